@@ -1,0 +1,295 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// ValidationError reports the first meaningful failure of a value against a
+// tool's schema. Pointer is the JSON Pointer of the failing field inside the
+// instance ("" for the root); for an unexpected property it names that
+// property.
+type ValidationError struct {
+	Tool    string
+	Schema  string // "input", "published" or "output"
+	Pointer string
+	Keyword string
+	Message string
+	Detail  string // the validator's full error tree
+}
+
+func (e *ValidationError) Error() string {
+	p := e.Pointer
+	if p == "" {
+		p = "/"
+	}
+	return fmt.Sprintf("%s %s schema: at %s: %s", e.Tool, e.Schema, p, e.Message)
+}
+
+// Validator holds compiled schemas for every tool: strict input, published
+// input projection and composed output.
+type Validator struct {
+	input, published, output map[string]*jsonschema.Schema
+}
+
+// NewValidator compiles the strict input, published input and composed output
+// schema of every catalogue tool under JSON Schema draft 2020-12. Formats are
+// asserted on input (e.g. date-time).
+func NewValidator() (*Validator, error) {
+	v := &Validator{
+		input:     map[string]*jsonschema.Schema{},
+		published: map[string]*jsonschema.Schema{},
+		output:    map[string]*jsonschema.Schema{},
+	}
+	for _, t := range Tools() {
+		for _, c := range []struct {
+			kind string
+			get  func(string) (json.RawMessage, error)
+			dst  map[string]*jsonschema.Schema
+		}{
+			{"input", InputSchema, v.input},
+			{"published", PublishedInputSchema, v.published},
+			{"output", OutputSchema, v.output},
+		} {
+			raw, err := c.get(t.Name)
+			if err != nil {
+				return nil, err
+			}
+			s, err := Compile(fmt.Sprintf("mem://%s/%s.json", c.kind, t.Name), raw, c.kind != "output")
+			if err != nil {
+				return nil, fmt.Errorf("compile %s schema of %s: %w", c.kind, t.Name, err)
+			}
+			c.dst[t.Name] = s
+		}
+	}
+	return v, nil
+}
+
+// Compile compiles one schema document under draft 2020-12.
+func Compile(url string, raw []byte, assertFormat bool) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("decode schema %s: %w", url, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if assertFormat {
+		c.AssertFormat()
+	}
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("add schema %s: %w", url, err)
+	}
+	return c.Compile(url)
+}
+
+// ValidateInput validates tool arguments against the strict input schema.
+// args may be raw JSON ([]byte or json.RawMessage) or a decoded value.
+func (v *Validator) ValidateInput(tool string, args any) error {
+	return v.validate(v.input, "input", tool, args)
+}
+
+// ValidatePublished validates tool arguments against the published projection.
+func (v *Validator) ValidatePublished(tool string, args any) error {
+	return v.validate(v.published, "published", tool, args)
+}
+
+// ValidateOutput validates a structuredContent envelope against the tool's
+// composed outputSchema.
+func (v *Validator) ValidateOutput(tool string, result any) error {
+	return v.validate(v.output, "output", tool, result)
+}
+
+func (v *Validator) validate(set map[string]*jsonschema.Schema, kind, tool string, value any) error {
+	s, ok := set[tool]
+	if !ok {
+		return fmt.Errorf("validate %s: unknown tool %q", kind, tool)
+	}
+	inst, err := instance(value)
+	if err != nil {
+		return &ValidationError{Tool: tool, Schema: kind, Keyword: "json", Message: err.Error()}
+	}
+	err = s.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	return summarize(tool, kind, ve)
+}
+
+func instance(value any) (any, error) {
+	var raw []byte
+	switch t := value.(type) {
+	case []byte:
+		raw = t
+	case json.RawMessage:
+		raw = t
+	default:
+		b, err := json.Marshal(value)
+		if err != nil {
+			return nil, fmt.Errorf("encode value: %w", err)
+		}
+		raw = b
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+}
+
+type leaf struct {
+	pointer string
+	keyword string
+	message string
+	depth   int
+}
+
+// summarize picks the most specific failure. Inside a oneOf/anyOf it follows
+// the branch whose const discriminators matched (the branch the caller meant);
+// when every branch fails on the same discriminator, it blames that
+// discriminator and lists the accepted values. Among the remaining leaves the
+// deepest instance location wins.
+func summarize(tool, kindName string, ve *jsonschema.ValidationError) *ValidationError {
+	leaves := collect(ve)
+	if len(leaves) == 0 {
+		return &ValidationError{Tool: tool, Schema: kindName, Message: ve.Error(), Detail: ve.Error()}
+	}
+	sort.SliceStable(leaves, func(i, j int) bool { return leaves[i].depth > leaves[j].depth })
+	best := leaves[0]
+	return &ValidationError{Tool: tool, Schema: kindName, Pointer: best.pointer, Keyword: best.keyword, Message: best.message, Detail: ve.Error()}
+}
+
+func collect(e *jsonschema.ValidationError) []leaf {
+	switch e.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+		return collectBranches(e)
+	}
+	if len(e.Causes) > 0 {
+		var out []leaf
+		for _, c := range e.Causes {
+			out = append(out, collect(c)...)
+		}
+		return out
+	}
+	return []leaf{toLeaf(e)}
+}
+
+// collectBranches chooses among the failed branches of a oneOf/anyOf.
+func collectBranches(e *jsonschema.ValidationError) []leaf {
+	if len(e.Causes) == 0 {
+		return []leaf{toLeaf(e)}
+	}
+	var candidates [][]leaf
+	wants := map[string][]string{} // discriminator pointer -> accepted consts
+	for _, c := range e.Causes {
+		if consts := constFailures(c); len(consts) > 0 {
+			for _, k := range consts {
+				wants[k.pointer] = append(wants[k.pointer], k.message)
+			}
+			continue
+		}
+		candidates = append(candidates, collect(c))
+	}
+	if len(candidates) > 0 {
+		sort.SliceStable(candidates, func(i, j int) bool { return len(candidates[i]) < len(candidates[j]) })
+		return candidates[0]
+	}
+	// Every branch failed on a discriminator: blame the one most branches
+	// disagree on.
+	var ptr string
+	for p, w := range wants {
+		if len(w) > len(wants[ptr]) || (len(w) == len(wants[ptr]) && p < ptr) {
+			ptr = p
+		}
+	}
+	accepted := uniq(wants[ptr])
+	return []leaf{{
+		pointer: ptr,
+		keyword: "const",
+		message: "value must be one of " + strings.Join(accepted, ", "),
+		depth:   strings.Count(ptr, "/"),
+	}}
+}
+
+// constFailures returns the const failures (discriminator mismatches) in a
+// branch's error tree, outside nested combinators. The message holds the
+// wanted value.
+func constFailures(e *jsonschema.ValidationError) []leaf {
+	if k, ok := e.ErrorKind.(*kind.Const); ok {
+		b, _ := json.Marshal(k.Want)
+		return []leaf{{pointer: pointer(e.InstanceLocation), message: string(b)}}
+	}
+	switch e.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+		return nil
+	}
+	var out []leaf
+	for _, c := range e.Causes {
+		out = append(out, constFailures(c)...)
+	}
+	return out
+}
+
+func toLeaf(e *jsonschema.ValidationError) leaf {
+	ptr := pointer(e.InstanceLocation)
+	l := leaf{pointer: ptr, keyword: strings.Join(e.ErrorKind.KeywordPath(), "/"), depth: len(e.InstanceLocation)}
+	switch k := e.ErrorKind.(type) {
+	case *kind.AdditionalProperties:
+		if len(k.Properties) > 0 {
+			l.pointer = ptr + "/" + escape(k.Properties[0])
+			l.depth++
+		}
+	case *kind.Required:
+		if len(k.Missing) > 0 {
+			l.pointer = ptr + "/" + escape(k.Missing[0])
+			l.depth++
+		}
+	}
+	l.message = strings.TrimSpace(k2s(e))
+	return l
+}
+
+func uniq(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var printer = message.NewPrinter(language.English)
+
+func k2s(e *jsonschema.ValidationError) string {
+	return e.ErrorKind.LocalizedString(printer)
+}
+
+func pointer(loc []string) string {
+	if len(loc) == 0 {
+		return ""
+	}
+	parts := make([]string, len(loc))
+	for i, p := range loc {
+		parts[i] = escape(p)
+	}
+	return "/" + strings.Join(parts, "/")
+}
+
+func escape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
