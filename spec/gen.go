@@ -1,0 +1,3 @@
+package spec
+
+//go:generate go run ./internal/genpublished -dir published

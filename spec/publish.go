@@ -1,0 +1,563 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Branch is one branch of a tool's strict input schema: a closed object keyed
+// by const discriminators.
+type Branch struct {
+	Title       string
+	Description string
+	Consts      map[string]string          // property -> const value, for string const properties
+	Required    []string                   // in schema order
+	Properties  []string                   // property names in schema order
+	Schemas     map[string]json.RawMessage // property -> its schema
+	AnyOf       [][]string                 // branch-level anyOf, each alternative's required names
+}
+
+// Branches returns the branches of a tool's strict input schema in schema
+// order. A schema without a root oneOf is a single branch.
+func Branches(tool string) ([]Branch, error) {
+	raw, err := InputSchema(tool)
+	if err != nil {
+		return nil, err
+	}
+	return parseBranches(raw)
+}
+
+func parseBranches(strict json.RawMessage) ([]Branch, error) {
+	var root struct {
+		OneOf []json.RawMessage `json:"oneOf"`
+	}
+	if err := json.Unmarshal(strict, &root); err != nil {
+		return nil, fmt.Errorf("decode strict schema: %w", err)
+	}
+	raws := root.OneOf
+	if len(raws) == 0 {
+		raws = []json.RawMessage{strict}
+	}
+	out := make([]Branch, 0, len(raws))
+	for i, r := range raws {
+		b, err := parseBranch(r)
+		if err != nil {
+			return nil, fmt.Errorf("decode branch %d: %w", i, err)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func parseBranch(raw json.RawMessage) (Branch, error) {
+	var s struct {
+		Title       string                     `json:"title"`
+		Description string                     `json:"description"`
+		Properties  map[string]json.RawMessage `json:"properties"`
+		Required    []string                   `json:"required"`
+		AnyOf       []struct {
+			Required []string `json:"required"`
+		} `json:"anyOf"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return Branch{}, err
+	}
+	order, err := propertyOrder(raw)
+	if err != nil {
+		return Branch{}, err
+	}
+	b := Branch{Title: s.Title, Description: s.Description, Required: s.Required, Properties: order,
+		Schemas: s.Properties, Consts: map[string]string{}}
+	for name, ps := range s.Properties {
+		var c struct {
+			Const *string `json:"const"`
+		}
+		if json.Unmarshal(ps, &c) == nil && c.Const != nil {
+			b.Consts[name] = *c.Const
+		}
+	}
+	for _, a := range s.AnyOf {
+		b.AnyOf = append(b.AnyOf, a.Required)
+	}
+	return b, nil
+}
+
+// propertyOrder returns the keys of the "properties" object of a schema in
+// document order.
+func propertyOrder(raw json.RawMessage) ([]string, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, err
+	}
+	p, ok := top["properties"]
+	if !ok {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(p))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// MainDiscriminator is the property whose const values select a branch in
+// every tool that has more than one action.
+const MainDiscriminator = "action"
+
+// annotation keywords that do not change what a schema accepts.
+var annotations = []string{"title", "description", "default", "examples"}
+
+// Project turns a strict input schema into its portable projection
+// (DECISIONS D1): root type object; properties = the union of every branch's
+// properties; required = what every branch requires; additionalProperties
+// false; no root combinator and no $ref anywhere.
+//
+// A property whose variants are all string const/enum schemas becomes one
+// string enum of their union (this is how the main discriminator and the
+// secondary discriminators are published). Variants that differ only in
+// annotations collapse into one schema, keeping a description only if all
+// agree. Other differing variants are published as a nested anyOf inside the
+// property.
+func Project(strict json.RawMessage) (json.RawMessage, error) {
+	var root map[string]any
+	if err := decodeNumber(strict, &root); err != nil {
+		return nil, fmt.Errorf("project: decode strict schema: %w", err)
+	}
+	inlined, err := inlineRefs(root, root, 0)
+	if err != nil {
+		return nil, fmt.Errorf("project: %w", err)
+	}
+	root = inlined.(map[string]any)
+	for _, k := range []string{"anyOf", "allOf", "not", "if", "then", "else"} {
+		if _, ok := root[k]; ok {
+			return nil, fmt.Errorf("project: root %s is not supported", k)
+		}
+	}
+	var branches []map[string]any
+	if one, ok := root["oneOf"].([]any); ok {
+		for i, b := range one {
+			m, ok := b.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("project: branch %d is not an object schema", i)
+			}
+			branches = append(branches, m)
+		}
+	} else {
+		branches = []map[string]any{root}
+	}
+
+	order, err := propertyUnionOrder(strict)
+	if err != nil {
+		return nil, fmt.Errorf("project: %w", err)
+	}
+	order = appendUnlisted(order, branches)
+	props := map[string]any{}
+	for _, name := range order {
+		var variants []any
+		for _, b := range branches {
+			if p, ok := b["properties"].(map[string]any); ok {
+				if s, ok := p[name]; ok {
+					variants = append(variants, s)
+				}
+			}
+		}
+		props[name] = mergeVariants(variants)
+	}
+
+	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	for _, k := range []string{"$schema", "title", "description"} {
+		if v, ok := root[k]; ok {
+			out[k] = v
+		}
+	}
+	if req := commonRequired(branches); len(req) > 0 {
+		out["required"] = req
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("project: encode: %w", err)
+	}
+	return b, nil
+}
+
+func decodeNumber(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// propertyUnionOrder lists every branch property name once, in first-seen
+// order.
+func propertyUnionOrder(strict json.RawMessage) ([]string, error) {
+	bs, err := parseBranches(strict)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, b := range bs {
+		for _, p := range b.Properties {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// appendUnlisted adds, sorted, the property names a branch only reveals after
+// $ref inlining.
+func appendUnlisted(order []string, branches []map[string]any) []string {
+	listed := map[string]bool{}
+	for _, n := range order {
+		listed[n] = true
+	}
+	var extra []string
+	for _, b := range branches {
+		p, _ := b["properties"].(map[string]any)
+		for n := range p {
+			if !listed[n] {
+				listed[n] = true
+				extra = append(extra, n)
+			}
+		}
+	}
+	sort.Strings(extra)
+	return append(order, extra...)
+}
+
+func commonRequired(branches []map[string]any) []any {
+	count := map[string]int{}
+	var order []string
+	for _, b := range branches {
+		req, _ := b["required"].([]any)
+		for _, r := range req {
+			s, _ := r.(string)
+			if count[s] == 0 {
+				order = append(order, s)
+			}
+			count[s]++
+		}
+	}
+	var out []any
+	for _, s := range order {
+		if count[s] == len(branches) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func mergeVariants(variants []any) any {
+	if vals, ok := stringEnumUnion(variants); ok {
+		m := map[string]any{"type": "string", "enum": vals}
+		for _, k := range []string{"description", "default"} {
+			if d, ok := sharedKeyword(variants, k); ok {
+				m[k] = d
+			}
+		}
+		return m
+	}
+	distinct := dedupe(variants)
+	if len(distinct) == 1 {
+		return distinct[0]
+	}
+	stripped := make([]any, len(variants))
+	for i, v := range variants {
+		stripped[i] = stripAnnotations(v)
+	}
+	if s := dedupe(stripped); len(s) == 1 {
+		m, ok := s[0].(map[string]any)
+		if ok {
+			if d, ok := sharedKeyword(variants, "description"); ok {
+				m["description"] = d
+			}
+		}
+		return s[0]
+	}
+	return map[string]any{"anyOf": distinct}
+}
+
+// stringEnumUnion reports whether every variant is a string const or a string
+// enum (plus annotations and type string) and returns the union of values in
+// first-seen order.
+func stringEnumUnion(variants []any) ([]any, bool) {
+	seen := map[string]bool{}
+	var vals []any
+	add := func(v any) bool {
+		s, ok := v.(string)
+		if !ok {
+			return false
+		}
+		if !seen[s] {
+			seen[s] = true
+			vals = append(vals, s)
+		}
+		return true
+	}
+	for _, v := range variants {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		found := false
+		for k, x := range m {
+			switch {
+			case k == "const":
+				if !add(x) {
+					return nil, false
+				}
+				found = true
+			case k == "enum":
+				arr, ok := x.([]any)
+				if !ok {
+					return nil, false
+				}
+				for _, e := range arr {
+					if !add(e) {
+						return nil, false
+					}
+				}
+				found = true
+			case k == "type":
+				if x != "string" {
+					return nil, false
+				}
+			case isAnnotation(k):
+			default:
+				return nil, false
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return vals, true
+}
+
+func isAnnotation(k string) bool {
+	for _, a := range annotations {
+		if a == k {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedKeyword returns the value of keyword k when every variant carries it
+// with the same value.
+func sharedKeyword(variants []any, k string) (any, bool) {
+	var d any
+	for i, v := range variants {
+		m, _ := v.(map[string]any)
+		x, ok := m[k]
+		if !ok {
+			return nil, false
+		}
+		if i > 0 && !reflect.DeepEqual(x, d) {
+			return nil, false
+		}
+		d = x
+	}
+	return d, d != nil
+}
+
+func stripAnnotations(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := map[string]any{}
+	for k, x := range m {
+		if !isAnnotation(k) {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+func dedupe(vs []any) []any {
+	var out []any
+	for _, v := range vs {
+		dup := false
+		for _, o := range out {
+			if reflect.DeepEqual(o, v) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+const maxRefDepth = 32
+
+// inlineRefs replaces every local "#/$defs/..." reference with a copy of its
+// target (sibling keywords of $ref are kept) and drops $defs.
+func inlineRefs(v any, root map[string]any, depth int) (any, error) {
+	if depth > maxRefDepth {
+		return nil, fmt.Errorf("inline $ref: nesting deeper than %d (cycle?)", maxRefDepth)
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		if ref, ok := t["$ref"].(string); ok {
+			target, err := resolveLocal(root, ref)
+			if err != nil {
+				return nil, err
+			}
+			r, err := inlineRefs(target, root, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for k, x := range r.(map[string]any) {
+				out[k] = x
+			}
+		}
+		for k, x := range t {
+			if k == "$ref" || k == "$defs" || k == "definitions" {
+				continue
+			}
+			c, err := inlineRefs(x, root, depth)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = c
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			c, err := inlineRefs(x, root, depth)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+func resolveLocal(root map[string]any, ref string) (map[string]any, error) {
+	if !strings.HasPrefix(ref, "#/") {
+		return nil, fmt.Errorf("inline $ref: only local references are supported, got %q", ref)
+	}
+	var cur any = root
+	for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+		part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("inline $ref: %q does not resolve", ref)
+		}
+		cur, ok = m[part]
+		if !ok {
+			return nil, fmt.Errorf("inline $ref: %q does not resolve", ref)
+		}
+	}
+	m, ok := cur.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("inline $ref: %q is not a schema object", ref)
+	}
+	return m, nil
+}
+
+// rootForbidden are the keywords a portable schema must not carry at its root.
+var rootForbidden = []string{"oneOf", "anyOf", "allOf", "not", "if", "then", "else"}
+
+// anywhereForbidden are the keywords a portable schema must not carry at any
+// depth.
+var anywhereForbidden = []string{"$ref", "$dynamicRef", "$recursiveRef", "$defs", "definitions"}
+
+// CheckPortable reports every way a published input schema breaks the
+// portability rules of DECISIONS D1: the root must be type object with
+// properties and additionalProperties false, carry no
+// oneOf/anyOf/allOf/not/if/then/else, list only declared properties in
+// required, and no $ref (or $defs) may appear anywhere. An empty result means
+// the schema is portable.
+func CheckPortable(schema json.RawMessage) []string {
+	var root map[string]any
+	if err := decodeNumber(schema, &root); err != nil {
+		return []string{"decode schema: " + err.Error()}
+	}
+	var out []string
+	if root["type"] != "object" {
+		out = append(out, fmt.Sprintf("root type is %v, want \"object\"", root["type"]))
+	}
+	for _, k := range rootForbidden {
+		if _, ok := root[k]; ok {
+			out = append(out, "root carries "+k)
+		}
+	}
+	if ap, ok := root["additionalProperties"]; !ok || ap != false {
+		out = append(out, "root additionalProperties is not false")
+	}
+	props, ok := root["properties"].(map[string]any)
+	if !ok {
+		out = append(out, "root has no properties object")
+	}
+	if req, ok := root["required"]; ok {
+		arr, isArr := req.([]any)
+		if !isArr {
+			out = append(out, "root required is not an array")
+		}
+		for _, r := range arr {
+			s, _ := r.(string)
+			if _, ok := props[s]; !ok {
+				out = append(out, fmt.Sprintf("required %q is not a declared property", s))
+			}
+		}
+	}
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		switch t := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				for _, f := range anywhereForbidden {
+					if k == f {
+						out = append(out, fmt.Sprintf("%s carries %s", pointerOrRoot(ptr), k))
+					}
+				}
+				walk(t[k], ptr+"/"+escape(k))
+			}
+		case []any:
+			for i, x := range t {
+				walk(x, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	walk(root, "")
+	return out
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "root"
+	}
+	return p
+}
