@@ -16,10 +16,6 @@ import (
 // examplesDir holds one example table per tool (fixtures/schema/README.md).
 const examplesDir = "../fixtures/schema"
 
-// labelFields are the input fields whose values are enum labels; their
-// integer *_code twins must never be accepted on input (02-tool-mapping rule 4).
-var labelFields = []string{"status", "request_type", "agent", "notification_type"}
-
 type inputExample struct {
 	Name    string          `json:"name"`
 	Args    json.RawMessage `json:"args"`
@@ -183,6 +179,9 @@ func TestExamples_input(t *testing.T) {
 func TestExamples_derived(t *testing.T) {
 	tables := loadExampleTables(t)
 	v := newValidator(t)
+	// Label-valued enum fields; their integer *_code twins must never be
+	// accepted on input (02-tool-mapping rule 4).
+	labelFields := []string{"status", "request_type", "agent", "notification_type"}
 	var derived int
 	for _, tool := range sortedTools(tables) {
 		tab := tables[tool]

@@ -82,6 +82,7 @@ func Compile(url string, raw []byte, assertFormat bool) (*jsonschema.Schema, err
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseRegexpEngine(ecmaRegexp)
 	if assertFormat {
 		c.AssertFormat()
 	}

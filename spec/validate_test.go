@@ -52,3 +52,30 @@ func TestSummarize_blamesTheMeantBranch(t *testing.T) {
 		})
 	}
 }
+
+func TestTranslateSpace_ecmaWhitespace(t *testing.T) {
+	tests := []struct {
+		pattern string
+		in      string
+		want    bool
+	}{
+		{`\S`, "\u00a0\u00a0", false},
+		{`\S`, "\u3000", false},
+		{`\S`, "\u2028\u2029", false},
+		{`\S`, "\v", false},
+		{`\S`, "  x  ", true},
+		{`^\S+$`, "a\u00a0b", false},
+		{`^\S+$`, "abc", true},
+		{`^[\s]+$`, "\ufeff", true},
+		{`^a\\s$`, `a\s`, true},
+	}
+	for _, tt := range tests {
+		re, err := ecmaRegexp(tt.pattern)
+		if err != nil {
+			t.Fatalf("ecmaRegexp(%q): %v", tt.pattern, err)
+		}
+		if got := re.MatchString(tt.in); got != tt.want {
+			t.Errorf("ecmaRegexp(%q).MatchString(%q) = %v, want %v", tt.pattern, tt.in, got, tt.want)
+		}
+	}
+}
