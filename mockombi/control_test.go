@@ -1,0 +1,146 @@
+package mockombi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestControl_API(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := asUser(t, s)
+	do(t, s, call{method: "GET", path: "/api/v1/Status"})
+	tests := []struct {
+		name       string
+		c          call
+		wantStatus int
+		check      func(t *testing.T, res result)
+	}{
+		{"journal lists upstream calls only", call{method: "GET", path: "/_mock/journal"}, 200, func(t *testing.T, res result) {
+			var j []Call
+			res.json(t, &j)
+			if len(j) != 2 || j[1].Path != "/api/v1/Status" {
+				t.Errorf("journal = %+v", j)
+			}
+		}},
+		{"credentials", call{method: "GET", path: "/_mock/credentials"}, 200, func(t *testing.T, res result) {
+			want := `{"api_key":"` + DefaultAPIKey + `","users":[{"username":"admin","password":"OmbiAdmin1!","role":"admin"},{"username":"power","password":"OmbiPower1!","role":"power_user"},{"username":"user","password":"OmbiUser1!","role":"user"}]}`
+			if got := compactJSON(t, res.body); got != want {
+				t.Errorf("credentials = %s", got)
+			}
+		}},
+		{"canaries", call{method: "GET", path: "/_mock/canaries"}, 200, func(t *testing.T, res result) {
+			var cs []Canary
+			res.json(t, &cs)
+			seen := map[string]bool{}
+			for _, c := range cs {
+				prefix := "CANARY-" + strings.TrimSuffix(c.Name, ".normalized") + "-"
+				if !strings.HasPrefix(strings.ToUpper(c.Value), strings.ToUpper(prefix)) || c.Where == "" || seen[c.Value] {
+					t.Errorf("canary %+v malformed or repeated", c)
+				}
+				seen[c.Value] = true
+			}
+			if len(cs) < 10 {
+				t.Errorf("only %d canaries", len(cs))
+			}
+		}},
+		{"quirks state", call{method: "GET", path: "/_mock/quirks"}, 200, func(t *testing.T, res result) {
+			var q map[string]bool
+			res.json(t, &q)
+			if len(q) != 10 || !q[QuirkLogsStringArray] || !q[QuirkV1TVTVDBInMovieDBID] || q[QuirkTVSearchLINQ] {
+				t.Errorf("quirks = %v", q)
+			}
+		}},
+		{"set quirk", call{method: "POST", path: "/_mock/quirks", body: `{"name":"tv_search_linq","enabled":true}`}, 204, nil},
+		{"unknown quirk", call{method: "POST", path: "/_mock/quirks", body: `{"name":"nope","enabled":true}`}, 400, nil},
+		{"quirk without enabled", call{method: "POST", path: "/_mock/quirks", body: `{"name":"tv_search_linq"}`}, 400, nil},
+		{"inject fault", call{method: "POST", path: "/_mock/faults", body: `{"method":"GET","path":"/api/v1/Request/count","status":429,"headers":{"Retry-After":"7"},"times":1}`}, 201, nil},
+		{"bad fault", call{method: "POST", path: "/_mock/faults", body: `{"path":"/x","kind":"boom"}`}, 400, nil},
+		{"fault fires once", call{method: "GET", path: "/api/v1/Request/count"}, 429, func(t *testing.T, res result) {
+			if res.header.Get("Retry-After") != "7" {
+				t.Errorf("Retry-After = %q", res.header.Get("Retry-After"))
+			}
+		}},
+		{"then spent", call{method: "GET", path: "/api/v1/Request/count"}, 200, nil},
+		{"clear faults", call{method: "DELETE", path: "/_mock/faults"}, 204, nil},
+		{"rotate auth", call{method: "POST", path: "/_mock/auth/rotate"}, 204, nil},
+		{"old token rejected", call{method: "GET", path: "/api/v1/Request/movie/remaining", header: h}, 401, nil},
+		{"clear journal", call{method: "DELETE", path: "/_mock/journal"}, 204, func(t *testing.T, _ result) {
+			if len(s.Journal()) != 0 {
+				t.Errorf("journal not cleared")
+			}
+		}},
+		{"unknown control route", call{method: "GET", path: "/_mock/nope"}, 404, nil},
+		{"control ignores a bad ApiKey", call{method: "GET", path: "/_mock/journal", header: map[string]string{"ApiKey": "wrong"}}, 200, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := do(t, s, tt.c)
+			if res.status != tt.wantStatus {
+				t.Fatalf("%s %s = %d %s, want %d", tt.c.method, tt.c.path, res.status, res.body, tt.wantStatus)
+			}
+			if tt.check != nil {
+				tt.check(t, res)
+			}
+		})
+	}
+	if !s.quirk(QuirkTVSearchLINQ) {
+		t.Error("quirk not switched on")
+	}
+}
+
+func TestControl_resetRestoresSeed(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := asPower(t, s)
+	var before int
+	do(t, s, call{method: "GET", path: "/api/v1/Request/movie/total", header: h}).json(t, &before)
+	res := do(t, s, call{method: "POST", path: "/api/v1/Request/movie", header: h, body: `{"theMovieDbId":105}`})
+	if !strings.Contains(string(res.body), `"result":true`) {
+		t.Fatalf("create = %s", res.body)
+	}
+	_ = s.InjectFault(Fault{Path: "/api/v1/Status", Status: 500})
+	_ = s.SetQuirk(QuirkV2ListNullReference, true)
+	_ = s.SetQuirk(QuirkLogsStringArray, false)
+	if res := do(t, s, call{method: "POST", path: "/_mock/reset"}); res.status != http.StatusNoContent {
+		t.Fatalf("reset = %d", res.status)
+	}
+	h = asPower(t, s) // reset rotates auth
+	var after int
+	do(t, s, call{method: "GET", path: "/api/v1/Request/movie/total", header: h}).json(t, &after)
+	if after != before {
+		t.Errorf("total after reset = %d, want %d", after, before)
+	}
+	if res := do(t, s, call{method: "GET", path: "/api/v1/Status"}); res.status != 200 {
+		t.Errorf("fault survived reset: %d", res.status)
+	}
+	if s.quirk(QuirkV2ListNullReference) || !s.quirk(QuirkLogsStringArray) {
+		t.Errorf("quirks not back to defaults")
+	}
+	if j := s.Journal(); len(j) != 3 {
+		t.Errorf("journal after reset has %d calls, want the 3 made since", len(j))
+	}
+}
+
+func TestControl_underBasePath(t *testing.T) {
+	s := newTestServer(t, Options{BasePath: "/ombi/"})
+	for _, p := range []string{"/_mock/credentials", "/ombi/_mock/credentials"} {
+		res := do(t, s, call{method: "GET", path: p})
+		var c Credentials
+		if res.status != 200 || json.Unmarshal(res.body, &c) != nil || c.APIKey != DefaultAPIKey {
+			t.Errorf("GET %s = %d %s", p, res.status, res.body)
+		}
+	}
+}
+
+func TestQuirks_names(t *testing.T) {
+	s := newTestServer(t, Options{})
+	want := []string{"language_mojibake", "logs_string_array", "news_html", "plex_servers_wrapper", "ratings_rotten_tomatoes",
+		"stats_null_reference", "tv_search_linq", "v1_tv_tvdb_in_moviedbid", "v2_list_null_reference", "vote_read_500"}
+	if got := strings.Join(s.Quirks(), ","); got != strings.Join(want, ",") {
+		t.Fatalf("Quirks() = %s", got)
+	}
+	if err := s.SetQuirk("nope", true); err == nil || !strings.HasPrefix(err.Error(), "set quirk: ") {
+		t.Fatalf("SetQuirk(nope) = %v", err)
+	}
+}

@@ -1,0 +1,502 @@
+package mockombi
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// allOmbiRoles lists every role Ombi seeds (OmbiRoles), in claims order.
+var allOmbiRoles = []string{ombiRoleAdmin, ombiRoleAutoApproveMovie, ombiRoleAutoApproveTV, ombiRoleAutoApproveMusic,
+	ombiRolePowerUser, ombiRoleRequestTV, ombiRoleRequestMovie, ombiRoleRequestMusic, ombiRoleDisabled,
+	"ReceivesNewsletter", ombiRoleManageOwnRequests, "EditCustomPage", "Request4KMovie", "AutoApprove4KMovie"}
+
+// preferenceAgents are the agents Ombi creates default preferences for:
+// every NotificationAgent except Email (0), Mobile (7) and Webhook (9).
+var preferenceAgents = []int{1, 2, 3, 4, 5, 6, 8, 10, 11}
+
+// zeroAccessToken is what accesstoken answers when there is no user.
+const zeroAccessToken = "00000000000000000000000000000000"
+
+// notificationPref is one UserNotificationPreferences row.
+type notificationPref struct {
+	ID      int
+	Agent   int
+	Enabled bool
+	Value   string
+}
+
+// identityState holds the saved notification preferences, keyed by user
+// name (lower case), in insertion order.
+type identityState struct {
+	prefs map[string][]*notificationPref
+}
+
+// newIdentityState loads notification_preferences.json.
+func newIdentityState(sd *seedSet) (identityState, error) {
+	var seed map[string]map[string]struct {
+		Value   string `json:"value"`
+		Enabled bool   `json:"enabled"`
+	}
+	if err := sd.decode("notification_preferences.json", &seed); err != nil {
+		return identityState{}, err
+	}
+	is := identityState{prefs: map[string][]*notificationPref{}}
+	names := make([]string, 0, len(seed))
+	for n := range seed {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	next := 0
+	for _, name := range names {
+		agents := make([]int, 0, len(seed[name]))
+		for agentKey := range seed[name] {
+			agent, err := strconv.Atoi(agentKey)
+			if err != nil {
+				return identityState{}, fmt.Errorf("decode notification preference of %s: agent %q is not a number", name, agentKey)
+			}
+			agents = append(agents, agent)
+		}
+		slices.Sort(agents)
+		for _, agent := range agents {
+			p := seed[name][strconv.Itoa(agent)]
+			next++
+			is.prefs[strings.ToLower(name)] = append(is.prefs[strings.ToLower(name)],
+				&notificationPref{ID: next, Agent: agent, Enabled: p.Enabled, Value: p.Value})
+		}
+	}
+	sd.seenID("notificationPreference", next)
+	return is, nil
+}
+
+// preferencesFor is GetPreferences: the saved preferences of a user, then an
+// unsaved default (id 0, no value, disabled) for every other agent except
+// Email, Mobile and Webhook.
+func (st *store) preferencesFor(a *account) []map[string]any {
+	saved := st.identity.prefs[strings.ToLower(a.UserName)]
+	out := make([]map[string]any, 0, len(preferenceAgents))
+	for _, p := range saved {
+		out = append(out, map[string]any{"id": p.ID, "userId": a.ID, "agent": p.Agent, "enabled": p.Enabled, "value": nullIfEmpty(p.Value)})
+	}
+	for _, agent := range preferenceAgents {
+		if !slices.ContainsFunc(saved, func(p *notificationPref) bool { return p.Agent == agent }) {
+			out = append(out, map[string]any{"id": 0, "userId": a.ID, "agent": agent, "enabled": false, "value": nil})
+		}
+	}
+	return out
+}
+
+// userViewModel projects an account as UserViewModel.
+func (st *store) userViewModel(a *account) map[string]any {
+	// The user's roles come first (enabled), then every other role.
+	claims := make([]map[string]any, 0, len(allOmbiRoles))
+	for _, role := range a.Roles {
+		claims = append(claims, map[string]any{"value": role, "enabled": true})
+	}
+	for _, role := range allOmbiRoles {
+		if !slices.Contains(a.Roles, role) {
+			claims = append(claims, map[string]any{"value": role, "enabled": false})
+		}
+	}
+	limitType := func(k string) any {
+		if v, ok := a.Raw[k]; ok && v != nil {
+			return v
+		}
+		return 1
+	}
+	quota := func(limit int) any {
+		if limit <= 0 {
+			return nil
+		}
+		return map[string]any{"hasLimit": true, "limit": limit, "remaining": limit, "nextRequest": st.now().UTC()}
+	}
+	return map[string]any{
+		"id": a.ID, "userName": a.UserName, "alias": nullIfEmpty(a.Alias), "claims": claims,
+		"emailAddress": nullIfEmpty(a.Email), "password": nil, "lastLoggedIn": a.LastLoggedIn,
+		"language": nullIfEmpty(a.Language), "hasLoggedIn": a.LastLoggedIn != nil, "userType": a.UserType,
+		"movieRequestLimit": a.MovieRequestLimit, "episodeRequestLimit": a.EpisodeRequestLimit,
+		"musicRequestLimit": a.MusicRequestLimit, "streamingCountry": nullIfEmpty(a.StreamingCountry),
+		"movieRequestQuota": quota(a.MovieRequestLimit), "episodeRequestQuota": quota(a.EpisodeRequestLimit),
+		"musicRequestQuota": quota(a.MusicRequestLimit),
+		"userQualityProfiles": map[string]any{"id": 0, "userId": a.ID, "sonarrQualityProfileAnime": 0,
+			"sonarrRootPathAnime": 0, "sonarrRootPath": 0, "sonarrQualityProfile": 0, "radarrRootPath": 0,
+			"radarrQualityProfile": 0, "radarr4KRootPath": 0, "radarr4KQualityProfile": 0},
+		"movieRequestLimitType": limitType("movieRequestLimitType"), "musicRequestLimitType": limitType("musicRequestLimitType"),
+		"episodeRequestLimitType": limitType("episodeRequestLimitType"),
+	}
+}
+
+// identityResult is an OmbiIdentityResult: errors stay null on success.
+func identityResult(errs ...string) map[string]any {
+	return map[string]any{"errors": errs, "successful": len(errs) == 0}
+}
+
+// nullReference is the message of a .NET NullReferenceException.
+const nullReference = "Object reference not set to an instance of an object."
+
+// identitySelf answers GET Identity with the caller's UserViewModel.
+func (s *Server) identitySelf(w http.ResponseWriter, r *http.Request) {
+	p := principalOf(r)
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if a := st.users.byID(p.id); a != nil {
+			out = st.userViewModel(a)
+		}
+	})
+	if out == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// identityUsers answers GET Identity/Users: every non-system user by name.
+func (s *Server) identityUsers(w http.ResponseWriter, _ *http.Request) {
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = []map[string]any{}
+		for _, a := range st.sortedUsers() {
+			out = append(out, st.userViewModel(a))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// sortedUsers returns the non-system accounts ordered by user name.
+func (st *store) sortedUsers() []*account {
+	var list []*account
+	for _, a := range st.users.accounts {
+		if a.UserType != 0 {
+			list = append(list, a)
+		}
+	}
+	slices.SortFunc(list, func(x, y *account) int { return strings.Compare(x.UserName, y.UserName) })
+	return list
+}
+
+// identityDropdown answers GET Identity/dropdown/Users: {id, username, email}[].
+func (s *Server) identityDropdown(w http.ResponseWriter, _ *http.Request) {
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = []map[string]any{}
+		for _, a := range st.sortedUsers() {
+			out = append(out, map[string]any{"id": a.ID, "username": a.UserName, "email": nullIfEmpty(a.Email)})
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// identityUser answers GET Identity/User/{id}; an unknown id throws (500).
+func (s *Server) identityUser(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if a := st.users.byID(id); a != nil {
+			out = st.userViewModel(a)
+		}
+	})
+	if out == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// userViewBody is the UserViewModel a client posts.
+type userViewBody struct {
+	ID           string `json:"id"`
+	UserName     string `json:"userName"`
+	Alias        string `json:"alias"`
+	EmailAddress string `json:"emailAddress"`
+	Password     string `json:"password"`
+	Claims       []struct {
+		Value   string `json:"value"`
+		Enabled bool   `json:"enabled"`
+	} `json:"claims"`
+	Language            string `json:"language"`
+	StreamingCountry    string `json:"streamingCountry"`
+	MovieRequestLimit   int    `json:"movieRequestLimit"`
+	EpisodeRequestLimit int    `json:"episodeRequestLimit"`
+	MusicRequestLimit   int    `json:"musicRequestLimit"`
+}
+
+// roles returns the enabled claims.
+func (b *userViewBody) roles() []string {
+	out := []string{}
+	for _, c := range b.Claims {
+		if c.Enabled {
+			out = append(out, c.Value)
+		}
+	}
+	return out
+}
+
+// identityCreate answers POST Identity (create a local user).
+func (s *Server) identityCreate(w http.ResponseWriter, r *http.Request) {
+	var in userViewBody
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	var res map[string]any
+	s.store.Write(func(st *store) {
+		switch {
+		case in.UserName == "":
+			res = identityResult("User name '' is invalid, can only contain letters or digits.")
+		case st.users.byName(in.UserName) != nil:
+			res = identityResult("Username '" + in.UserName + "' is already taken.")
+		case len(in.Password) < 8:
+			res = identityResult("Passwords must be at least 8 characters.")
+		default:
+			st.users.accounts = append(st.users.accounts, &account{
+				ID: stableUUID("created:" + in.UserName + ":" + strconv.Itoa(st.nextID("user"))), UserName: in.UserName,
+				Email: in.EmailAddress, Alias: in.Alias, Password: in.Password, UserType: 1, Roles: in.roles(),
+				Language: in.Language, StreamingCountry: in.StreamingCountry, MovieRequestLimit: in.MovieRequestLimit,
+				EpisodeRequestLimit: in.EpisodeRequestLimit, MusicRequestLimit: in.MusicRequestLimit, Raw: map[string]any{},
+			})
+			res = identityResult()
+		}
+	})
+	writeJSON(w, http.StatusOK, res)
+}
+
+// identityUpdate answers PUT Identity (update a user's profile and roles).
+func (s *Server) identityUpdate(w http.ResponseWriter, r *http.Request) {
+	var in userViewBody
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	var res map[string]any
+	s.store.Write(func(st *store) {
+		a := st.users.byID(in.ID)
+		if a == nil {
+			res = identityResult("Could not find user")
+			return
+		}
+		a.Alias, a.Email, a.Roles = in.Alias, in.EmailAddress, in.roles()
+		a.MovieRequestLimit, a.EpisodeRequestLimit, a.MusicRequestLimit = in.MovieRequestLimit, in.EpisodeRequestLimit, in.MusicRequestLimit
+		if in.StreamingCountry != "" {
+			a.StreamingCountry = in.StreamingCountry
+		}
+		res = identityResult()
+	})
+	writeJSON(w, http.StatusOK, res)
+}
+
+// identityUpdateLocal answers PUT Identity/local (the caller's own email and
+// password, checked against currentPassword).
+func (s *Server) identityUpdateLocal(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		CurrentPassword    string `json:"currentPassword"`
+		Password           string `json:"password"`
+		ConfirmNewPassword string `json:"confirmNewPassword"`
+		EmailAddress       string `json:"emailAddress"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	p := principalOf(r)
+	var res map[string]any
+	s.store.Write(func(st *store) {
+		a := st.users.byID(p.id)
+		switch {
+		case a == nil:
+			res = identityResult("User not found")
+		case in.CurrentPassword == "" || in.CurrentPassword != a.Password:
+			res = identityResult("You need to provide your current password to make any changes")
+		case in.Password != "" && in.Password != in.ConfirmNewPassword:
+			res = identityResult("Passwords do not match")
+		default:
+			if in.Password != "" {
+				a.Password = in.Password
+			}
+			if in.EmailAddress != "" {
+				a.Email = in.EmailAddress
+			}
+			res = identityResult()
+		}
+	})
+	writeJSON(w, http.StatusOK, res)
+}
+
+// identityDelete answers DELETE Identity/{userId} with OmbiIdentityResult.
+func (s *Server) identityDelete(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("userId")
+	p := principalOf(r)
+	res := identityResult("Could not find user to delete.")
+	s.store.Write(func(st *store) {
+		a := st.users.byID(id)
+		if a == nil {
+			return
+		}
+		// Only admins may delete an admin (CanModifyUser).
+		if slices.ContainsFunc(a.Roles, func(r string) bool { return strings.EqualFold(r, ombiRoleAdmin) }) && !p.inRole(ombiRoleAdmin) {
+			res = identityResult("You do not have the correct permissions to delete this user")
+			return
+		}
+		st.users.accounts = slices.DeleteFunc(st.users.accounts, func(x *account) bool { return x == a })
+		res = identityResult()
+	})
+	writeJSON(w, http.StatusOK, res)
+}
+
+// identityClaims answers GET Identity/claims: every role, not enabled.
+func (s *Server) identityClaims(w http.ResponseWriter, _ *http.Request) {
+	out := make([]map[string]any, 0, len(allOmbiRoles))
+	for _, role := range allOmbiRoles {
+		out = append(out, map[string]any{"value": role, "enabled": false})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// identityLanguage answers POST Identity/language {lang}: empty 200.
+func (s *Server) identityLanguage(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Lang string `json:"lang"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	p := principalOf(r)
+	s.store.Write(func(st *store) {
+		if a := st.users.byID(p.id); a != nil {
+			a.Language = in.Lang
+		}
+	})
+	okEmpty(w)
+}
+
+// identitySetStreamingCountry answers POST Identity/streamingcountry {code}.
+func (s *Server) identitySetStreamingCountry(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	p := principalOf(r)
+	s.store.Write(func(st *store) {
+		if a := st.users.byID(p.id); a != nil {
+			a.StreamingCountry = in.Code
+		}
+	})
+	okEmpty(w)
+}
+
+// identityWelcomeEmail answers POST Identity/welcomeEmail: empty 200.
+func (s *Server) identityWelcomeEmail(w http.ResponseWriter, r *http.Request) {
+	var in userViewBody
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	okEmpty(w)
+}
+
+// identityPreferences answers GET Identity/notificationpreferences[/{userId}]:
+// the caller's (or the given user's) UserNotificationPreferences. The route
+// is anonymous upstream: without a caller or with an unknown id it throws.
+func (s *Server) identityPreferences(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("userId")
+	if id == "" {
+		if p := principalOf(r); p != nil {
+			id = p.id
+		}
+	}
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		if a := st.users.byID(id); a != nil {
+			out = st.preferencesFor(a)
+		}
+	})
+	if out == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// identitySetPreferences answers POST Identity/NotificationPreferences
+// with true. Entries are applied in order, as upstream does: an unknown user
+// stops with 404 and editing someone else without the PowerUser or Admin
+// role in the caller's account stops with 401 (the API principal's account,
+// the system user Api, has neither), keeping the earlier entries. Only the
+// value of an existing preference changes; a new one starts disabled.
+func (s *Server) identitySetPreferences(w http.ResponseWriter, r *http.Request) {
+	var in []struct {
+		Agent  int    `json:"agent"`
+		UserID string `json:"userId"`
+		Value  string `json:"value"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	p := principalOf(r)
+	if p == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	status := http.StatusOK
+	s.store.Write(func(st *store) {
+		me := st.users.byID(p.id)
+		for _, pref := range in {
+			a := st.users.byID(pref.UserID)
+			if a == nil {
+				status = http.StatusNotFound
+				return
+			}
+			if me == nil || (!strings.EqualFold(me.ID, a.ID) &&
+				!slices.Contains(me.Roles, ombiRolePowerUser) && !slices.Contains(me.Roles, ombiRoleAdmin)) {
+				status = http.StatusUnauthorized
+				return
+			}
+			key := strings.ToLower(a.UserName)
+			i := slices.IndexFunc(st.identity.prefs[key], func(x *notificationPref) bool { return x.Agent == pref.Agent })
+			if i >= 0 {
+				st.identity.prefs[key][i].Value = pref.Value
+				continue
+			}
+			st.identity.prefs[key] = append(st.identity.prefs[key],
+				&notificationPref{ID: st.nextID("notificationPreference"), Agent: pref.Agent, Value: pref.Value})
+		}
+	})
+	switch status {
+	case http.StatusNotFound:
+		writeProblem(w, http.StatusNotFound)
+	case http.StatusUnauthorized:
+		writeProblem(w, http.StatusUnauthorized)
+	default:
+		writeJSON(w, http.StatusOK, true)
+	}
+}
+
+// identityNewsletterUnsubscribe answers the anonymous, mutating GET
+// Identity/newsletter/unsubscribe/{userId}: always an empty 200; a known
+// user loses ReceivesNewsletter.
+func (s *Server) identityNewsletterUnsubscribe(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("userId")
+	s.store.Write(func(st *store) {
+		if a := st.users.byID(id); a != nil {
+			a.Roles = slices.DeleteFunc(slices.Clone(a.Roles), func(role string) bool { return role == "ReceivesNewsletter" })
+		}
+	})
+	okEmpty(w)
+}
+
+// identityAccessToken answers GET Identity/accesstoken[/{userId}]: the
+// user's access token as a JSON string, all zeros when there is no user.
+func (s *Server) identityAccessToken(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("userId")
+	if id == "" {
+		if p := principalOf(r); p != nil {
+			id = p.id
+		}
+	}
+	tok := zeroAccessToken
+	s.store.Read(func(st *store) {
+		if a := st.users.byID(id); a != nil && a.UserAccessToken != "" {
+			tok = a.UserAccessToken
+		}
+	})
+	writeJSON(w, http.StatusOK, tok)
+}

@@ -1,0 +1,671 @@
+package mockombi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Issue statuses (IssueStatus).
+const (
+	issuePending    = 0
+	issueInProgress = 1
+	issueResolved   = 2
+)
+
+// issueCategory is one IssueCategory row.
+type issueCategory struct {
+	ID    int            `json:"id"`
+	Value string         `json:"value"`
+	Extra map[string]any `json:"-"`
+}
+
+// issueComment is one IssueComments row. Author is a user id or, in seed
+// data, a user name.
+type issueComment struct {
+	ID      int       `json:"id"`
+	Author  string    `json:"author"`
+	Comment string    `json:"comment"`
+	Date    time.Time `json:"date"`
+	IssueID int       `json:"-"`
+}
+
+// issue is one Issues row. Reporter is a user id or, in seed data, a user name.
+type issue struct {
+	ID              int             `json:"id"`
+	Title           string          `json:"title"`
+	RequestType     int             `json:"requestType"`
+	ProviderID      *string         `json:"providerId"`
+	RequestID       *int            `json:"requestId"`
+	Subject         string          `json:"subject"`
+	Description     string          `json:"description"`
+	IssueCategoryID int             `json:"issueCategoryId"`
+	Status          int             `json:"status"`
+	ResolvedDate    *time.Time      `json:"resovledDate"`
+	CreatedDate     time.Time       `json:"createdDate"`
+	Reporter        string          `json:"reporter"`
+	PosterPath      *string         `json:"posterPath"`
+	Comments        []*issueComment `json:"comments"`
+	Extra           map[string]any  `json:"-"`
+}
+
+// issueState holds categories, issues and their comments.
+type issueState struct {
+	categories []*issueCategory
+	issues     []*issue
+}
+
+// issueKnownKeys are the seed keys typed into issue; every other key is kept
+// as an undocumented field.
+var issueKnownKeys = []string{"id", "title", "requestType", "providerId", "requestId", "subject", "description",
+	"issueCategoryId", "status", "resovledDate", "createdDate", "reporter", "posterPath", "comments"}
+
+// newIssueState loads issues.json; the large data set adds generated issues.
+func newIssueState(sd *seedSet) (issueState, error) {
+	var seed struct {
+		Categories []map[string]any `json:"categories"`
+		Issues     []map[string]any `json:"issues"`
+	}
+	if err := sd.decode("issues.json", &seed); err != nil {
+		return issueState{}, err
+	}
+	var st issueState
+	for _, raw := range seed.Categories {
+		var c issueCategory
+		if err := seedRecord(raw, &c); err != nil {
+			return issueState{}, fmt.Errorf("decode issue category: %w", err)
+		}
+		c.Extra = undocumentedFields(raw, "id", "value")
+		st.categories = append(st.categories, &c)
+		sd.seenID("issueCategory", c.ID)
+	}
+	for _, raw := range seed.Issues {
+		var is issue
+		if err := seedRecord(raw, &is); err != nil {
+			return issueState{}, fmt.Errorf("decode issue %v: %w", raw["id"], err)
+		}
+		is.Extra = undocumentedFields(raw, issueKnownKeys...)
+		for _, c := range is.Comments {
+			c.IssueID = is.ID
+			sd.seenID("issueComment", c.ID)
+		}
+		st.issues = append(st.issues, &is)
+		sd.seenID("issue", is.ID)
+	}
+	if sd.large {
+		base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := range 2000 {
+			id := len(st.issues) + 1
+			pid := strconv.Itoa(100000 + i%400)
+			is := &issue{
+				ID: id, Title: "Generated Title " + strconv.Itoa(i%400), RequestType: i % 2, ProviderID: &pid,
+				Subject: "Generated issue " + strconv.Itoa(i), Description: "Generated description for load tests.",
+				IssueCategoryID: 1 + i%5, Status: i % 3, CreatedDate: base.Add(time.Duration(i) * time.Hour),
+				Reporter: []string{"admin", "power", "user"}[i%3], Extra: map[string]any{"generated": true},
+			}
+			for j := range i % 4 {
+				is.Comments = append(is.Comments, &issueComment{
+					ID: 100000 + i*4 + j, Author: "user", Comment: "Generated comment " + strconv.Itoa(j),
+					Date: is.CreatedDate.Add(time.Duration(j+1) * time.Minute), IssueID: id,
+				})
+			}
+			st.issues = append(st.issues, is)
+			sd.seenID("issue", id)
+		}
+		sd.seenID("issueComment", 100000+2000*4)
+	}
+	return st, nil
+}
+
+// seedRecord converts a decoded JSON value into a typed one.
+func seedRecord(in, out any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}
+
+// undocumentedFields returns the keys of raw not listed in known: the undocumented
+// fields a record carries.
+func undocumentedFields(raw map[string]any, known ...string) map[string]any {
+	out := map[string]any{}
+	for k, v := range raw {
+		if !slices.Contains(known, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// withUndocumented adds the undocumented fields to a projection without overriding
+// documented ones.
+func withUndocumented(m, extra map[string]any) map[string]any {
+	for k, v := range extra {
+		if _, ok := m[k]; !ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// lookupUser resolves a stored reference (account id or user name).
+func (st *store) lookupUser(ref string) *account {
+	if ref == "" {
+		return nil
+	}
+	if a := st.users.byID(ref); a != nil {
+		return a
+	}
+	return st.users.byName(ref)
+}
+
+// ombiUserOrNil projects a user reference as OmbiUser, or nil.
+func (st *store) ombiUserOrNil(ref string) any {
+	if a := st.lookupUser(ref); a != nil {
+		return a.ombiUser()
+	}
+	return nil
+}
+
+// category finds a category by id.
+func (is *issueState) category(id int) *issueCategory {
+	for _, c := range is.categories {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// find finds an issue by id.
+func (is *issueState) find(id int) *issue {
+	for _, x := range is.issues {
+		if x.ID == id {
+			return x
+		}
+	}
+	return nil
+}
+
+// categoryJSON projects an IssueCategory.
+func (c *issueCategory) categoryJSON() map[string]any {
+	return withUndocumented(map[string]any{"id": c.ID, "value": c.Value}, c.Extra)
+}
+
+// issueView selects which navigations an Issues projection includes.
+type issueView struct {
+	reporter bool // Include(UserReported)
+	comments bool // Include(Comments) with each comment's user
+}
+
+// issueJSON projects an Issues entity; navigations not included are null,
+// as EF leaves them.
+func (st *store) issueJSON(x *issue, v issueView) map[string]any {
+	reporterID := x.Reporter
+	if a := st.lookupUser(x.Reporter); a != nil {
+		reporterID = a.ID
+	}
+	m := map[string]any{
+		"id": x.ID, "title": x.Title, "requestType": x.RequestType, "providerId": x.ProviderID,
+		"requestId": x.RequestID, "subject": x.Subject, "description": x.Description,
+		"issueCategoryId": x.IssueCategoryID, "issueCategory": nil, "status": x.Status,
+		"resovledDate": x.ResolvedDate, "createdDate": x.CreatedDate, "userReportedId": reporterID,
+		"userReported": nil, "comments": nil, "posterPath": x.PosterPath,
+	}
+	if c := st.issues.category(x.IssueCategoryID); c != nil {
+		m["issueCategory"] = c.categoryJSON()
+	}
+	if v.reporter {
+		m["userReported"] = st.ombiUserOrNil(x.Reporter)
+	}
+	if v.comments {
+		cs := make([]map[string]any, 0, len(x.Comments))
+		for _, c := range x.Comments {
+			cs = append(cs, st.commentJSON(c, true))
+		}
+		m["comments"] = cs
+	}
+	return withUndocumented(m, x.Extra)
+}
+
+// commentJSON projects an IssueComments entity.
+func (st *store) commentJSON(c *issueComment, withUser bool) map[string]any {
+	uid := c.Author
+	var user any
+	if a := st.lookupUser(c.Author); a != nil {
+		uid = a.ID
+		if withUser {
+			user = a.ombiUser()
+		}
+	}
+	return map[string]any{"id": c.ID, "userId": uid, "comment": c.Comment, "issuesId": c.IssueID,
+		"date": c.Date, "issues": nil, "user": user}
+}
+
+// issuesCategories answers GET Issues/categories.
+func (s *Server) issuesCategories(w http.ResponseWriter, _ *http.Request) {
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = make([]map[string]any, 0, len(st.issues.categories))
+		for _, c := range st.issues.categories {
+			out = append(out, c.categoryJSON())
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesCategoryCreate answers POST Issues/categories {value} with true.
+func (s *Server) issuesCategoryCreate(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Value string `json:"value"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	s.store.Write(func(st *store) {
+		st.issues.categories = append(st.issues.categories,
+			&issueCategory{ID: st.nextID("issueCategory"), Value: in.Value, Extra: map[string]any{}})
+	})
+	writeJSON(w, http.StatusOK, true)
+}
+
+// issuesCategoryDelete answers DELETE Issues/categories/{catId}; deleting a
+// missing row throws upstream (500).
+func (s *Server) issuesCategoryDelete(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "catId")
+	if !ok {
+		return
+	}
+	found := false
+	s.store.Write(func(st *store) {
+		st.issues.categories = slices.DeleteFunc(st.issues.categories, func(c *issueCategory) bool {
+			if c.ID == id {
+				found = true
+				return true
+			}
+			return false
+		})
+	})
+	if !found {
+		writeOmbiError(w, http.StatusInternalServerError, "Value cannot be null. (Parameter 'entity')")
+		return
+	}
+	writeJSON(w, http.StatusOK, true)
+}
+
+// issuesAll answers GET Issues: every issue with its category.
+func (s *Server) issuesAll(w http.ResponseWriter, _ *http.Request) {
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = make([]map[string]any, 0, len(st.issues.issues))
+		for _, x := range st.issues.issues {
+			out = append(out, st.issueJSON(x, issueView{}))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesList answers GET Issues/{take}/{skip}/{status}.
+func (s *Server) issuesList(w http.ResponseWriter, r *http.Request) {
+	take, ok := intParam(w, r, "take")
+	if !ok {
+		return
+	}
+	skip, ok := intParam(w, r, "skip")
+	if !ok {
+		return
+	}
+	status, ok := issueStatusParam(w, r.PathValue("status"))
+	if !ok {
+		return
+	}
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = []map[string]any{}
+		seen := 0
+		for _, x := range st.issues.issues {
+			if x.Status != status {
+				continue
+			}
+			seen++
+			if seen <= skip || len(out) >= take {
+				continue
+			}
+			out = append(out, st.issueJSON(x, issueView{reporter: true}))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issueStatusParam binds an IssueStatus route value: a number or an enum
+// name; anything else fails model binding (400).
+func issueStatusParam(w http.ResponseWriter, v string) (int, bool) {
+	if n, err := strconv.Atoi(v); err == nil {
+		return n, true
+	}
+	for name, n := range map[string]int{"pending": 0, "inprogress": 1, "resolved": 2, "deleted": 3} {
+		if strings.EqualFold(v, name) {
+			return n, true
+		}
+	}
+	writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"status": {fmt.Sprintf("The value '%s' is not valid.", v)}})
+	return 0, false
+}
+
+// issuesCount answers GET Issues/count.
+func (s *Server) issuesCount(w http.ResponseWriter, _ *http.Request) {
+	counts := map[string]int{"pending": 0, "inProgress": 0, "resolved": 0}
+	s.store.Read(func(st *store) {
+		for _, x := range st.issues.issues {
+			switch x.Status {
+			case issuePending:
+				counts["pending"]++
+			case issueInProgress:
+				counts["inProgress"]++
+			case issueResolved:
+				counts["resolved"]++
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, counts)
+}
+
+// issueCreateBody is the Issues body the client posts.
+type issueCreateBody struct {
+	Title           string  `json:"title"`
+	RequestType     int     `json:"requestType"`
+	ProviderID      *string `json:"providerId"`
+	RequestID       *int    `json:"requestId"`
+	Subject         string  `json:"subject"`
+	Description     string  `json:"description"`
+	IssueCategoryID int     `json:"issueCategoryId"`
+	Status          int     `json:"status"`
+	PosterPath      *string `json:"posterPath"`
+}
+
+// issuesCreate answers POST Issues with the new id as a bare int. Like
+// upstream it stores the posted entity (status included) but sets the
+// reporter and creation time itself.
+func (s *Server) issuesCreate(w http.ResponseWriter, r *http.Request) {
+	var in issueCreateBody
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	p := principalOf(r)
+	var id int
+	s.store.Write(func(st *store) {
+		id = st.nextID("issue")
+		st.issues.issues = append(st.issues.issues, &issue{
+			ID: id, Title: in.Title, RequestType: in.RequestType, ProviderID: in.ProviderID, RequestID: in.RequestID,
+			Subject: in.Subject, Description: in.Description, IssueCategoryID: in.IssueCategoryID,
+			Status: in.Status, CreatedDate: s.now().UTC(), Reporter: p.id, PosterPath: in.PosterPath,
+			Extra: map[string]any{},
+		})
+	})
+	writeJSON(w, http.StatusOK, id)
+}
+
+// issuesGet answers GET Issues/{id}; a missing issue is null (204).
+func (s *Server) issuesGet(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "id")
+	if !ok {
+		return
+	}
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if x := st.issues.find(id); x != nil {
+			out = st.issueJSON(x, issueView{reporter: true})
+		}
+	})
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesByRequest answers GET Issues/request/{id}.
+func (s *Server) issuesByRequest(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "id")
+	if !ok {
+		return
+	}
+	s.issuesWhere(w, func(x *issue) bool { return x.RequestID != nil && *x.RequestID == id })
+}
+
+// issuesByProvider answers GET Issues/provider/{id}.
+func (s *Server) issuesByProvider(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	s.issuesWhere(w, func(x *issue) bool { return x.ProviderID != nil && *x.ProviderID == id })
+}
+
+// issuesWhere answers the issues matching keep, with category and reporter.
+func (s *Server) issuesWhere(w http.ResponseWriter, keep func(*issue) bool) {
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = []map[string]any{}
+		for _, x := range st.issues.issues {
+			if keep(x) {
+				out = append(out, st.issueJSON(x, issueView{reporter: true}))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesComments answers GET Issues/{id}/comments as IssueCommentChatViewModel[].
+func (s *Server) issuesComments(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "id")
+	if !ok {
+		return
+	}
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = []map[string]any{}
+		x := st.issues.find(id)
+		if x == nil {
+			return
+		}
+		for _, c := range x.Comments {
+			name, adminComment := any(nil), false
+			if a := st.lookupUser(c.Author); a != nil {
+				name = a.displayName()
+				adminComment = slices.Contains(a.Roles, ombiRoleAdmin) || slices.Contains(a.Roles, ombiRolePowerUser) || a.UserType == 0
+			}
+			out = append(out, map[string]any{"id": c.ID, "comment": c.Comment, "date": c.Date,
+				"username": name, "adminComment": adminComment})
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesCommentCreate answers POST Issues/comments {comment, issueId} with the
+// new IssueComments; a missing issue is null (204).
+func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Comment string `json:"comment"`
+		IssueID *int   `json:"issueId"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	p := principalOf(r)
+	var out map[string]any
+	s.store.Write(func(st *store) {
+		if in.IssueID == nil {
+			return
+		}
+		x := st.issues.find(*in.IssueID)
+		if x == nil {
+			return
+		}
+		c := &issueComment{ID: st.nextID("issueComment"), Author: p.id, Comment: in.Comment, Date: s.now().UTC(), IssueID: x.ID}
+		x.Comments = append(x.Comments, c)
+		out = st.commentJSON(c, false)
+	})
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesCommentDelete answers DELETE Issues/comments/{id}; a missing comment
+// throws upstream (500).
+func (s *Server) issuesCommentDelete(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "id")
+	if !ok {
+		return
+	}
+	found := false
+	s.store.Write(func(st *store) {
+		for _, x := range st.issues.issues {
+			n := len(x.Comments)
+			x.Comments = slices.DeleteFunc(x.Comments, func(c *issueComment) bool { return c.ID == id })
+			found = found || len(x.Comments) != n
+		}
+	})
+	if !found {
+		writeOmbiError(w, http.StatusInternalServerError, "Value cannot be null. (Parameter 'entity')")
+		return
+	}
+	writeJSON(w, http.StatusOK, true)
+}
+
+// issuesDelete answers DELETE Issues/{id}: false when missing.
+func (s *Server) issuesDelete(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "id")
+	if !ok {
+		return
+	}
+	found := false
+	s.store.Write(func(st *store) {
+		st.issues.issues = slices.DeleteFunc(st.issues.issues, func(x *issue) bool {
+			if x.ID == id {
+				found = true
+				return true
+			}
+			return false
+		})
+	})
+	writeJSON(w, http.StatusOK, found)
+}
+
+// issuesStatus answers POST Issues/status {issueId, status}: false when
+// missing; Resolved stamps resovledDate.
+func (s *Server) issuesStatus(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		IssueID int `json:"issueId"`
+		Status  int `json:"status"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	found := false
+	s.store.Write(func(st *store) {
+		x := st.issues.find(in.IssueID)
+		if x == nil {
+			return
+		}
+		found = true
+		x.Status = in.Status
+		if in.Status == issueResolved {
+			now := s.now().UTC()
+			x.ResolvedDate = &now
+		}
+	})
+	writeJSON(w, http.StatusOK, found)
+}
+
+// issueGroup is one IssuesSummaryModel group key.
+type issueGroup struct{ title, providerID string }
+
+// summaryGroups is IssuesEngine.GetIssues: the issues with a provider id and
+// the status, paged (position, take) before they are ordered by title and
+// grouped by (title, providerId), so a page counts issues, not groups.
+func (is *issueState) summaryGroups(status, position, take int) ([]issueGroup, map[issueGroup]int) {
+	var page []*issue
+	seen := 0
+	for _, x := range is.issues {
+		if x.ProviderID == nil || x.Status != status {
+			continue
+		}
+		seen++
+		if seen > position && len(page) < take {
+			page = append(page, x)
+		}
+	}
+	slices.SortStableFunc(page, func(a, b *issue) int { return strings.Compare(a.Title, b.Title) })
+	var order []issueGroup
+	counts := map[issueGroup]int{}
+	for _, x := range page {
+		g := issueGroup{x.Title, *x.ProviderID}
+		if _, ok := counts[g]; !ok {
+			order = append(order, g)
+		}
+		counts[g]++
+	}
+	return order, counts
+}
+
+// issuesSummary answers v2 GET Issues/{position}/{take}/{status}.
+func (s *Server) issuesSummary(w http.ResponseWriter, r *http.Request) {
+	position, ok := intParam(w, r, "position")
+	if !ok {
+		return
+	}
+	take, ok := intParam(w, r, "take")
+	if !ok {
+		return
+	}
+	status, ok := issueStatusParam(w, r.PathValue("status"))
+	if !ok {
+		return
+	}
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		order, counts := st.issues.summaryGroups(status, position, take)
+		out = []map[string]any{}
+		for _, g := range order {
+			out = append(out, map[string]any{"title": g.title, "count": counts[g], "providerId": g.providerID, "issues": nil})
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issuesDetails answers v2 GET Issues/details/{providerId}: the issues of
+// that provider id with the first title (IssuesEngine groups by title and
+// keeps the first group), with comments, reporter and category; none is
+// null (204).
+func (s *Server) issuesDetails(w http.ResponseWriter, r *http.Request) {
+	pid := r.PathValue("providerId")
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		var list []map[string]any
+		title := ""
+		for _, x := range st.issues.issues {
+			if x.ProviderID == nil || *x.ProviderID != pid {
+				continue
+			}
+			if list == nil {
+				title = x.Title
+			}
+			if x.Title == title {
+				list = append(list, st.issueJSON(x, issueView{reporter: true, comments: true}))
+			}
+		}
+		if list != nil {
+			out = map[string]any{"title": title, "count": len(list), "providerId": pid, "issues": list}
+		}
+	})
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

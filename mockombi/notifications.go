@@ -1,0 +1,73 @@
+package mockombi
+
+import (
+	"net/http"
+	"time"
+)
+
+// sentEmail is one message the mass-email sender delivered.
+type sentEmail struct {
+	To      []string
+	Bcc     bool
+	Subject string
+	Body    string
+	At      time.Time
+}
+
+// notificationState records delivered mass emails.
+type notificationState struct {
+	sent []sentEmail
+}
+
+// newNotificationState starts with nothing sent.
+func newNotificationState(_ *seedSet) (notificationState, error) {
+	return notificationState{}, nil
+}
+
+// notificationsMassEmail answers POST Notifications/massemail
+// {subject, body, bcc, users:[OmbiUser]} with true. Users are looked up by
+// id; an unknown id throws (500) as upstream does, users without an email
+// are skipped, and bcc sends one message to all.
+func (s *Server) notificationsMassEmail(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Subject string `json:"subject"`
+		Body    string `json:"body"`
+		Bcc     bool   `json:"bcc"`
+		Users   []struct {
+			ID string `json:"id"`
+		} `json:"users"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	failed := false
+	s.store.Write(func(st *store) {
+		var to []string
+		for _, u := range in.Users {
+			a := st.users.byID(u.ID)
+			if a == nil {
+				failed = true
+				return
+			}
+			if a.Email != "" {
+				to = append(to, a.Email)
+			}
+		}
+		if len(to) == 0 {
+			return
+		}
+		now := s.now().UTC()
+		if in.Bcc {
+			st.notifications.sent = append(st.notifications.sent, sentEmail{To: to, Bcc: true, Subject: in.Subject, Body: in.Body, At: now})
+			return
+		}
+		for _, addr := range to {
+			st.notifications.sent = append(st.notifications.sent, sentEmail{To: []string{addr}, Subject: in.Subject, Body: in.Body, At: now})
+		}
+	})
+	if failed {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	writeJSON(w, http.StatusOK, true)
+}

@@ -1,0 +1,99 @@
+package mockombi
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// Quirk names: known upstream behaviours the mock reproduces when switched on.
+const (
+	// QuirkV2ListNullReference: v2 request lists answer 500 NullReferenceException on non-empty pages.
+	QuirkV2ListNullReference = "v2_list_null_reference"
+	// QuirkTVSearchLINQ: GET Request/tv/search/{term} fails with a LINQ translation 500.
+	QuirkTVSearchLINQ = "tv_search_linq"
+	// QuirkRatingsRottenTomatoes: the ratings routes answer 500 (Rotten Tomatoes API gone).
+	QuirkRatingsRottenTomatoes = "ratings_rotten_tomatoes"
+	// QuirkVoteRead500: vote reads answer 500.
+	QuirkVoteRead500 = "vote_read_500"
+	// QuirkStatsNullReference: Stats without from/to answers 500 null reference.
+	QuirkStatsNullReference = "stats_null_reference"
+	// QuirkNewsHTML: System/news answers an HTML page.
+	QuirkNewsHTML = "news_html"
+	// QuirkPlexServersWrapper: Plex servers come wrapped as {success, servers}.
+	QuirkPlexServersWrapper = "plex_servers_wrapper"
+	// QuirkLanguageMojibake: some language names come back as mojibake.
+	QuirkLanguageMojibake = "language_mojibake"
+	// QuirkLogsStringArray: System/logs is a string array (4.53+); off gives the legacy object form.
+	QuirkLogsStringArray = "logs_string_array"
+	// QuirkV1TVTVDBInMovieDBID: v1 TV results carry the TVDB id in theMovieDbId (real behaviour).
+	QuirkV1TVTVDBInMovieDBID = "v1_tv_tvdb_in_moviedbid"
+)
+
+// quirkDefaults lists every quirk with its default state.
+var quirkDefaults = map[string]bool{
+	QuirkV2ListNullReference:   false,
+	QuirkTVSearchLINQ:          false,
+	QuirkRatingsRottenTomatoes: false,
+	QuirkVoteRead500:           false,
+	QuirkStatsNullReference:    false,
+	QuirkNewsHTML:              false,
+	QuirkPlexServersWrapper:    false,
+	QuirkLanguageMojibake:      false,
+	QuirkLogsStringArray:       true,
+	QuirkV1TVTVDBInMovieDBID:   true,
+}
+
+// quirkNames returns the quirk names, sorted.
+func quirkNames() []string {
+	names := make([]string, 0, len(quirkDefaults))
+	for n := range quirkDefaults {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// quirkSet is the live quirk switchboard.
+type quirkSet struct {
+	mu sync.RWMutex
+	on map[string]bool
+}
+
+// newQuirkSet starts from the defaults.
+func newQuirkSet() *quirkSet {
+	q := &quirkSet{}
+	q.reset()
+	return q
+}
+
+// reset restores the defaults.
+func (q *quirkSet) reset() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.on = make(map[string]bool, len(quirkDefaults))
+	for k, v := range quirkDefaults {
+		q.on[k] = v
+	}
+}
+
+// set switches one quirk.
+func (q *quirkSet) set(name string, on bool) error {
+	if _, ok := quirkDefaults[name]; !ok {
+		return fmt.Errorf("set quirk: unknown quirk %q", name)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.on[name] = on
+	return nil
+}
+
+// enabled reports whether a quirk is on.
+func (q *quirkSet) enabled(name string) bool {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.on[name]
+}
+
+// quirk reports whether the named quirk is on.
+func (s *Server) quirk(name string) bool { return s.quirks.enabled(name) }

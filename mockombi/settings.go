@@ -1,0 +1,391 @@
+package mockombi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// notificationAgents are the agents with a Settings/notifications/{agent} route.
+var notificationAgents = []string{"email", "discord", "telegram", "pushbullet", "pushover", "slack",
+	"mattermost", "twilio", "mobile", "gotify", "ntfy", "webhook", "newsletter"}
+
+// settingsState holds every settings document by lower-case wire key
+// ("ombi", "radarr", "notifications/email", ...), plus the feature list,
+// custom page, themes and the about model.
+type settingsState struct {
+	sections map[string]any
+}
+
+// newSettingsState loads settings.json.
+func newSettingsState(sd *seedSet) (settingsState, error) {
+	sections := map[string]any{}
+	if err := sd.decode("settings.json", &sections); err != nil {
+		return settingsState{}, err
+	}
+	return settingsState{sections: sections}, nil
+}
+
+// doc returns a section as an object (nil when absent or not an object).
+func (ss *settingsState) doc(key string) map[string]any {
+	m, _ := ss.sections[key].(map[string]any)
+	return m
+}
+
+// flag reads a boolean field of a section.
+func (ss *settingsState) flag(key, field string) bool {
+	b, _ := ss.doc(key)[field].(bool)
+	return b
+}
+
+// text reads a string field of a section.
+func (ss *settingsState) text(key, field string) string {
+	s, _ := ss.doc(key)[field].(string)
+	return s
+}
+
+// servers returns the saved servers of plex, emby or jellyfin.
+func (ss *settingsState) servers(key string) []map[string]any {
+	var out []map[string]any
+	list, _ := ss.doc(key)["servers"].([]any)
+	for _, v := range list {
+		if m, ok := v.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// deepCopyJSON copies a decoded JSON value so callers never share state.
+func deepCopyJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = deepCopyJSON(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(t))
+		for i, e := range t {
+			l[i] = deepCopyJSON(e)
+		}
+		return l
+	default:
+		return v
+	}
+}
+
+// settingsKey is the lower-case wire key after /api/v1/Settings/.
+func settingsKey(r *http.Request) string {
+	p := strings.Trim(strings.ToLower(r.URL.Path), "/")
+	if i := strings.Index(p, "api/v1/settings/"); i >= 0 {
+		return p[i+len("api/v1/settings/"):]
+	}
+	return p
+}
+
+// knownSection reports whether key names a section this route table serves;
+// notifications/{agent} accepts the listed agents only.
+func knownSection(key string) bool {
+	if agent, ok := strings.CutPrefix(key, "notifications/"); ok {
+		return slices.Contains(notificationAgents, agent)
+	}
+	return true
+}
+
+// settingsGet answers GET Settings/{section} with the stored document.
+func (s *Server) settingsGet(w http.ResponseWriter, r *http.Request) {
+	key := settingsKey(r)
+	if !knownSection(key) {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	var out any
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.sections[key]) })
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// settingsSave answers POST Settings/{section}: stores the body and returns
+// true. Ombi keeps the stored id and forces wizard=true on the ombi section.
+func (s *Server) settingsSave(w http.ResponseWriter, r *http.Request) {
+	key := settingsKey(r)
+	if !knownSection(key) {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	if in == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	s.store.Write(func(st *store) {
+		if old := st.settings.doc(key); old != nil {
+			if id, ok := old["id"]; ok {
+				in["id"] = id
+			}
+		}
+		if key == "ombi" {
+			in["wizard"] = true
+		}
+		st.settings.sections[key] = in
+	})
+	writeJSON(w, http.StatusOK, true)
+}
+
+// settingsResetAPIKey answers POST Settings/ombi/resetApi with a new key (a
+// JSON string) and stores it in the ombi section.
+func (s *Server) settingsResetAPIKey(w http.ResponseWriter, _ *http.Request) {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	key := hex.EncodeToString(b)
+	s.store.Write(func(st *store) {
+		if d := st.settings.doc("ombi"); d != nil {
+			d["apiKey"] = key
+		}
+	})
+	writeJSON(w, http.StatusOK, key)
+}
+
+// settingsScalar answers the small read-only settings routes.
+func (s *Server) settingsScalar(w http.ResponseWriter, r *http.Request) {
+	key := settingsKey(r)
+	var out any
+	s.store.Read(func(st *store) {
+		ss := &st.settings
+		switch key {
+		case "baseurl":
+			out = ss.doc("ombi")["baseUrl"]
+		case "defaultlanguage":
+			out = ss.doc("ombi")["defaultLanguageCode"]
+		case "clientid":
+			out = ss.text("plex", "installId")
+		case "issuesenabled":
+			out = ss.flag("issues", "enabled")
+		case "voteenabled":
+			out = ss.flag("vote", "enabled")
+		case "lidarrenabled":
+			out = ss.flag("lidarr", "enabled")
+		case "notifications/email/enabled":
+			out = ss.flag("notifications/email", "enabled")
+		}
+	})
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// settingsAbout answers GET Settings/about (AboutViewModel, anonymous).
+func (s *Server) settingsAbout(w http.ResponseWriter, _ *http.Request) {
+	var out any
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.sections["about"]) })
+	writeJSON(w, http.StatusOK, out)
+}
+
+// settingsURLVerify answers POST Settings/customization/urlverify {url}.
+func (s *Server) settingsURLVerify(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		URL string `json:"url"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	u := strings.ToLower(in.URL)
+	writeJSON(w, http.StatusOK, strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://"))
+}
+
+// settingsSaveJobs answers POST Settings/jobs with JobSettingsViewModel
+// {result, message}: every cron must be valid before anything is saved.
+func (s *Server) settingsSaveJobs(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	if in == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if strings.EqualFold(k, "id") {
+			continue
+		}
+		expr, _ := in[k].(string)
+		if !validQuartzCron(expr) {
+			writeJSON(w, http.StatusOK, map[string]any{"result": false,
+				"message": strings.ToUpper(k[:1]) + k[1:] + " does not have a valid CRON Expression"})
+			return
+		}
+	}
+	s.store.Write(func(st *store) {
+		if old := st.settings.doc("jobs"); old != nil {
+			in["id"] = old["id"]
+		}
+		st.settings.sections["jobs"] = in
+	})
+	writeJSON(w, http.StatusOK, map[string]any{"result": true, "message": nil})
+}
+
+// settingsTestCron answers POST Settings/testcron {expression} with
+// CronTestModel {success, message}.
+func (s *Server) settingsTestCron(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Expression string `json:"expression"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	if !validQuartzCron(in.Expression) {
+		writeJSON(w, http.StatusOK, map[string]any{"success": false,
+			"message": fmt.Sprintf("CRON Expression %s is not valid", in.Expression)})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": nil})
+}
+
+// cronField bounds one Quartz field.
+type cronField struct {
+	lo, hi int
+	names  []string // symbolic values, index+lo is the number
+}
+
+// quartzFields are seconds, minutes, hours, day-of-month, month, day-of-week, year.
+var quartzFields = []cronField{
+	{0, 59, nil}, {0, 59, nil}, {0, 23, nil}, {1, 31, nil},
+	{1, 12, []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}},
+	{1, 7, []string{"SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"}},
+	{1970, 2199, nil},
+}
+
+// validQuartzCron checks a Quartz cron expression: 6 or 7 fields, values in
+// range, and '?' in exactly one of day-of-month and day-of-week.
+func validQuartzCron(expr string) bool {
+	parts := strings.Fields(strings.ToUpper(expr))
+	if len(parts) != 6 && len(parts) != 7 {
+		return false
+	}
+	domQ, dowQ := parts[3] == "?", parts[5] == "?"
+	if domQ == dowQ {
+		return false
+	}
+	for i, p := range parts {
+		if p == "?" && (i == 3 || i == 5) {
+			continue
+		}
+		if !validCronField(p, quartzFields[i], i) {
+			return false
+		}
+	}
+	return true
+}
+
+// validCronField checks one comma-separated field.
+func validCronField(p string, f cronField, idx int) bool {
+	for item := range strings.SplitSeq(p, ",") {
+		base, step, hasStep := strings.Cut(item, "/")
+		if hasStep {
+			if n, err := strconv.Atoi(step); err != nil || n <= 0 {
+				return false
+			}
+		}
+		switch {
+		case base == "*":
+		case (idx == 3 || idx == 5) && (base == "L" || strings.HasSuffix(base, "L") || strings.HasSuffix(base, "W") || strings.Contains(base, "#")):
+			num := strings.TrimRight(base, "LW")
+			num, _, _ = strings.Cut(num, "#")
+			if num != "" && !cronValue(num, f) {
+				return false
+			}
+		default:
+			lo, hi, isRange := strings.Cut(base, "-")
+			if !cronValue(lo, f) || (isRange && !cronValue(hi, f)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cronValue checks a number or symbolic name against a field's bounds.
+func cronValue(v string, f cronField) bool {
+	if slices.Contains(f.names, v) {
+		return true
+	}
+	n, err := strconv.Atoi(v)
+	return err == nil && n >= f.lo && n <= f.hi
+}
+
+// featureList returns the stored FeatureEnablement list.
+func (ss *settingsState) featureList() []any {
+	l, _ := ss.sections["features"].([]any)
+	return l
+}
+
+// featuresList answers v2 GET Features.
+func (s *Server) featuresList(w http.ResponseWriter, _ *http.Request) {
+	var out any
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.featureList()) })
+	writeJSON(w, http.StatusOK, out)
+}
+
+// featuresToggle answers v2 POST Features/enable and Features/disable
+// {name, enabled} with the whole list; an unknown name throws (500) as
+// upstream's First() does.
+func (s *Server) featuresToggle(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	enable := strings.HasSuffix(strings.TrimRight(strings.ToLower(r.URL.Path), "/"), "/enable")
+	found := false
+	var out any
+	s.store.Write(func(st *store) {
+		for _, f := range st.settings.featureList() {
+			if m, ok := f.(map[string]any); ok && m["name"] == in.Name {
+				m["enabled"] = enable
+				found = true
+			}
+		}
+		out = deepCopyJSON(st.settings.featureList())
+	})
+	if !found {
+		writeOmbiError(w, http.StatusInternalServerError, "Sequence contains no matching element")
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// jsonNumber reads an int from a decoded JSON value.
+func jsonNumber(v any) (int, bool) {
+	switch t := v.(type) {
+	case float64:
+		return int(t), true
+	case json.Number:
+		n, err := t.Int64()
+		return int(n), err == nil
+	case string:
+		n, err := strconv.Atoi(t)
+		return n, err == nil
+	}
+	return 0, false
+}

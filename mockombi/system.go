@@ -1,0 +1,340 @@
+package mockombi
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ombiVersion is the Ombi version the mock reports.
+const ombiVersion = "4.59.3"
+
+// jobNames are the Job controller's POST routes.
+var jobNames = []string{"update", "plexuserimporter", "plexwatchlist", "embyuserimporter", "jellyfinuserimporter",
+	"plexcontentcacher", "clearmediaserverdata", "plexrecentlyadded", "embycontentcacher", "embyrecentlyadded",
+	"jellyfincontentcacher", "arrAvailability", "autodeleterequests", "newsletter"}
+
+// logFile is one Serilog daily file under <storage>/Logs.
+type logFile struct {
+	name     string
+	modified time.Time
+	text     string
+}
+
+// systemState holds log files and the jobs that were triggered.
+type systemState struct {
+	logs    []logFile
+	jobRuns map[string]int
+}
+
+// newSystemState generates the log files: three days of realistic lines in
+// the default set, a 100,000-line latest file in the large set. Secrets
+// leaked into log lines are planted canaries.
+func newSystemState(sd *seedSet) (systemState, error) {
+	conn := sd.plant("log_connection_string", "System/logs/log20261129.txt: MySQL connection string password")
+	plex := sd.plant("log_plex_token", "System/logs/log20261129.txt: X-Plex-Token query parameter")
+	apiKey := sd.plant("log_sonarr_apikey", "System/logs/log20261128.txt: Sonarr ApiKey header")
+	latest := 400
+	if sd.large {
+		latest = 100000
+	}
+	days := []struct {
+		name  string
+		day   time.Time
+		lines int
+	}{
+		{"log20261129.txt", time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), latest},
+		{"log20261128.txt", time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC), 300},
+		{"log20261127.txt", time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC), 200},
+	}
+	var ss systemState
+	ss.jobRuns = map[string]int{}
+	for _, d := range days {
+		var b strings.Builder
+		for i := range d.lines {
+			ts := d.day.Add(time.Duration(i) * 37 * time.Second)
+			b.WriteString(logLine(ts, i, d.name, conn, plex, apiKey))
+			b.WriteByte('\n')
+		}
+		ss.logs = append(ss.logs, logFile{name: d.name, modified: d.day.Add(23 * time.Hour), text: b.String()})
+	}
+	return ss, nil
+}
+
+// logLine renders one Serilog line; a few carry leaked secrets the way real
+// Ombi logs do (EF connection errors, Plex URLs, Arr request headers).
+func logLine(ts time.Time, i int, file, conn, plex, apiKey string) string {
+	stamp := ts.Format("2006-01-02 15:04:05.000 -07:00")
+	switch {
+	case i == 7 && file == "log20261129.txt":
+		return stamp + " [Error] An error occurred using the connection to database 'Ombi' on server 'db'. Connection string: Server=db;Port=3306;Database=Ombi;User=ombi;Password=" + conn
+	case i == 13 && file == "log20261129.txt":
+		return stamp + " [Warning] Plex request failed: GET https://plex.example.org:32400/library/sections?X-Plex-Token=" + plex
+	case i == 5 && file == "log20261128.txt":
+		return stamp + " [Debug] Sending GET http://192.168.1.30:8989/api/v3/system/status with header X-Api-Key: " + apiKey
+	}
+	msgs := []string{
+		"[Information] Starting Plex Content Cacher",
+		"[Information] Finished Plex Content Cacher, found 1843 items",
+		"[Debug] Request finished HTTP/1.1 GET http://ombi:5000/api/v1/Status - 200",
+		"[Information] Starting Sonarr sync",
+		"[Warning] TheMovieDb rate limit reached, retrying in 2 seconds",
+		"[Information] Running job Ombi.Schedule.Jobs.Ombi.IssuesPurge",
+		"[Error] Exception in Radarr availability checker: System.Net.Http.HttpRequestException: Connection refused (192.168.1.31:7878)",
+	}
+	return stamp + " " + msgs[i%len(msgs)] + " #" + strconv.Itoa(i)
+}
+
+// find returns a log file by exact name.
+func (ss *systemState) find(name string) *logFile {
+	for i := range ss.logs {
+		if ss.logs[i].name == name {
+			return &ss.logs[i]
+		}
+	}
+	return nil
+}
+
+// systemStatus answers GET Status: the JSON number 200.
+func (s *Server) systemStatus(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, http.StatusOK)
+}
+
+// systemStatusInfo answers GET Status/info: the version as a JSON string.
+func (s *Server) systemStatusInfo(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, ombiVersion)
+}
+
+// systemStatusWizard answers GET Status/Wizard: {result: true} once set up.
+func (s *Server) systemStatusWizard(w http.ResponseWriter, _ *http.Request) {
+	var done bool
+	s.store.Read(func(st *store) { done = st.settings.flag("ombi", "wizard") })
+	writeJSON(w, http.StatusOK, map[string]any{"result": done})
+}
+
+// systemStatusDemo answers GET Status/demo: demo mode is off.
+func (s *Server) systemStatusDemo(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, false)
+}
+
+// systemStats answers GET Stats?from=&to= with UserStatsSummary, computed
+// as UserStatsEngine does: requests whose requestedDate lies in the range,
+// completedRequestsMovies equal to the movie count (upstream counts every
+// filtered movie), totalIssues never set, and the most-requesting user the
+// first requester by user id. Upstream dereferences that user without a
+// null check, so with stats_null_reference a missing from or to, or a range
+// without movie or TV requests, answers 500.
+func (s *Server) systemStats(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	from, err1 := parseStatsDate(q.Get("from"))
+	to, err2 := parseStatsDate(q.Get("to"))
+	if err1 != nil || err2 != nil {
+		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"from": {"The value is not valid."}})
+		return
+	}
+	quirk := s.quirk(QuirkStatsNullReference)
+	if !quirk && q.Get("to") == "" {
+		to = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+	}
+	in := func(t time.Time) bool { return !t.Before(from) && !t.After(to) }
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		var movieUsers, tvUsers []string
+		completedTV := 0
+		for _, m := range st.requests.movies {
+			if in(m.RequestedDate) {
+				movieUsers = append(movieUsers, m.RequestedUserID)
+			}
+		}
+		for _, c := range st.requests.children {
+			if in(c.RequestedDate) {
+				tvUsers = append(tvUsers, c.RequestedUserID)
+				if c.MarkedAsAvailable != nil && in(*c.MarkedAsAvailable) {
+					completedTV++
+				}
+			}
+		}
+		if quirk && (q.Get("from") == "" || q.Get("to") == "" || len(movieUsers) == 0 || len(tvUsers) == 0) {
+			return
+		}
+		first := func(ids []string) any {
+			if len(ids) == 0 {
+				return nil
+			}
+			return st.ombiUserOrNil(slices.Min(ids))
+		}
+		out = map[string]any{
+			"totalRequests": len(movieUsers) + len(tvUsers), "totalMovieRequests": len(movieUsers),
+			"totalTvRequests": len(tvUsers), "totalIssues": 0, "completedRequestsMovies": len(movieUsers),
+			"completedRequestsTv": completedTV, "completedRequests": len(movieUsers) + completedTV,
+			"mostRequestedUserMovie": first(movieUsers), "mostRequestedUserTv": first(tvUsers),
+		}
+	})
+	if out == nil {
+		writeOmbiError(w, http.StatusInternalServerError, nullReference)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// parseStatsDate binds a DateTime query value; "" gives DateTime.MinValue.
+func parseStatsDate(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("parse date %q: unsupported format", v)
+}
+
+// systemUpdate answers GET Update with UpdateModel.
+func (s *Server) systemUpdate(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"updateVersionString": "v" + ombiVersion, "updateVersion": 4593,
+		"updateDate":      time.Date(2026, 5, 2, 22, 4, 42, 0, time.UTC),
+		"updateAvailable": false,
+		"changeLogs":      "- Fixed the issue list paging\n- Updated translations",
+		"downloads": []map[string]any{
+			{"name": "linux-x64.tar.gz", "url": "https://github.com/Ombi-app/Ombi/releases/download/v4.59.3/linux-x64.tar.gz"},
+			{"name": "win10-x64.zip", "url": "https://github.com/Ombi-app/Ombi/releases/download/v4.59.3/win10-x64.zip"},
+		},
+	})
+}
+
+// systemJobUpdateAvailable answers GET Job/update and Job/updateCached.
+func (s *Server) systemJobUpdateAvailable(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, false)
+}
+
+// systemJobRun answers POST Job/{job}: true for the 14 known jobs (matched
+// ignoring case, as routing does), 404 for anything else.
+func (s *Server) systemJobRun(w http.ResponseWriter, r *http.Request) {
+	job := r.PathValue("job")
+	i := slices.IndexFunc(jobNames, func(n string) bool { return strings.EqualFold(n, job) })
+	if i < 0 {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	s.store.Write(func(st *store) { st.system.jobRuns[jobNames[i]]++ })
+	writeJSON(w, http.StatusOK, true)
+}
+
+// newsHTML is the rendered Ombi.News README.
+const newsHTML = `<h1 id="ombi-news">Ombi News</h1>
+<h2 id="v4.59">v4.59</h2>
+<p>Played sync for Jellyfin and Emby, plus many bug fixes. Thanks to everyone who contributed!</p>
+<ul>
+<li>New <strong>PlayedSync</strong> feature flag</li>
+<li>Faster request lists</li>
+</ul>
+`
+
+// systemNews answers v2 GET System/news. Upstream returns Ok(html): with
+// news_html the body is the HTML page itself, otherwise a JSON string.
+func (s *Server) systemNews(w http.ResponseWriter, _ *http.Request) {
+	if s.quirk(QuirkNewsHTML) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(newsHTML))
+		return
+	}
+	writeJSON(w, http.StatusOK, newsHTML)
+}
+
+// systemLogs answers v2 GET System/logs: names, newest first, as a string
+// array (logs_string_array) or the legacy object form.
+func (s *Server) systemLogs(w http.ResponseWriter, _ *http.Request) {
+	var files []logFile
+	s.store.Read(func(st *store) { files = slices.Clone(st.system.logs) })
+	slices.SortFunc(files, func(a, b logFile) int { return strings.Compare(b.name, a.name) })
+	if s.quirk(QuirkLogsStringArray) {
+		names := make([]string, 0, len(files))
+		for _, f := range files {
+			names = append(names, f.name)
+		}
+		writeJSON(w, http.StatusOK, names)
+		return
+	}
+	out := make([]map[string]any, 0, len(files))
+	for _, f := range files {
+		out = append(out, map[string]any{"name": f.name, "size": len(f.text), "lastModified": f.modified})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// systemLogFile answers v2 GET System/logs/{logFileName}: the file text (a
+// JSON string when the client asks for JSON), 404 when missing.
+func (s *Server) systemLogFile(w http.ResponseWriter, r *http.Request) {
+	text, ok := s.logText(r.PathValue("logFileName"))
+	if !ok {
+		writeProblem(w, http.StatusNotFound)
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "application/json") {
+		writeJSON(w, http.StatusOK, text)
+		return
+	}
+	writePlain(w, http.StatusOK, text)
+}
+
+// systemLogDownload answers v2 GET System/logs/download/{logFileName} as an
+// octet-stream attachment, 404 when missing.
+func (s *Server) systemLogDownload(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("logFileName")
+	text, ok := s.logText(name)
+	if !ok {
+		writeProblem(w, http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", "attachment; filename="+name+"; filename*=UTF-8''"+name)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(text))
+}
+
+// logText returns a log file's text by exact name.
+func (s *Server) logText(name string) (string, bool) {
+	var text string
+	var ok bool
+	s.store.Read(func(st *store) {
+		if f := st.system.find(name); f != nil {
+			text, ok = f.text, true
+		}
+	})
+	return text, ok
+}
+
+// systemUILog answers POST Logging (UiLoggingModel): empty 200.
+func (s *Server) systemUILog(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	okEmpty(w)
+}
+
+// systemHubUsers answers v2 GET Hub/Users: the users connected to the
+// notification hub, taken as those who have logged in.
+func (s *Server) systemHubUsers(w http.ResponseWriter, _ *http.Request) {
+	var out []map[string]any
+	s.store.Read(func(st *store) {
+		out = []map[string]any{}
+		for _, a := range st.sortedUsers() {
+			if a.LastLoggedIn != nil {
+				out = append(out, map[string]any{"userId": a.ID, "displayName": a.displayName(), "userType": a.UserType})
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// systemHealth answers GET /health like ASP.NET health checks.
+func (s *Server) systemHealth(w http.ResponseWriter, _ *http.Request) {
+	writePlain(w, http.StatusOK, "Healthy")
+}
