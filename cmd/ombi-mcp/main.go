@@ -1,0 +1,93 @@
+// Command ombi-mcp is the reference MCP server for Ombi. It speaks
+// newline-delimited JSON-RPC on stdio and reads its configuration from the
+// environment (OMBI_URL, OMBI_AUTH_MODE, OMBI_USERNAME, OMBI_PASSWORD,
+// OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES, OMBI_TIMEOUT). Logs go to
+// stderr and never carry credentials.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/ombi-mcp/ombi-mcp/server"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `ombi-mcp: MCP server for Ombi over stdio (newline-delimited JSON-RPC).
+
+Usage:
+  ombi-mcp [--help] [--version] [--log-level debug|info|warn|error]
+
+Environment:
+  OMBI_URL         Ombi base URL; a reverse-proxy path prefix is kept (required)
+  OMBI_AUTH_MODE   jwt or api_key (required)
+  OMBI_USERNAME    jwt: login user name
+  OMBI_PASSWORD    jwt: login password
+  OMBI_API_KEY     api_key: sent as the ApiKey header
+  OMBI_USER_NAME   api_key: optional UserName header (act as that user)
+  OMBI_BUNDLES     comma list of core,moderation,administration (default core)
+  OMBI_TIMEOUT     upstream request deadline, a Go duration (default 30s)
+
+Exit status: 0 after a clean shutdown, 2 for a configuration error, 1 otherwise.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+}
+
+func run(args []string, getenv func(string) string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ombi-mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	level := fs.String("log-level", "info", "stderr log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ombi-mcp: unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stderr, "ombi-mcp %s\n", version)
+		return 0
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintf(stderr, "ombi-mcp: --log-level: %q is not debug, info, warn or error\n", *level)
+		return 2
+	}
+	opts, err := server.OptionsFromEnv(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ombi-mcp: configuration error:\n  %s\n", strings.ReplaceAll(err.Error(), "\n", "\n  "))
+		return 2
+	}
+	opts.Version = version
+	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	s, err := server.New(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "ombi-mcp: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts.Logger.Info("serving on stdio", "version", version, "auth_mode", opts.AuthMode, "bundles", strings.Join(opts.Bundles, ","))
+	if err := s.Run(ctx, server.NewStdioTransport(os.Stdin, os.Stdout)); err != nil && !errors.Is(err, context.Canceled) {
+		opts.Logger.Error("server stopped", "error", err)
+		return 1
+	}
+	return 0
+}

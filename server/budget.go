@@ -1,0 +1,277 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Response budget of the results document: every serialised result fits in
+// maxResultBytes, no top-level record array exceeds maxRecords, no nested
+// array exceeds maxNested, log pages carry at most maxLogLines lines.
+const (
+	maxResultBytes = 64 << 10
+	maxRecords     = 100
+	maxNested      = 100
+	maxLogLines    = 500
+	maxWarnings    = 50
+	maxWarningLen  = 300
+)
+
+// recordKeys name the top-level array of each family, in the order budget
+// cutting looks for them.
+var recordKeys = []string{"items", "values", "lines", "files"}
+
+// fit bounds env in place and returns its serialisation, at most
+// maxResultBytes long. It caps arrays, shortens long strings, then drops
+// trailing records (keeping page metadata truthful), setting truncated and
+// a warning for every cut. A result that still cannot fit becomes an
+// INTERNAL_ERROR envelope, which always fits.
+func fit(env *envelope) []byte {
+	env.Warnings = capWarnings(env.Warnings)
+	if env.Data != nil {
+		g, err := generic(env.Data)
+		if err != nil {
+			return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: result could not be encoded"}, nil))
+		}
+		env.Data = g
+		if obj, ok := g.(map[string]any); ok {
+			b := &budget{env: env}
+			b.capArrays(obj, 0, "")
+			for _, step := range []func(map[string]any) bool{
+				func(o map[string]any) bool { return b.shortenStrings(o, 4000) },
+				func(o map[string]any) bool { return b.shortenStrings(o, 1000) },
+				b.dropRecords,
+				func(o map[string]any) bool { return b.shortenStrings(o, 100) },
+				func(o map[string]any) bool { return b.capNested(o, 10) },
+			} {
+				if b.size() <= maxResultBytes {
+					break
+				}
+				step(obj)
+			}
+		}
+	}
+	out := mustMarshal(env)
+	if len(out) > maxResultBytes {
+		return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: the result does not fit the response budget"}, nil))
+	}
+	return out
+}
+
+type budget struct {
+	env *envelope
+}
+
+func (b *budget) size() int { return len(mustMarshal(b.env)) }
+
+func (b *budget) cut(format string, a ...any) {
+	b.env.Truncated = true
+	w := fmt.Sprintf(format, a...)
+	for _, have := range b.env.Warnings {
+		if have == w {
+			return
+		}
+	}
+	if len(b.env.Warnings) < maxWarnings {
+		b.env.Warnings = append(b.env.Warnings, w)
+	}
+}
+
+// capArrays enforces the record, nested and log-line caps everywhere. When
+// an array inside an object with a boolean "truncated" is cut, that flag is
+// set too (seasons, logs).
+func (b *budget) capArrays(obj map[string]any, depth int, path string) {
+	for k, v := range obj {
+		switch t := v.(type) {
+		case []any:
+			limit := maxNested
+			if depth == 0 {
+				limit = maxRecords
+				if k == "lines" {
+					limit = maxLogLines
+				}
+			}
+			if len(t) > limit {
+				obj[k] = t[:limit]
+				t = t[:limit]
+				b.cut("cut %s%s to %d entries", path, k, limit)
+				if _, ok := obj["truncated"].(bool); ok {
+					obj["truncated"] = true
+				}
+				if depth == 0 {
+					fixPage(obj, limit)
+				}
+			}
+			for _, e := range t {
+				if m, ok := e.(map[string]any); ok {
+					b.capArrays(m, depth+1, path+k+"[].")
+				}
+			}
+		case map[string]any:
+			b.capArrays(t, depth+1, path+k+".")
+		}
+	}
+}
+
+// shortenStrings cuts every string longer than limit runes.
+func (b *budget) shortenStrings(obj map[string]any, limit int) bool {
+	n := shorten(obj, limit)
+	if n > 0 {
+		b.cut("shortened %d long text fields to %d characters", n, limit)
+	}
+	return n > 0
+}
+
+func shorten(v any, limit int) int {
+	n := 0
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if s, ok := e.(string); ok && utf8.RuneCountInString(s) > limit {
+				t[k] = string([]rune(s)[:limit-1]) + "…"
+				n++
+				continue
+			}
+			n += shorten(e, limit)
+		}
+	case []any:
+		for i, e := range t {
+			if s, ok := e.(string); ok && utf8.RuneCountInString(s) > limit {
+				t[i] = string([]rune(s)[:limit-1]) + "…"
+				n++
+				continue
+			}
+			n += shorten(e, limit)
+		}
+	}
+	return n
+}
+
+// dropRecords removes trailing records of the family's top-level array until
+// the result fits, keeping at least one.
+func (b *budget) dropRecords(obj map[string]any) bool {
+	for _, k := range recordKeys {
+		arr, ok := obj[k].([]any)
+		if !ok || len(arr) <= 1 {
+			continue
+		}
+		lo, hi := 1, len(arr) // largest n in [lo,hi] that fits
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			obj[k] = arr[:mid]
+			if b.size() <= maxResultBytes {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		obj[k] = arr[:lo]
+		if lo < len(arr) {
+			b.cut("returned %d of %d %s to stay within the %d KiB response budget", lo, len(arr), k, maxResultBytes>>10)
+			if _, ok := obj["truncated"].(bool); ok {
+				obj["truncated"] = true
+			}
+			fixPage(obj, lo)
+			if off, ok := number(obj["offset"]); ok && k == "lines" {
+				obj["next_offset"] = off + lo
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// capNested cuts every nested array below the top level to limit entries.
+func (b *budget) capNested(obj map[string]any, limit int) bool {
+	n := 0
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if arr, ok := e.([]any); ok && depth > 0 && len(arr) > limit {
+					t[k] = arr[:limit]
+					n++
+					if _, ok := t["truncated"].(bool); ok {
+						t["truncated"] = true
+					}
+				}
+				walk(t[k], depth+1)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e, depth)
+			}
+		}
+	}
+	walk(obj, 0)
+	if n > 0 {
+		b.cut("cut %d nested lists to %d entries", n, limit)
+	}
+	return n > 0
+}
+
+// fixPage keeps paging metadata truthful after records were cut: the page
+// returned n records and more exist right after them.
+func fixPage(obj map[string]any, n int) {
+	page, ok := obj["page"].(map[string]any)
+	if !ok {
+		return
+	}
+	page["returned"] = n
+	page["has_more"] = true
+	if off, ok := number(page["offset"]); ok {
+		page["next_offset"] = off + n
+	}
+}
+
+func number(v any) (int, bool) {
+	switch t := v.(type) {
+	case json.Number:
+		i, err := t.Int64()
+		return int(i), err == nil
+	case int:
+		return t, true
+	case float64:
+		return int(t), true
+	}
+	return 0, false
+}
+
+func capWarnings(ws []string) []string {
+	if len(ws) > maxWarnings {
+		ws = append(ws[:maxWarnings-1:maxWarnings-1], fmt.Sprintf("%d further warnings omitted", len(ws)-maxWarnings+1))
+	}
+	for i, w := range ws {
+		if utf8.RuneCountInString(w) > maxWarningLen {
+			ws[i] = string([]rune(w)[:maxWarningLen-1]) + "…"
+		}
+	}
+	return nonNil(ws)
+}
+
+// generic turns a family value into plain JSON values (numbers kept exact).
+func generic(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var g any
+	if err := dec.Decode(&g); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
+	}
+	return g, nil
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only plain JSON values reach here; failing is a programming error.
+		panic(fmt.Sprintf("encode envelope: %v", err))
+	}
+	return b
+}

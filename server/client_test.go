@@ -1,0 +1,418 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/h2non/gock"
+)
+
+const testBase = "http://ombi.test"
+
+// newTestClient builds a client whose HTTP traffic gock intercepts. Every
+// test leaves gock clean and fails on unmatched requests or pending mocks.
+func newTestClient(t *testing.T, o Options) *Client {
+	t.Helper()
+	if o.URL == "" {
+		o.URL = testBase
+	}
+	if o.AuthMode == "" {
+		o.AuthMode, o.Username, o.Password = AuthJWT, "alice", "s3cret-pass"
+	}
+	hc := &http.Client{Transport: &http.Transport{}}
+	gock.InterceptClient(hc)
+	o.HTTPClient = hc
+	c, err := newClient(o)
+	if err != nil {
+		t.Fatalf("newClient: %v", err)
+	}
+	t.Cleanup(func() {
+		if gock.HasUnmatchedRequest() {
+			t.Errorf("unmatched upstream requests: %d", len(gock.GetUnmatchedRequests()))
+		}
+		if !gock.IsDone() {
+			t.Errorf("expected upstream calls were not made")
+		}
+		gock.Off()
+		gock.CleanUnmatchedRequest()
+	})
+	return c
+}
+
+// expect declares one upstream call matched on method and the exact escaped
+// path (prefix included).
+func expect(method, escapedPath string) *gock.Request {
+	decoded, _ := url.PathUnescape(escapedPath)
+	r := gock.New(testBase)
+	r.Method = method
+	r.URLStruct.Path = "^" + regexp.QuoteMeta(decoded) + "$"
+	return r.AddMatcher(func(req *http.Request, _ *gock.Request) (bool, error) {
+		return req.URL.EscapedPath() == escapedPath, nil
+	})
+}
+
+func expectLogin(token string) *gock.Request {
+	r := expect(http.MethodPost, "/api/v1/Token")
+	r.Reply(http.StatusOK).JSON(map[string]any{"access_token": token, "expiration": "2030-01-01T00:00:00Z"})
+	return r
+}
+
+func readCtx() context.Context { return withIntent(context.Background(), false) }
+
+func writeCtx() context.Context { return withIntent(context.Background(), true) }
+
+func TestClient_jwt_renewsOnceOn401ForReads(t *testing.T) {
+	c := newTestClient(t, Options{})
+	expectLogin("tok-1")
+	expect(http.MethodGet, "/api/v1/Search/movie/alien").MatchHeader("Authorization", "^Bearer tok-1$").Reply(http.StatusUnauthorized)
+	expectLogin("tok-2")
+	expect(http.MethodGet, "/api/v1/Search/movie/alien").MatchHeader("Authorization", "^Bearer tok-2$").Reply(http.StatusOK).JSON([]map[string]any{{"id": 1, "title": "Alien"}})
+
+	got, err := c.searchMovie(readCtx(), "alien")
+	if err != nil {
+		t.Fatalf("searchMovie: %v", err)
+	}
+	if len(got) != 1 || got[0].Title != "Alien" {
+		t.Fatalf("searchMovie = %+v, want one Alien", got)
+	}
+	// The renewed token is cached: a further read logs in no more.
+	expect(http.MethodGet, "/api/v1/Search/movie/alien").MatchHeader("Authorization", "^Bearer tok-2$").Reply(http.StatusOK).JSON([]any{})
+	if _, err := c.searchMovie(readCtx(), "alien"); err != nil {
+		t.Fatalf("second searchMovie: %v", err)
+	}
+}
+
+func TestClient_jwt_secondUnauthorizedIsFinal(t *testing.T) {
+	c := newTestClient(t, Options{})
+	expectLogin("tok-1")
+	expect(http.MethodGet, "/api/v2/Search/Languages").Reply(http.StatusUnauthorized)
+	expectLogin("tok-2")
+	expect(http.MethodGet, "/api/v2/Search/Languages").Reply(http.StatusUnauthorized)
+
+	_, err := c.languages(readCtx())
+	var api *APIError
+	if !errors.As(err, &api) || api.Status != http.StatusUnauthorized {
+		t.Fatalf("languages error = %v, want APIError 401", err)
+	}
+	if got := errorObject(err, false).Code; got != CodeAuthenticationFailed {
+		t.Fatalf("mapped code = %s, want %s", got, CodeAuthenticationFailed)
+	}
+}
+
+func TestClient_jwt_neverReplaysWrite(t *testing.T) {
+	c := newTestClient(t, Options{})
+	expectLogin("tok-1")
+	post := expect(http.MethodPost, "/api/v1/Search/movie/actor")
+	post.Reply(http.StatusUnauthorized)
+
+	req, err := c.newRequest(writeCtx(), http.MethodPost, "api/v1/Search/movie/actor", actorBody{SearchTerm: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.do(req, nil)
+	if o := errorObject(err, true); o.Code != CodeAuthenticationFailed || o.Retryable {
+		t.Fatalf("write 401 mapped to %+v, want non-retryable AUTHENTICATION_FAILED", o)
+	}
+	// gock's cleanup fails the test if a second login or a replay were made:
+	// no further mocks are declared.
+}
+
+func TestClient_jwt_loginRejected(t *testing.T) {
+	c := newTestClient(t, Options{})
+	expect(http.MethodPost, "/api/v1/Token").Reply(http.StatusUnauthorized).BodyString(`{"title":"Unauthorized","status":401}`)
+	_, err := c.languages(readCtx())
+	if o := errorObject(err, false); o.Code != CodeAuthenticationFailed {
+		t.Fatalf("login 401 mapped to %+v", o)
+	}
+}
+
+func TestClient_apiKey_headers(t *testing.T) {
+	tests := []struct {
+		name     string
+		userName string
+	}{
+		{name: "key only"},
+		{name: "key and user", userName: "bob"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-123", UserName: tt.userName})
+			expect(http.MethodGet, "/api/v1/Issues/categories").
+				MatchHeader("ApiKey", "^k-123$").
+				AddMatcher(func(req *http.Request, _ *gock.Request) (bool, error) {
+					return req.Header.Get("Authorization") == "" && req.Header.Get("UserName") == tt.userName, nil
+				}).
+				Reply(http.StatusOK).JSON([]map[string]any{{"id": 1, "value": "Wrong audio"}})
+			if _, err := c.issueCategories(readCtx()); err != nil {
+				t.Fatalf("issueCategories: %v", err)
+			}
+		})
+	}
+}
+
+func TestClient_apiKey_unauthorizedNeverLogsIn(t *testing.T) {
+	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "bad"})
+	expect(http.MethodGet, "/api/v1/Issues/categories").Reply(http.StatusUnauthorized).BodyString("Invalid API Key")
+	_, err := c.issueCategories(readCtx())
+	if o := errorObject(err, false); o.Code != CodeAuthenticationFailed || strings.Contains(o.Message, "Invalid API Key") {
+		t.Fatalf("mapped to %+v", o)
+	}
+}
+
+func TestClient_prefixKeptAndEscaping(t *testing.T) {
+	tests := []struct {
+		name string
+		call func(*Client) error
+		path string
+		qry  string
+	}{
+		{"space and slash", func(c *Client) error { _, err := c.searchMovie(readCtx(), "a/b c"); return err }, "/ombi/api/v1/Search/movie/a%2Fb%20c", ""},
+		{"question and percent", func(c *Client) error { _, err := c.searchTV(readCtx(), "50%?x"); return err }, "/ombi/api/v1/Search/tv/50%25%3Fx", ""},
+		{"hash and unicode", func(c *Client) error { _, err := c.searchArtist(readCtx(), "Sigur Rós #1"); return err }, "/ombi/api/v1/Search/music/artist/Sigur%20R%C3%B3s%20%231", ""},
+		{"query value", func(c *Client) error { _, err := c.keywords(readCtx(), "a&b=c"); return err }, "/ombi/api/v1/TheMovieDb/Keywords", "searchTerm=a%26b%3Dc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, Options{URL: testBase + "/ombi/", AuthMode: AuthAPIKey, APIKey: "k"})
+			expect(http.MethodGet, tt.path).AddMatcher(func(req *http.Request, _ *gock.Request) (bool, error) {
+				return req.URL.RawQuery == tt.qry, nil
+			}).Reply(http.StatusOK).JSON([]any{})
+			if err := tt.call(c); err != nil {
+				t.Fatalf("call: %v", err)
+			}
+		})
+	}
+}
+
+func TestClient_newRequest_refusesTraversal(t *testing.T) {
+	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
+	for _, term := range []string{"..", ".", "%2e%2e"} {
+		_, err := c.searchMovie(readCtx(), term)
+		if term == "%2e%2e" {
+			// escaped again by url.PathEscape: a literal string, allowed
+			continue
+		}
+		if !errors.Is(err, ErrPathValue) {
+			t.Errorf("searchMovie(%q) error = %v, want ErrPathValue", term, err)
+		}
+	}
+	for _, rel := range []string{"/api/v1/Status", "http://evil.test/x", "api/v1/../x", "api//x"} {
+		if _, err := c.newRequest(readCtx(), http.MethodGet, rel, nil); err == nil {
+			t.Errorf("newRequest(%q) succeeded, want refusal", rel)
+		}
+	}
+}
+
+func TestClient_escapedDotsStayLiteral(t *testing.T) {
+	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
+	expect(http.MethodGet, "/api/v1/Search/movie/%252e%252e").Reply(http.StatusOK).JSON([]any{})
+	if _, err := c.searchMovie(readCtx(), "%2e%2e"); err != nil {
+		t.Fatalf("searchMovie: %v", err)
+	}
+}
+
+func TestClient_redirectStripsCredentialsCrossOrigin(t *testing.T) {
+	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-secret", UserName: "bob"})
+	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusFound).SetHeader("Location", "http://elsewhere.test/steal")
+	gock.New("http://elsewhere.test").Get("^/steal$").AddMatcher(func(req *http.Request, _ *gock.Request) (bool, error) {
+		return req.Header.Get("ApiKey") == "" && req.Header.Get("UserName") == "" && req.Header.Get("Authorization") == "", nil
+	}).Reply(http.StatusOK).JSON([]string{"US"})
+	got, err := c.streamingCountries(readCtx())
+	if err != nil || len(got) != 1 {
+		t.Fatalf("streamingCountries = %v, %v", got, err)
+	}
+}
+
+func TestClient_redirectSameOriginKeepsCredentials(t *testing.T) {
+	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-secret"})
+	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusFound).SetHeader("Location", testBase+"/api/v1/Identity/streamingcountry2")
+	expect(http.MethodGet, "/api/v1/Identity/streamingcountry2").MatchHeader("ApiKey", "^k-secret$").Reply(http.StatusOK).JSON([]string{"US"})
+	if _, err := c.streamingCountries(readCtx()); err != nil {
+		t.Fatalf("streamingCountries: %v", err)
+	}
+}
+
+func TestClient_bodyCap(t *testing.T) {
+	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k", MaxBodyBytes: 1024})
+	big := "[" + strings.Repeat(`"US",`, 400) + `"US"]`
+	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusOK).BodyString(big)
+	_, err := c.streamingCountries(readCtx())
+	if !errors.Is(err, ErrBodyTooLarge) {
+		t.Fatalf("error = %v, want ErrBodyTooLarge", err)
+	}
+	if o := errorObject(err, false); o.Code != CodeUpstreamSchemaMismatch {
+		t.Fatalf("mapped to %+v", o)
+	}
+}
+
+func TestClient_decodeFailures(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		ctype   string
+		body    string
+		wantErr func(error) bool
+	}{
+		{"malformed", 200, "application/json", `[{"id":1,`, isSchema},
+		{"wrong shape", 200, "application/json", `{"id":1}`, isSchema},
+		{"html page", 200, "text/html", `<html>oops</html>`, isSchema},
+		{"empty 200", 200, "application/json", ``, isSchema},
+		{"no content", 204, "", ``, func(err error) bool { return errors.Is(err, ErrNoContent) }},
+		{"trailing data", 200, "application/json", `[] []`, isSchema},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
+			r := expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(tt.status).BodyString(tt.body)
+			if tt.ctype != "" {
+				r.SetHeader("Content-Type", tt.ctype)
+			}
+			if _, err := c.streamingCountries(readCtx()); !tt.wantErr(err) {
+				t.Fatalf("error = %v", err)
+			}
+		})
+	}
+}
+
+func isSchema(err error) bool {
+	var s *SchemaError
+	return errors.As(err, &s)
+}
+
+func TestClient_statusErrors(t *testing.T) {
+	tests := []struct {
+		status     int
+		header     map[string]string
+		write      bool
+		wantCode   string
+		retryable  bool
+		retryAfter int
+	}{
+		{status: 403, wantCode: CodeForbidden},
+		{status: 404, wantCode: CodeNotFound},
+		{status: 409, wantCode: CodeConflict},
+		{status: 429, header: map[string]string{"Retry-After": "30"}, wantCode: CodeRateLimited, retryable: true, retryAfter: 30},
+		{status: 429, wantCode: CodeRateLimited, retryable: true},
+		{status: 429, write: true, wantCode: CodeRateLimited},
+		{status: 500, wantCode: CodeUpstreamRejected, retryable: true},
+		{status: 503, write: true, wantCode: CodeUpstreamRejected},
+		{status: 400, wantCode: CodeUpstreamRejected},
+	}
+	for _, tt := range tests {
+		t.Run(http.StatusText(tt.status), func(t *testing.T) {
+			c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
+			expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(tt.status).SetHeaders(tt.header).
+				BodyString(`{"error":"Server=db;Password=hunter2 at Ombi.Core.X()"}`)
+			ctx := readCtx()
+			if tt.write {
+				ctx = writeCtx()
+			}
+			_, err := c.streamingCountries(ctx)
+			o := errorObject(err, tt.write)
+			if o.Code != tt.wantCode || o.Retryable != tt.retryable || o.HTTPStatus != tt.status {
+				t.Fatalf("mapped to %+v, want %s retryable=%v status=%d", o, tt.wantCode, tt.retryable, tt.status)
+			}
+			if strings.Contains(o.Message, "hunter2") || strings.Contains(o.Message, "Server=") {
+				t.Fatalf("message leaks the upstream body: %q", o.Message)
+			}
+			switch {
+			case tt.retryAfter > 0 && (o.RetryAfterSeconds == nil || *o.RetryAfterSeconds != tt.retryAfter):
+				t.Fatalf("retry_after_seconds = %v, want %d", o.RetryAfterSeconds, tt.retryAfter)
+			case tt.retryAfter == 0 && o.RetryAfterSeconds != nil:
+				t.Fatalf("retry_after_seconds = %d, want absent", *o.RetryAfterSeconds)
+			}
+		})
+	}
+}
+
+func TestClient_transportFailures(t *testing.T) {
+	tests := []struct {
+		name      string
+		write     bool
+		wantCode  string
+		retryable bool
+	}{
+		{"read", false, CodeUpstreamRejected, true},
+		{"write", true, CodeUnknownOutcome, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
+			expect(http.MethodGet, "/api/v1/Identity/streamingcountry").ReplyError(errors.New("connection reset by peer"))
+			ctx := readCtx()
+			if tt.write {
+				ctx = writeCtx()
+			}
+			_, err := c.streamingCountries(ctx)
+			if o := errorObject(err, tt.write); o.Code != tt.wantCode || o.Retryable != tt.retryable {
+				t.Fatalf("mapped to %+v", o)
+			}
+		})
+	}
+}
+
+// TestClient_deadline uses a real loopback server: the deadline must cut a
+// slow upstream and map to TIMEOUT for reads, UNKNOWN_OUTCOME for writes.
+func TestClient_deadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	c, err := newClient(Options{URL: srv.URL, AuthMode: AuthAPIKey, APIKey: "k", Timeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		write    bool
+		wantCode string
+	}{{false, CodeTimeout}, {true, CodeUnknownOutcome}}
+	for _, tt := range tests {
+		ctx := readCtx()
+		if tt.write {
+			ctx = writeCtx()
+		}
+		start := time.Now()
+		_, err := c.streamingCountries(ctx)
+		if time.Since(start) > 2*time.Second {
+			t.Fatalf("deadline not applied: took %v", time.Since(start))
+		}
+		if o := errorObject(err, tt.write); o.Code != tt.wantCode {
+			t.Fatalf("write=%v mapped to %+v, want %s", tt.write, o, tt.wantCode)
+		}
+	}
+}
+
+// TestClient_unboundedBodyIsCut streams an endless body: the read stops at
+// the cap instead of buffering it.
+func TestClient_unboundedBodyIsCut(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, "[")
+		chunk := strings.Repeat(`"US",`, 1000)
+		for i := 0; i < 10000; i++ {
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := newClient(Options{URL: srv.URL, AuthMode: AuthAPIKey, APIKey: "k", MaxBodyBytes: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.streamingCountries(readCtx()); !errors.Is(err, ErrBodyTooLarge) {
+		t.Fatalf("error = %v, want ErrBodyTooLarge", err)
+	}
+}

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/spec"
+)
+
+// Authentication modes, as OMBI_AUTH_MODE spells them.
+const (
+	AuthJWT    = "jwt"
+	AuthAPIKey = "api_key"
+)
+
+// Defaults applied by OptionsFromEnv and New.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxBodyBytes = 8 << 20
+)
+
+// Options configure a server. OptionsFromEnv fills them from the harness
+// contract environment; tests build them directly.
+type Options struct {
+	// URL is the Ombi base URL. A reverse-proxy path prefix ("/ombi") is
+	// kept. Required; it must not carry credentials, a query or a fragment.
+	URL string
+	// AuthMode is AuthJWT or AuthAPIKey. Required.
+	AuthMode string
+	// Username and Password log in through POST /api/v1/Token (jwt mode).
+	Username, Password string
+	// APIKey is sent as the ApiKey header (api_key mode).
+	APIKey string
+	// UserName, when not empty, is sent as the UserName header in api_key
+	// mode so Ombi acts as that user.
+	UserName string
+	// Bundles are the enabled tool bundles. Nil or empty means core only.
+	Bundles []string
+	// Timeout bounds every upstream call, login included. Zero means
+	// DefaultTimeout.
+	Timeout time.Duration
+	// MaxBodyBytes caps every upstream body read. Zero means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Version is reported as serverInfo.version. Empty means "dev".
+	Version string
+	// HTTPClient sends upstream requests. Nil means a client of its own with
+	// a clone of http.DefaultTransport. Its CheckRedirect is replaced.
+	HTTPClient *http.Client
+	// Logger receives diagnostics (never credentials). Nil discards them.
+	Logger *slog.Logger
+}
+
+// OptionsFromEnv reads the harness contract: OMBI_URL, OMBI_AUTH_MODE,
+// OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES
+// and OMBI_TIMEOUT. getenv is usually os.Getenv. Every problem is reported,
+// joined, and the Options are validated.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	o := Options{
+		URL:      strings.TrimSpace(getenv("OMBI_URL")),
+		AuthMode: strings.TrimSpace(getenv("OMBI_AUTH_MODE")),
+		Username: getenv("OMBI_USERNAME"),
+		Password: getenv("OMBI_PASSWORD"),
+		APIKey:   getenv("OMBI_API_KEY"),
+		UserName: getenv("OMBI_USER_NAME"),
+	}
+	var errs []error
+	if b := strings.TrimSpace(getenv("OMBI_BUNDLES")); b != "" {
+		for _, name := range strings.Split(b, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				o.Bundles = append(o.Bundles, name)
+			}
+		}
+	}
+	if t := strings.TrimSpace(getenv("OMBI_TIMEOUT")); t != "" {
+		d, err := time.ParseDuration(t)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("OMBI_TIMEOUT: %q is not a Go duration such as 30s", t))
+		case d <= 0:
+			errs = append(errs, errors.New("OMBI_TIMEOUT: must be greater than 0 and at most 10m"))
+		default:
+			o.Timeout = d
+		}
+	}
+	if err := o.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return o, errors.Join(errs...)
+}
+
+// Validate reports every missing or invalid setting. Messages name the
+// environment variable and never contain a secret value.
+func (o Options) Validate() error {
+	var errs []error
+	if o.URL == "" {
+		errs = append(errs, errors.New("OMBI_URL: missing; set the Ombi base URL, e.g. http://ombi:5000 or https://host/ombi"))
+	} else if u, err := url.Parse(o.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, errors.New("OMBI_URL: must be an absolute http or https URL"))
+	} else {
+		if u.User != nil {
+			errs = append(errs, errors.New("OMBI_URL: must not carry credentials; use OMBI_USERNAME/OMBI_PASSWORD or OMBI_API_KEY"))
+		}
+		if u.RawQuery != "" || u.Fragment != "" {
+			errs = append(errs, errors.New("OMBI_URL: must not carry a query or fragment"))
+		}
+	}
+	switch o.AuthMode {
+	case AuthJWT:
+		if o.Username == "" {
+			errs = append(errs, errors.New("OMBI_USERNAME: missing; jwt mode logs in with OMBI_USERNAME and OMBI_PASSWORD"))
+		}
+		if o.Password == "" {
+			errs = append(errs, errors.New("OMBI_PASSWORD: missing; jwt mode logs in with OMBI_USERNAME and OMBI_PASSWORD"))
+		}
+	case AuthAPIKey:
+		if o.APIKey == "" {
+			errs = append(errs, errors.New("OMBI_API_KEY: missing; api_key mode sends it as the ApiKey header"))
+		}
+	case "":
+		errs = append(errs, errors.New("OMBI_AUTH_MODE: missing; set jwt or api_key"))
+	default:
+		errs = append(errs, fmt.Errorf("OMBI_AUTH_MODE: %q is not jwt or api_key", o.AuthMode))
+	}
+	known := []string{spec.BundleCore, spec.BundleModeration, spec.BundleAdministration}
+	for _, b := range o.Bundles {
+		if !slices.Contains(known, b) {
+			errs = append(errs, fmt.Errorf("OMBI_BUNDLES: unknown bundle %q (known: %s)", b, strings.Join(known, ",")))
+		}
+	}
+	if o.Timeout < 0 || o.Timeout > 10*time.Minute {
+		errs = append(errs, errors.New("OMBI_TIMEOUT: must be greater than 0 and at most 10m"))
+	}
+	if o.MaxBodyBytes < 0 {
+		errs = append(errs, errors.New("max body bytes: must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// bundles returns the enabled bundle set.
+func (o Options) bundles() map[string]bool {
+	set := map[string]bool{}
+	for _, b := range o.Bundles {
+		set[b] = true
+	}
+	if len(set) == 0 {
+		set[spec.BundleCore] = true
+	}
+	return set
+}
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout == 0 {
+		return DefaultTimeout
+	}
+	return o.Timeout
+}
+
+func (o Options) maxBody() int64 {
+	if o.MaxBodyBytes == 0 {
+		return DefaultMaxBodyBytes
+	}
+	return o.MaxBodyBytes
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o.Logger
+}

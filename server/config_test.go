@@ -1,0 +1,66 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestOptionsFromEnv(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr []string
+		check   func(t *testing.T, o Options)
+	}{
+		{name: "jwt", env: map[string]string{"OMBI_URL": "http://h/ombi", "OMBI_AUTH_MODE": "jwt", "OMBI_USERNAME": "u", "OMBI_PASSWORD": "p", "OMBI_TIMEOUT": "5s", "OMBI_BUNDLES": "core, moderation"},
+			check: func(t *testing.T, o Options) {
+				if o.Timeout != 5*time.Second || len(o.Bundles) != 2 || o.Bundles[1] != "moderation" {
+					t.Fatalf("%+v", o)
+				}
+			}},
+		{name: "api key defaults", env: map[string]string{"OMBI_URL": "https://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"},
+			check: func(t *testing.T, o Options) {
+				if o.timeout() != DefaultTimeout || !o.bundles()["core"] || len(o.bundles()) != 1 {
+					t.Fatalf("%+v", o)
+				}
+			}},
+		{name: "nothing", env: map[string]string{}, wantErr: []string{"OMBI_URL", "OMBI_AUTH_MODE"}},
+		{name: "jwt without password", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "jwt", "OMBI_USERNAME": "u"}, wantErr: []string{"OMBI_PASSWORD"}},
+		{name: "api key missing", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key"}, wantErr: []string{"OMBI_API_KEY"}},
+		{name: "bad mode", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "basic"}, wantErr: []string{"OMBI_AUTH_MODE"}},
+		{name: "bad url", env: map[string]string{"OMBI_URL": "ftp://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"}, wantErr: []string{"OMBI_URL"}},
+		{name: "credentials in url", env: map[string]string{"OMBI_URL": "http://u:hunter2@h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"}, wantErr: []string{"OMBI_URL"}},
+		{name: "bad bundle", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_BUNDLES": "core,admin"}, wantErr: []string{"OMBI_BUNDLES"}},
+		{name: "bad timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "soon"}, wantErr: []string{"OMBI_TIMEOUT"}},
+		{name: "zero timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "0s"}, wantErr: []string{"OMBI_TIMEOUT"}},
+		{name: "negative timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "-1s"}, wantErr: []string{"OMBI_TIMEOUT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := OptionsFromEnv(env(tt.env))
+			if len(tt.wantErr) == 0 {
+				if err != nil {
+					t.Fatalf("OptionsFromEnv: %v", err)
+				}
+				tt.check(t, o)
+				return
+			}
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %s", err, w)
+				}
+			}
+			for _, secret := range []string{"hunter2"} {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("error leaks a secret: %q", err)
+				}
+			}
+		})
+	}
+}

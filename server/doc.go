@@ -1,0 +1,21 @@
+// Package server is the ombi-mcp reference MCP server: it publishes the 31
+// tools of the spec catalogue on the official go-sdk, validates every call
+// against the strict input schema, routes it through one upstream Ombi
+// client, projects the answer into the tool's result family, cuts it to the
+// response budget and wraps it in the result envelope.
+//
+// Layout: config.go (Options from the environment), client.go (the one
+// upstream client), errors.go (typed upstream errors and the one mapper to
+// the envelope error), sanitize.go, envelope.go, budget.go, enums.go,
+// tools.go (the one registry), server.go (New), and one file per Ombi domain
+// (search.go, reference.go ...) holding that domain's client methods,
+// projections and tool handlers. CONTRIBUTING-TOOLS.md says how to add one.
+//
+// Example:
+//
+//	opts, err := server.OptionsFromEnv(os.Getenv)
+//	if err != nil { ... }
+//	s, err := server.New(opts)
+//	if err != nil { ... }
+//	err = s.Run(ctx, &mcp.StdioTransport{})
+package server

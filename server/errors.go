@@ -1,0 +1,281 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Error codes of the envelope's error object (04-results).
+const (
+	CodeInvalidArgument        = "INVALID_ARGUMENT"
+	CodeAuthenticationFailed   = "AUTHENTICATION_FAILED"
+	CodeForbidden              = "FORBIDDEN"
+	CodeNotFound               = "NOT_FOUND"
+	CodeUnsupportedCapability  = "UNSUPPORTED_CAPABILITY"
+	CodeUpstreamRejected       = "UPSTREAM_REJECTED"
+	CodeRateLimited            = "RATE_LIMITED"
+	CodeTimeout                = "TIMEOUT"
+	CodeUnknownOutcome         = "UNKNOWN_OUTCOME"
+	CodeConflict               = "CONFLICT"
+	CodePartialFailure         = "PARTIAL_FAILURE"
+	CodeUpstreamSchemaMismatch = "UPSTREAM_SCHEMA_MISMATCH"
+	CodeInternalError          = "INTERNAL_ERROR"
+)
+
+// Sentinels for errors.Is. Nothing matches error strings.
+var (
+	// ErrNoContent: upstream answered 204 or a JSON null where a record was
+	// expected (Ombi's "not found" for many lookups).
+	ErrNoContent = errors.New("upstream returned no content")
+	// ErrBodyTooLarge: the upstream body exceeded the read cap.
+	ErrBodyTooLarge = errors.New("upstream body exceeds the read cap")
+	// ErrPathValue: a path value would change the route ("." or "..").
+	ErrPathValue = errors.New("path value not allowed")
+)
+
+// APIError is an upstream HTTP status outside 2xx. Message is fixed text
+// chosen by the server; upstream bodies are never quoted.
+type APIError struct {
+	Status  int
+	Code    string // upstream business code when one was safely recognised
+	Message string
+}
+
+// Error implements error.
+func (e *APIError) Error() string {
+	return fmt.Sprintf("upstream answered HTTP %d: %s", e.Status, e.Message)
+}
+
+// RateLimitError is an upstream 429. HasRetryAfter reports whether a readable
+// Retry-After header came with it; RetryAfter may then be zero ("retry now").
+type RateLimitError struct {
+	RetryAfter    time.Duration
+	HasRetryAfter bool
+}
+
+// Error implements error.
+func (e *RateLimitError) Error() string {
+	return "upstream rate limit reached (HTTP 429)"
+}
+
+// BusinessError is an HTTP 200 carrying a failure: RequestEngineResult with
+// isError or result:false, an IdentityResult failure, or a tester false.
+// Message is already sanitised.
+type BusinessError struct {
+	Code    string
+	Message string
+}
+
+// Error implements error.
+func (e *BusinessError) Error() string {
+	if e.Message == "" {
+		return "upstream reported a failure"
+	}
+	return "upstream reported a failure: " + e.Message
+}
+
+// SchemaError is an upstream body that is not JSON or not the expected shape.
+type SchemaError struct {
+	Op     string // "GET /api/v1/Search/movie/{searchTerm}"
+	Reason string
+}
+
+// Error implements error.
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("decode upstream answer of %s: %s", e.Op, e.Reason)
+}
+
+// TransportError is a failure to send or receive: connection refused or
+// reset, a deadline, a cancelled call. Write says whether the request was a
+// mutation, which decides between retryable and UNKNOWN_OUTCOME.
+type TransportError struct {
+	Op    string
+	Write bool
+	Err   error
+}
+
+// Error implements error.
+func (e *TransportError) Error() string {
+	if e.Timeout() {
+		return fmt.Sprintf("call %s: deadline exceeded", e.Op)
+	}
+	return fmt.Sprintf("call %s: connection failed", e.Op)
+}
+
+// Unwrap returns the underlying failure.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// Timeout reports whether the failure was the per-call deadline.
+func (e *TransportError) Timeout() bool {
+	var t interface{ Timeout() bool }
+	return errors.Is(e.Err, context.DeadlineExceeded) || (errors.As(e.Err, &t) && t.Timeout())
+}
+
+// ArgumentError rejects tool arguments before any upstream traffic. Field is
+// the JSON pointer of the failing argument ("" when it is the whole input).
+type ArgumentError struct {
+	Field   string
+	Message string
+}
+
+// Error implements error.
+func (e *ArgumentError) Error() string { return "invalid argument " + e.Field + ": " + e.Message }
+
+// UnsupportedError is a branch or tool this server does not serve.
+type UnsupportedError struct{ Message string }
+
+// Error implements error.
+func (e *UnsupportedError) Error() string { return e.Message }
+
+// ErrorObject is the envelope's error object (04-results $defs/error).
+type ErrorObject struct {
+	Code              string `json:"code"`
+	Message           string `json:"message"`
+	Retryable         bool   `json:"retryable"`
+	HTTPStatus        int    `json:"http_status,omitempty"`
+	Field             string `json:"field,omitempty"`
+	RetryAfterSeconds *int   `json:"retry_after_seconds,omitempty"`
+}
+
+// errorObject is the ONE mapper from any error to the envelope error object.
+// write says whether the tool mutates: replay is never called safe for a
+// write, and a transport failure or deadline after sending one is
+// UNKNOWN_OUTCOME.
+func errorObject(err error, write bool) *ErrorObject {
+	var (
+		arg   *ArgumentError
+		unsup *UnsupportedError
+		api   *APIError
+		rate  *RateLimitError
+		biz   *BusinessError
+		sch   *SchemaError
+		tr    *TransportError
+	)
+	switch {
+	case errors.As(err, &arg):
+		return &ErrorObject{Code: CodeInvalidArgument, Message: arg.Message, Field: arg.Field}
+	case errors.As(err, &unsup):
+		return &ErrorObject{Code: CodeUnsupportedCapability, Message: unsup.Message}
+	case errors.As(err, &rate):
+		o := &ErrorObject{Code: CodeRateLimited, Message: "upstream rate limit reached; wait before calling again", Retryable: !write, HTTPStatus: http.StatusTooManyRequests}
+		if rate.HasRetryAfter {
+			s := int((rate.RetryAfter + time.Second - 1) / time.Second)
+			o.RetryAfterSeconds = &s
+		}
+		return o
+	case errors.As(err, &api):
+		return apiErrorObject(api, write)
+	case errors.As(err, &biz):
+		msg := "upstream rejected the operation"
+		if code := sanitizeMessage(biz.Code); code != "" && !strings.Contains(code, " ") {
+			msg += " (" + code + ")"
+		}
+		if biz.Message != "" {
+			msg += ": " + biz.Message
+		}
+		return &ErrorObject{Code: CodeUpstreamRejected, Message: msg}
+	case errors.Is(err, ErrBodyTooLarge):
+		return &ErrorObject{Code: CodeUpstreamSchemaMismatch, Message: "upstream answer is larger than the read cap; it was refused, not parsed"}
+	case errors.As(err, &sch):
+		return &ErrorObject{Code: CodeUpstreamSchemaMismatch, Message: "upstream answer is not the expected JSON shape (" + sch.Op + ")"}
+	case errors.Is(err, ErrNoContent):
+		return &ErrorObject{Code: CodeNotFound, Message: "upstream returned no record for this id"}
+	case errors.Is(err, ErrPathValue):
+		return &ErrorObject{Code: CodeInvalidArgument, Message: "a path value may not be \".\" or \"..\""}
+	case errors.As(err, &tr):
+		write = write || tr.Write
+		switch {
+		case write:
+			return &ErrorObject{Code: CodeUnknownOutcome, Message: "the request was sent but no answer arrived; read the current state before retrying"}
+		case tr.Timeout():
+			return &ErrorObject{Code: CodeTimeout, Message: "upstream did not answer within the deadline", Retryable: true}
+		default:
+			return &ErrorObject{Code: CodeUpstreamRejected, Message: "upstream could not be reached", Retryable: true}
+		}
+	}
+	return &ErrorObject{Code: CodeInternalError, Message: "internal error"}
+}
+
+// statusMessage is the fixed text for an upstream status.
+func statusMessage(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "upstream refused the credentials (HTTP 401)"
+	case http.StatusForbidden:
+		return "upstream denied this operation to the configured principal (HTTP 403)"
+	case http.StatusNotFound:
+		return "upstream has no such resource (HTTP 404)"
+	}
+	text := http.StatusText(status)
+	if text == "" {
+		text = "unexpected status"
+	}
+	return fmt.Sprintf("upstream answered HTTP %d %s", status, text)
+}
+
+func apiErrorObject(e *APIError, write bool) *ErrorObject {
+	o := &ErrorObject{HTTPStatus: e.Status, Message: e.Message}
+	if o.Message == "" {
+		o.Message = statusMessage(e.Status)
+	}
+	switch {
+	case e.Status == http.StatusUnauthorized:
+		o.Code = CodeAuthenticationFailed
+	case e.Status == http.StatusForbidden:
+		o.Code = CodeForbidden
+	case e.Status == http.StatusNotFound:
+		o.Code = CodeNotFound
+	case e.Status == http.StatusConflict:
+		o.Code = CodeConflict
+	case e.Status >= 500:
+		o.Code = CodeUpstreamRejected
+		o.Retryable = !write
+	default:
+		o.Code = CodeUpstreamRejected
+	}
+	if o.HTTPStatus < 100 || o.HTTPStatus > 599 {
+		o.HTTPStatus = 0
+	}
+	return o
+}
+
+// checkResponse turns a non-2xx upstream answer into a typed error. The
+// body is never quoted: messages are fixed per status.
+func checkResponse(resp *http.Response) error {
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		after, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		return &RateLimitError{RetryAfter: after, HasRetryAfter: ok}
+	}
+	return &APIError{Status: resp.StatusCode, Message: statusMessage(resp.StatusCode)}
+}
+
+// maxRetryAfterSeconds bounds a Retry-After value (one day).
+const maxRetryAfterSeconds = 86400
+
+// parseRetryAfter reads delay-seconds or an HTTP date. ok is false when the
+// header is absent or unreadable; a date in the past or "0" is a zero delay.
+func parseRetryAfter(v string, now time.Time) (after time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		n = min(n, maxRetryAfterSeconds)
+		return time.Duration(n) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return min(max(t.Sub(now), 0), maxRetryAfterSeconds*time.Second), true
+	}
+	return 0, false
+}

@@ -1,0 +1,383 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// This file serves read_integration: the ARR option lists, Plex servers
+// and libraries, and Emby/Jellyfin server info and libraries. Saved
+// settings are read privately; no caller connection override exists.
+
+// ---- client methods ----
+
+// arrOptions reads an ARR option list from the saved settings; rel is the
+// literal path below the API root.
+//
+// upstream: GET /api/v1/Sonarr/Profiles
+// upstream: GET /api/v1/Sonarr/RootFolders
+// upstream: GET /api/v1/Sonarr/v3/LanguageProfiles
+// upstream: GET /api/v1/Sonarr/tags
+// upstream: GET /api/v1/Radarr/Profiles
+// upstream: GET /api/v1/Radarr/Profiles/4k
+// upstream: GET /api/v1/Radarr/RootFolders
+// upstream: GET /api/v1/Radarr/RootFolders/4k
+// upstream: GET /api/v1/Radarr/tags
+// upstream: GET /api/v1/Lidarr/Profiles
+// upstream: GET /api/v1/Lidarr/RootFolders
+func (c *Client) arrOptions(ctx context.Context, rel string) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, rel, nil)
+}
+
+// integrationPost posts a privately loaded saved-settings body to an
+// option or info route.
+//
+// upstream: POST /api/v1/Lidarr/Metadata
+// upstream: POST /api/v1/CouchPotato/profile
+// upstream: POST /api/v1/Emby/info
+// upstream: POST /api/v1/Jellyfin/info
+// upstream: POST /api/v1/Emby/Library
+// upstream: POST /api/v1/Jellyfin/Library
+func (c *Client) integrationPost(ctx context.Context, rel string, body json.RawMessage) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodPost, rel, body)
+}
+
+// plexServers lists the Plex servers of the saved account.
+//
+// upstream: GET /api/v1/Plex/servers
+func (c *Client) plexServers(ctx context.Context) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Plex/servers", nil)
+}
+
+// plexLibraries lists the libraries of a saved Plex server.
+//
+// upstream: GET /api/v1/Plex/Libraries/{machineId}
+func (c *Client) plexLibraries(ctx context.Context, machineID string) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Plex/Libraries/"+seg(machineID), nil)
+}
+
+// ---- generic option records ----
+
+// Keys read from option records, in priority order. Nothing else of an
+// upstream record can reach the output.
+var (
+	optionIDKeys   = []string{"id", "machineIdentifier", "machineId", "serverId", "key", "Id", "Key", "ItemId", "_id"}
+	optionNameKeys = []string{"name", "title", "label", "path", "serverName", "Name", "ServerName", "Title"}
+	wrapperKeys    = []string{"servers", "server", "items", "Items", "data", "mediaContainer", "MediaContainer", "directory", "Directory", "list", "profiles", "folders"}
+)
+
+// optionRecords finds the record array of an answer: the array itself, or
+// the first array below a known wrapper key. A wrapper with success false
+// is an upstream rejection.
+func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" || depth > 4 {
+		return nil, nil
+	}
+	if t[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(t, &items); err != nil {
+			return nil, &SchemaError{Op: "integration option list", Reason: "not a JSON array"}
+		}
+		var out []map[string]json.RawMessage
+		for _, it := range items {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(it, &m) == nil && m != nil {
+				out = append(out, m)
+			}
+		}
+		return out, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(t, &obj); err != nil {
+		return nil, &SchemaError{Op: "integration option list", Reason: "not a JSON array or object"}
+	}
+	for _, k := range []string{"success", "successful", "Success"} {
+		if v, ok := obj[k]; ok && string(bytes.TrimSpace(v)) == "false" {
+			var msg struct {
+				Message string `json:"message"`
+			}
+			_ = json.Unmarshal(t, &msg)
+			return nil, &BusinessError{Message: sanitizeMessage(msg.Message)}
+		}
+	}
+	for _, k := range wrapperKeys {
+		if v, ok := obj[k]; ok {
+			return optionRecords(v, depth+1)
+		}
+	}
+	return nil, nil
+}
+
+// scalarText reads a JSON string or number as text.
+func scalarText(v json.RawMessage) (string, bool) {
+	t := bytes.TrimSpace(v)
+	if len(t) == 0 {
+		return "", false
+	}
+	if t[0] == '"' {
+		var s string
+		if json.Unmarshal(t, &s) == nil {
+			return strings.TrimSpace(s), s != ""
+		}
+		return "", false
+	}
+	if t[0] == '-' || (t[0] >= '0' && t[0] <= '9') {
+		return string(t), true
+	}
+	return "", false
+}
+
+// optionRef projects one option record deterministically: id from the
+// first id key present, name from the first name key (root folders: path),
+// value the native-typed id, else the name.
+func optionRef(m map[string]json.RawMessage, category string) (reference, bool) {
+	r := reference{Category: category}
+	numeric := false
+	for _, k := range optionIDKeys {
+		if s, ok := scalarText(m[k]); ok {
+			r.ID = s
+			numeric = bytes.TrimSpace(m[k])[0] != '"'
+			break
+		}
+	}
+	for _, k := range optionNameKeys {
+		if s, ok := scalarText(m[k]); ok && !mojibake(s) {
+			r.Name = s
+			break
+		}
+	}
+	if r.Name == "" {
+		if r.ID == "" {
+			return reference{}, false
+		}
+		r.Name = r.ID
+	}
+	if sid, ok := scalarText(m["serverId"]); ok && category == "plex_server" {
+		// Plex servers: id is the machine id, value the saved server id.
+		if n, err := strconv.ParseInt(sid, 10, 64); err == nil {
+			r.Value = n
+		} else {
+			r.Value = sid
+		}
+		return r, true
+	}
+	switch {
+	case r.ID == "":
+		r.Value = r.Name
+	case numeric:
+		if n, err := strconv.ParseInt(r.ID, 10, 64); err == nil {
+			r.Value = n
+		} else {
+			r.Value = r.ID
+		}
+	default:
+		r.Value = r.ID
+	}
+	return r, true
+}
+
+func optionRefs(raw json.RawMessage, category string) ([]reference, error) {
+	recs, err := optionRecords(raw, 0)
+	if err != nil {
+		return nil, err
+	}
+	refs := []reference{}
+	for _, m := range recs {
+		if r, ok := optionRef(m, category); ok {
+			refs = append(refs, r)
+		}
+	}
+	return refs, nil
+}
+
+// Keys naming a saved server: Emby/Jellyfin serverId falling back to id;
+// Plex machineIdentifier.
+var (
+	mediaServerKeys = []string{"serverId", "id"}
+	plexServerKeys  = []string{"machineIdentifier"}
+)
+
+// savedServer finds the one saved server of a media-server settings
+// document whose first present key of keys equals want; the server object
+// is returned as saved.
+func savedServer(settings json.RawMessage, want string, keys []string) (json.RawMessage, error) {
+	var doc struct {
+		Servers []json.RawMessage `json:"servers"`
+	}
+	if err := json.Unmarshal(settings, &doc); err != nil {
+		return nil, &SchemaError{Op: "saved media server settings", Reason: "no servers list"}
+	}
+	var found []json.RawMessage
+	for _, s := range doc.Servers {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(s, &m) != nil {
+			continue
+		}
+		id := ""
+		for _, k := range keys {
+			if v, ok := scalarText(m[k]); ok {
+				id = v
+				break
+			}
+		}
+		if id == want {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 {
+		return nil, &APIError{Status: http.StatusNotFound, Message: "no single saved server has this id; read_settings lists the saved servers"}
+	}
+	return found[0], nil
+}
+
+// ---- read_integration ----
+
+type integrationInput struct {
+	Action    string   `json:"action"`
+	Service   string   `json:"service"`
+	Kind      string   `json:"kind"`
+	Is4K      bool     `json:"is_4k"`
+	MachineID string   `json:"machine_id"`
+	ServerID  string   `json:"server_id"`
+	Page      *pageArg `json:"page"`
+}
+
+// arrPaths maps service/kind to the literal option route.
+var arrPaths = map[string]string{
+	"sonarr/profiles": "api/v1/Sonarr/Profiles", "sonarr/root_folders": "api/v1/Sonarr/RootFolders",
+	"sonarr/language_profiles": "api/v1/Sonarr/v3/LanguageProfiles", "sonarr/tags": "api/v1/Sonarr/tags",
+	"radarr/profiles": "api/v1/Radarr/Profiles", "radarr/root_folders": "api/v1/Radarr/RootFolders",
+	"radarr/tags": "api/v1/Radarr/tags", "lidarr/profiles": "api/v1/Lidarr/Profiles",
+	"lidarr/root_folders": "api/v1/Lidarr/RootFolders",
+}
+
+// readIntegration serves read_integration.
+func readIntegration(d *deps) tool {
+	return tool{name: "read_integration", handle: func(ctx context.Context, c *call) (any, error) {
+		var in integrationInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		cl := d.client
+		var (
+			raw      json.RawMessage
+			err      error
+			category string
+		)
+		switch in.Action {
+		case "arr_options":
+			category = in.Service + "_" + strings.TrimSuffix(in.Kind, "s")
+			if in.Is4K && in.Kind == "tags" {
+				return nil, &ArgumentError{Field: "/is_4k", Message: "Radarr 4K applies to profiles and root folders only"}
+			}
+			switch key := in.Service + "/" + in.Kind; key {
+			case "lidarr/metadata_profiles":
+				raw, err = d.viaSettings(ctx, "lidarr", "api/v1/Lidarr/Metadata")
+			case "couchpotato/profiles":
+				raw, err = d.viaSettings(ctx, "couchpotato", "api/v1/CouchPotato/profile")
+			default:
+				rel, ok := arrPaths[key]
+				if !ok {
+					return nil, &UnsupportedError{Message: "read_integration: unknown option list " + key}
+				}
+				if in.Is4K {
+					rel += "/4k"
+				}
+				raw, err = cl.arrOptions(ctx, rel)
+			}
+		case "plex_servers":
+			category = "plex_server"
+			raw, err = cl.plexServers(ctx)
+		case "plex_libraries":
+			category = "plex_library"
+			settings, serr := cl.settingsSection(readOnly(ctx), "plex")
+			if serr != nil {
+				return nil, serr
+			}
+			if _, serr := savedServer(settings, in.MachineID, plexServerKeys); serr != nil {
+				return nil, serr
+			}
+			raw, err = cl.plexLibraries(ctx, in.MachineID)
+		case "media_server":
+			settings, serr := cl.settingsSection(readOnly(ctx), in.Service)
+			if serr != nil {
+				return nil, serr
+			}
+			server, serr := savedServer(settings, in.ServerID, mediaServerKeys)
+			if serr != nil {
+				return nil, serr
+			}
+			svc := map[string]string{"emby": "Emby", "jellyfin": "Jellyfin"}[in.Service]
+			if in.Kind == "info" {
+				raw, err = cl.integrationPost(ctx, "api/v1/"+svc+"/info", server)
+				if err != nil {
+					return nil, err
+				}
+				return serverInfoPage(raw)
+			}
+			category = in.Service + "_library"
+			raw, err = cl.integrationPost(ctx, "api/v1/"+svc+"/Library", server)
+		default:
+			return nil, &UnsupportedError{Message: "read_integration: unknown branch"}
+		}
+		if err != nil && !errors.Is(err, ErrNoContent) { // 204: nothing configured
+			return nil, err
+		}
+		refs, err := optionRefs(raw, category)
+		if err != nil {
+			return nil, err
+		}
+		window, pg := localPage(refs, in.Page, true, unitReferences)
+		return newReferencePage(window, pg), nil
+	}}
+}
+
+// viaSettings loads a section's saved settings privately and posts them to
+// a POST-only option route.
+func (d *deps) viaSettings(ctx context.Context, section, rel string) (json.RawMessage, error) {
+	settings, err := d.client.settingsSection(readOnly(ctx), section)
+	if err != nil {
+		return nil, err
+	}
+	return d.client.integrationPost(ctx, rel, settings)
+}
+
+// serverInfoPage projects a media server's public info: its id, name and
+// version only (never addresses).
+func serverInfoPage(raw json.RawMessage) (any, error) {
+	var w struct {
+		ID         string `json:"id"`
+		IDUpper    string `json:"Id"`
+		ServerName string `json:"serverName"`
+		NameUpper  string `json:"ServerName"`
+		Version    string `json:"version"`
+		VerUpper   string `json:"Version"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, &SchemaError{Op: "POST media server info", Reason: "not a server info object"}
+	}
+	id, name, version := firstOf(w.ID, w.IDUpper), firstOf(w.ServerName, w.NameUpper), firstOf(w.Version, w.VerUpper)
+	var refs []reference
+	if name != "" || id != "" {
+		refs = append(refs, reference{ID: id, Name: firstOf(name, id), Value: firstOf(id, name), Category: "server"})
+	}
+	if version != "" {
+		refs = append(refs, reference{Name: "version", Value: version, Category: "version"})
+	}
+	return newReferencePage(refs, singlePage(len(refs), unitReferences)), nil
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}

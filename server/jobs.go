@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+)
+
+// This file serves write_job_run: Ombi's Job controller and the Plex
+// watchlist revalidation. Jobs are opt-in per deployment (OMBI_ALLOWED_JOBS);
+// a started job is reported accepted, never completed.
+
+// riskyJobs are off unless the deployment enables them by name.
+var riskyJobs = []string{"update", "clearmediaserverdata", "autodeleterequests", "newsletter"}
+
+// allJobs are the 14 literal job routes.
+var allJobs = []string{
+	"update", "plexuserimporter", "plexwatchlist", "embyuserimporter", "jellyfinuserimporter",
+	"plexcontentcacher", "clearmediaserverdata", "plexrecentlyadded", "embycontentcacher",
+	"embyrecentlyadded", "jellyfincontentcacher", "arrAvailability", "autodeleterequests", "newsletter",
+}
+
+// allowedJobs parses OMBI_ALLOWED_JOBS: unset means every job but the
+// risky four; otherwise exactly the listed jobs ("none" allows none).
+func allowedJobs(env string) map[string]bool {
+	set := map[string]bool{}
+	env = strings.TrimSpace(env)
+	if env == "" {
+		for _, j := range allJobs {
+			if !slices.Contains(riskyJobs, j) {
+				set[j] = true
+			}
+		}
+		return set
+	}
+	for _, j := range strings.Split(env, ",") {
+		if j = strings.TrimSpace(j); slices.Contains(allJobs, j) {
+			set[j] = true
+		}
+	}
+	return set
+}
+
+// ---- client methods ----
+
+// runJob starts a job; the answer is a bool.
+//
+// upstream: POST /api/v1/Job/update
+// upstream: POST /api/v1/Job/plexuserimporter
+// upstream: POST /api/v1/Job/plexwatchlist
+// upstream: POST /api/v1/Job/embyuserimporter
+// upstream: POST /api/v1/Job/jellyfinuserimporter
+// upstream: POST /api/v1/Job/plexcontentcacher
+// upstream: POST /api/v1/Job/clearmediaserverdata
+// upstream: POST /api/v1/Job/plexrecentlyadded
+// upstream: POST /api/v1/Job/embycontentcacher
+// upstream: POST /api/v1/Job/embyrecentlyadded
+// upstream: POST /api/v1/Job/jellyfincontentcacher
+// upstream: POST /api/v1/Job/arrAvailability
+// upstream: POST /api/v1/Job/autodeleterequests
+// upstream: POST /api/v1/Job/newsletter
+func (c *Client) runJob(ctx context.Context, job string) (bool, error) {
+	if !slices.Contains(allJobs, job) {
+		return false, &ArgumentError{Field: "/job", Message: "unknown job"}
+	}
+	return send[bool](ctx, c, http.MethodPost, "api/v1/Job/"+job, nil)
+}
+
+// revalidateWatchlist re-checks the Plex watchlist users' tokens; the
+// answer may be empty (202) or a bool.
+//
+// upstream: POST /api/v1/Plex/WatchlistUsers/revalidate
+func (c *Client) revalidateWatchlist(ctx context.Context) (string, error) {
+	req, err := c.newRequest(ctx, http.MethodPost, "api/v1/Plex/WatchlistUsers/revalidate", nil)
+	if err != nil {
+		return "", err
+	}
+	return c.doText(req)
+}
+
+// ---- write_job_run ----
+
+type jobInput struct {
+	Action string `json:"action"`
+	Job    string `json:"job"`
+}
+
+// writeJobRun serves write_job_run. The allowed set is read once from
+// OMBI_ALLOWED_JOBS when the registry is built.
+func writeJobRun(d *deps) tool {
+	allowed := allowedJobs(os.Getenv("OMBI_ALLOWED_JOBS"))
+	return tool{name: "write_job_run", handle: func(ctx context.Context, c *call) (any, error) {
+		var in jobInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		m := mutationResult{Kind: "mutation", Outcome: mutationAccepted}
+		switch in.Action {
+		case "run":
+			if !allowed[in.Job] {
+				return nil, forbidden("job " + in.Job + " is not enabled by this deployment (OMBI_ALLOWED_JOBS)")
+			}
+			ok, err := d.client.runJob(ctx, in.Job)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, &BusinessError{Message: "the job was not started (upstream answered false)"}
+			}
+			m.UpstreamResult = ptr(true)
+			m.Message = "job " + in.Job + " was started; its completion is not tracked"
+		case "revalidate_watchlist":
+			raw, err := d.client.revalidateWatchlist(ctx)
+			if err != nil {
+				return nil, err
+			}
+			switch strings.TrimSpace(raw) {
+			case "false":
+				return nil, &BusinessError{Message: "the revalidation was refused (upstream answered false)"}
+			case "true":
+				m.UpstreamResult = ptr(true)
+			}
+			m.Message = "watchlist revalidation was started; its completion is not tracked"
+		default:
+			return nil, &UnsupportedError{Message: "write_job_run: unknown branch"}
+		}
+		return m, nil
+	}}
+}

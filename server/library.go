@@ -1,0 +1,342 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// This file serves read_library: Ombi's RecentlyAdded, Calendar and Images
+// controllers and the v2 album-art route.
+
+const (
+	unitCalendar = "calendar_entries"
+	unitArtwork  = "artwork"
+)
+
+// Output types of the calendar_page and artwork_page families.
+type (
+	calendarPage struct {
+		Kind  string          `json:"kind"` // "calendar_page"
+		Items []calendarEntry `json:"items"`
+		Page  paging          `json:"page"`
+	}
+	calendarEntry struct {
+		Title         string       `json:"title,omitempty"`
+		Date          string       `json:"date,omitempty"`
+		Media         string       `json:"media,omitempty"`
+		Identifiers   []identifier `json:"identifiers,omitempty"`
+		SeasonNumber  *int         `json:"season_number,omitempty"`
+		EpisodeNumber *int         `json:"episode_number,omitempty"`
+		Available     *bool        `json:"available,omitempty"`
+	}
+	artworkPage struct {
+		Kind  string    `json:"kind"` // "artwork_page"
+		Items []artwork `json:"items"`
+		Page  paging    `json:"page"`
+	}
+	artwork struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+		Kind string `json:"kind,omitempty"`
+	}
+)
+
+// ---- client methods ----
+
+// recentMovies lists movies added in the last days.
+//
+// upstream: GET /api/v1/RecentlyAdded/movies
+func (c *Client) recentMovies(ctx context.Context) ([]wireRecentlyAdded, error) {
+	return send[[]wireRecentlyAdded](ctx, c, http.MethodGet, "api/v1/RecentlyAdded/movies", nil)
+}
+
+// recentTV lists recently added episodes, grouped by show or not.
+//
+// upstream: GET /api/v1/RecentlyAdded/tv
+// upstream: GET /api/v1/RecentlyAdded/tv/grouped
+func (c *Client) recentTV(ctx context.Context, grouped bool) ([]wireRecentlyAdded, error) {
+	rel := "api/v1/RecentlyAdded/tv"
+	if grouped {
+		rel += "/grouped"
+	}
+	return send[[]wireRecentlyAdded](ctx, c, http.MethodGet, rel, nil)
+}
+
+// calendar lists requested releases around today (no date range exists).
+//
+// upstream: GET /api/v2/Calendar
+func (c *Client) calendar(ctx context.Context) ([]wireCalendar, error) {
+	return send[[]wireCalendar](ctx, c, http.MethodGet, "api/v2/Calendar", nil)
+}
+
+// movieImage reads a movie image URL; kind is poster, background or banner.
+//
+// upstream: GET /api/v1/Images/poster/movie/{movieDbId}
+// upstream: GET /api/v1/Images/background/movie/{movieDbId}
+// upstream: GET /api/v1/Images/banner/movie/{movieDbId}
+func (c *Client) movieImage(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/movie/"+segInt(tmdbID), nil)
+}
+
+// tvImageTVDB reads a TV image URL by TVDB id; kind is poster or background.
+//
+// upstream: GET /api/v1/Images/poster/tv/{tvdbid}
+// upstream: GET /api/v1/Images/background/tv/{tvdbid}
+func (c *Client) tvImageTVDB(ctx context.Context, kind string, tvdbID int) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/tv/"+segInt(tvdbID), nil)
+}
+
+// tvImageTMDB reads a TV image URL by TMDB id; kind is poster or background.
+//
+// upstream: GET /api/v1/Images/poster/tv/tmdb/{tmdbId}
+// upstream: GET /api/v1/Images/background/tv/tmdb/{id}
+func (c *Client) tvImageTMDB(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/tv/tmdb/"+segInt(tmdbID), nil)
+}
+
+// albumArt reads a release group's cover art.
+//
+// upstream: GET /api/v2/Search/releasegroupart/{musicBrainzId}
+func (c *Client) albumArt(ctx context.Context, mbid string) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Search/releasegroupart/"+seg(mbid), nil)
+}
+
+// randomArtwork reads a random popular poster or background.
+//
+// upstream: GET /api/v1/Images/poster
+// upstream: GET /api/v1/Images/background
+func (c *Client) randomArtwork(ctx context.Context, kind string) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind, nil)
+}
+
+// ---- wire shapes ----
+
+type (
+	// wireRecentlyAdded is RecentlyAddedMovieModel / RecentlyAddedTvModel.
+	wireRecentlyAdded struct {
+		Title         string `json:"title"`
+		Overview      string `json:"overview"`
+		ImdbID        string `json:"imdbId"`
+		TvDbID        flexID `json:"tvDbId"`
+		TheMovieDbID  flexID `json:"theMovieDbId"`
+		ReleaseYear   string `json:"releaseYear"`
+		SeasonNumber  *int   `json:"seasonNumber"`
+		EpisodeNumber *int   `json:"episodeNumber"`
+	}
+	// wireCalendar is CalendarViewModel.
+	wireCalendar struct {
+		Title           string `json:"title"`
+		Start           string `json:"start"`
+		BackgroundColor string `json:"backgroundColor"`
+		BorderColor     string `json:"borderColor"`
+		ExtraParams     []struct {
+			ProviderID flexID `json:"providerId"`
+		} `json:"extraParams"`
+	}
+)
+
+func projectRecent(w *wireRecentlyAdded, media string) mediaRecord {
+	var s idSet
+	s.add(nsTMDB, string(w.TheMovieDbID))
+	s.add(nsTVDB, string(w.TvDbID))
+	if imdbPattern.MatchString(w.ImdbID) {
+		s.add(nsIMDB, w.ImdbID)
+	}
+	r := mediaRecord{Media: media, Identifiers: s.list(), Title: w.Title, Overview: w.Overview, Year: yearOf(w.ReleaseYear)}
+	if media == "tv" && w.SeasonNumber != nil && *w.SeasonNumber >= 0 {
+		se := season{SeasonNumber: *w.SeasonNumber, Episodes: []episode{}}
+		if w.EpisodeNumber != nil && *w.EpisodeNumber >= 0 {
+			se.Episodes = append(se.Episodes, episode{EpisodeNumber: *w.EpisodeNumber})
+		}
+		r.Seasons = []season{se}
+	}
+	return r
+}
+
+// calendarMedia reads the media from the border colour Ombi sets per type.
+func calendarMedia(border string) string {
+	switch strings.ToLower(border) {
+	case "#ff0000":
+		return "tv"
+	case "#0d5a3e":
+		return "movie"
+	}
+	return "unknown"
+}
+
+func projectCalendar(w *wireCalendar) calendarEntry {
+	e := calendarEntry{Title: w.Title, Date: w.Start, Media: calendarMedia(w.BorderColor)}
+	var s idSet
+	for _, p := range w.ExtraParams {
+		ns := nsUnknown
+		if e.Media == "movie" {
+			ns = nsTMDB
+		}
+		s.add(ns, string(p.ProviderID))
+	}
+	if ids := s.list(); len(ids) > 0 {
+		e.Identifiers = ids
+	}
+	if strings.EqualFold(w.BackgroundColor, "#469c83") {
+		e.Available = ptr(true)
+	}
+	return e
+}
+
+// imageURL reads the URL of an image answer: a JSON string, or an object
+// with url or image. "" means none.
+func imageURL(raw json.RawMessage) (string, error) {
+	t := strings.TrimSpace(string(raw))
+	if t == "" || t == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s), nil
+	}
+	var o struct {
+		URL   string `json:"url"`
+		Image string `json:"image"`
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return "", &SchemaError{Op: "GET image", Reason: "not a URL string or object"}
+	}
+	if o.URL != "" {
+		return strings.TrimSpace(o.URL), nil
+	}
+	return strings.TrimSpace(o.Image), nil
+}
+
+// safeImageURI accepts only an absolute http(s) URL without credentials,
+// fragment or credential-like query parameters.
+func safeImageURI(s string) bool {
+	if len(s) > 2048 || strings.ContainsAny(s, " \t\r\n<>\"") {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.Fragment != "" {
+		return false
+	}
+	for k := range u.Query() {
+		k = strings.ToLower(k)
+		for _, f := range []string{"key", "token", "password", "auth", "sig", "secret", "credential"} {
+			if strings.Contains(k, f) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ---- read_library ----
+
+type libraryInput struct {
+	Action        string   `json:"action"`
+	TMDBID        int      `json:"tmdb_id"`
+	TVDBID        int      `json:"tvdb_id"`
+	Kind          string   `json:"kind"`
+	MusicBrainzID string   `json:"musicbrainz_id"`
+	Page          *pageArg `json:"page"`
+}
+
+// readLibrary serves read_library. Recently added lists and the calendar
+// are complete upstream collections sliced locally; image branches return
+// at most one validated URI.
+func readLibrary(d *deps) tool {
+	return tool{name: "read_library", handle: func(ctx context.Context, c *call) (any, error) {
+		var in libraryInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		cl := d.client
+		switch in.Action {
+		case "recent_movies", "recent_tv", "recent_tv_grouped":
+			var (
+				ws    []wireRecentlyAdded
+				err   error
+				media = "tv"
+			)
+			switch in.Action {
+			case "recent_movies":
+				media = "movie"
+				ws, err = cl.recentMovies(ctx)
+			default:
+				ws, err = cl.recentTV(ctx, in.Action == "recent_tv_grouped")
+			}
+			if err != nil {
+				return nil, err
+			}
+			all := make([]mediaRecord, 0, len(ws))
+			for i := range ws {
+				all = append(all, projectRecent(&ws[i], media))
+			}
+			window, pg := localPage(all, in.Page, true, unitMedia)
+			return newMediaPage(window, pg), nil
+		case "calendar":
+			ws, err := cl.calendar(ctx)
+			if err != nil {
+				return nil, err
+			}
+			all := make([]calendarEntry, 0, len(ws))
+			for i := range ws {
+				all = append(all, projectCalendar(&ws[i]))
+			}
+			window, pg := localPage(all, in.Page, true, unitCalendar)
+			return calendarPage{Kind: "calendar_page", Items: nonNilSlice(window), Page: pg}, nil
+		}
+		var (
+			raw  json.RawMessage
+			err  error
+			name string
+		)
+		switch in.Action {
+		case "movie_images":
+			raw, err = cl.movieImage(ctx, in.Kind, in.TMDBID)
+			name = in.Kind + " of TMDB movie " + strconv.Itoa(in.TMDBID)
+		case "tv_images":
+			if in.TVDBID > 0 {
+				raw, err = cl.tvImageTVDB(ctx, in.Kind, in.TVDBID)
+				name = in.Kind + " of TVDB show " + strconv.Itoa(in.TVDBID)
+			} else {
+				raw, err = cl.tvImageTMDB(ctx, in.Kind, in.TMDBID)
+				name = in.Kind + " of TMDB show " + strconv.Itoa(in.TMDBID)
+			}
+		case "album_art":
+			raw, err = cl.albumArt(ctx, in.MusicBrainzID)
+			in.Kind, name = "cover", "cover art of release group "+in.MusicBrainzID
+		case "random_artwork":
+			raw, err = cl.randomArtwork(ctx, in.Kind)
+			name = "random " + in.Kind + " (not tied to any chosen title)"
+		default:
+			return nil, &UnsupportedError{Message: "read_library: unknown branch"}
+		}
+		if err != nil && !errors.Is(err, ErrNoContent) {
+			return nil, err
+		}
+		u, err := imageURL(raw)
+		if err != nil {
+			return nil, err
+		}
+		items := []artwork{}
+		switch {
+		case u == "":
+		case safeImageURI(u):
+			items = append(items, artwork{URI: u, Name: name, Kind: in.Kind})
+		default:
+			c.warn("upstream image URL was withheld: it is not a plain http(s) URL without credentials")
+		}
+		return artworkPage{Kind: "artwork_page", Items: items, Page: singlePage(len(items), unitArtwork)}, nil
+	}}
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

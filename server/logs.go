@@ -1,0 +1,416 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file serves read_logs: Ombi's v2 System logs routes. File ids are
+// opaque, derived from a vetted basename, and resolved again through the
+// list on every read; lines are sanitised and bounded. The download route
+// is never called.
+
+// Log defaults (input outline read_logs, C21).
+const (
+	defaultLogLines = 200
+	maxLogLineRunes = 1000
+)
+
+// Output types of the logs family.
+type (
+	logsResult struct {
+		Kind       string    `json:"kind"` // "logs"
+		Files      []logFile `json:"files,omitempty"`
+		Lines      []string  `json:"lines,omitempty"`
+		Offset     *int      `json:"offset,omitempty"`
+		NextOffset *int      `json:"next_offset"`
+		Truncated  bool      `json:"truncated"`
+	}
+	logFile struct {
+		FileID string `json:"file_id"`
+		Name   string `json:"name"`
+	}
+)
+
+// ---- client methods ----
+
+// logFiles lists the log file names (a string array, or the legacy object
+// form).
+//
+// upstream: GET /api/v2/System/logs
+func (c *Client) logFiles(ctx context.Context) (json.RawMessage, error) {
+	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/System/logs", nil)
+}
+
+// logLines reads one window of a log file's lines (plain text, or a JSON
+// string), streaming: only the window is kept, however long the file.
+//
+// upstream: GET /api/v2/System/logs/{logFileName}
+func (c *Client) logLines(ctx context.Context, name string, offset, limit int) (lineWindow, error) {
+	req, err := c.newRequest(ctx, http.MethodGet, "api/v2/System/logs/"+seg(name), nil)
+	if err != nil {
+		return lineWindow{}, err
+	}
+	// Plain text can be streamed; a JSON string cannot.
+	req.Header.Set("Accept", "text/plain")
+	resp, op, cancel, err := c.openText(req)
+	if err != nil {
+		return lineWindow{}, err
+	}
+	defer cancel()
+	defer drain(resp)
+	br := bufio.NewReaderSize(io.LimitReader(resp.Body, maxLogScanBytes), 64<<10)
+	if first, err := br.Peek(1); err == nil && first[0] == '"' {
+		// A JSON string body: bounded by the body cap, then split.
+		buf, err := io.ReadAll(io.LimitReader(br, c.maxBody+1))
+		if err != nil {
+			return lineWindow{}, &TransportError{Op: op, Err: err}
+		}
+		if int64(len(buf)) > c.maxBody {
+			return lineWindow{}, fmt.Errorf("read %s: %w", op, ErrBodyTooLarge)
+		}
+		var text string
+		if err := json.Unmarshal(bytes.TrimSpace(buf), &text); err != nil {
+			return lineWindow{}, &SchemaError{Op: op, Reason: "not text and not a JSON string"}
+		}
+		br = bufio.NewReader(strings.NewReader(text))
+	}
+	return scanWindow(br, op, offset, limit)
+}
+
+// lineWindow is a window of raw lines and whether more follow.
+type lineWindow struct {
+	lines []string
+	more  bool
+	seen  int // lines read (all of them when more is false)
+}
+
+// maxLogScanBytes bounds how much of one log file is scanned.
+const maxLogScanBytes = 256 << 20
+
+// scanWindow skips offset lines, keeps limit lines (each cut to a bounded
+// length while reading) and peeks whether another line follows.
+func scanWindow(br *bufio.Reader, op string, offset, limit int) (lineWindow, error) {
+	var w lineWindow
+	for {
+		line, err := readLine(br)
+		if err == io.EOF {
+			return w, nil
+		}
+		if err != nil {
+			return w, &TransportError{Op: op, Err: err}
+		}
+		switch {
+		case w.seen < offset:
+		case len(w.lines) < limit:
+			w.lines = append(w.lines, line)
+		default:
+			w.more = true
+			return w, nil
+		}
+		w.seen++
+	}
+}
+
+// readLine reads one line, keeping at most 4 KiB of it; io.EOF only when
+// nothing was left.
+func readLine(br *bufio.Reader) (string, error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(b) < 4<<10 {
+			b = append(b, chunk[:min(len(chunk), 4<<10-len(b))]...)
+		}
+		switch err {
+		case nil:
+			return strings.TrimRight(string(b), "\r\n"), nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			if len(b) == 0 {
+				return "", io.EOF
+			}
+			return strings.TrimRight(string(b), "\r\n"), nil
+		default:
+			return "", err
+		}
+	}
+}
+
+// openText sends req like do: the same deadline, authentication, single
+// retry of a read after a re-login (a write is never replayed) and status
+// mapping. It returns the checked response; the caller reads and drains
+// it, then calls cancel.
+func (c *Client) openText(req *http.Request) (*http.Response, string, context.CancelFunc, error) {
+	write := isWrite(req.Context())
+	op := req.Method + " " + strings.TrimPrefix(req.URL.EscapedPath(), c.base.EscapedPath())
+	ctx, cancel := context.WithTimeout(req.Context(), c.timeout)
+	fail := func(err error) (*http.Response, string, context.CancelFunc, error) {
+		cancel()
+		return nil, op, nil, err
+	}
+	req = req.WithContext(ctx)
+	used, err := c.authorize(ctx, req)
+	if err != nil {
+		return fail(err)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fail(&TransportError{Op: op, Write: write, Err: err})
+	}
+	if resp.StatusCode == http.StatusUnauthorized && c.mode == AuthJWT && !write {
+		drain(resp)
+		c.invalidate(used)
+		retry := req.Clone(ctx)
+		if _, err := c.authorize(ctx, retry); err != nil {
+			return fail(err)
+		}
+		if resp, err = c.http.Do(retry); err != nil {
+			return fail(&TransportError{Op: op, Write: write, Err: err})
+		}
+	}
+	if err := checkResponse(resp); err != nil {
+		drain(resp)
+		return fail(err)
+	}
+	if ct := strings.ToLower(resp.Header.Get("Content-Type")); strings.Contains(ct, "html") {
+		drain(resp)
+		return fail(&SchemaError{Op: op, Reason: "content type html instead of text"})
+	}
+	return resp, op, cancel, nil
+}
+
+// doText is openText plus a read of the whole body through the cap; a
+// JSON string body is unquoted.
+func (c *Client) doText(req *http.Request) (string, error) {
+	resp, op, cancel, err := c.openText(req)
+	if err != nil {
+		return "", err
+	}
+	defer cancel()
+	defer drain(resp)
+	buf, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		return "", &TransportError{Op: op, Write: isWrite(req.Context()), Err: err}
+	}
+	if int64(len(buf)) > c.maxBody {
+		return "", fmt.Errorf("read %s: %w", op, ErrBodyTooLarge)
+	}
+	var text string
+	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' && json.Unmarshal(t, &text) == nil {
+		return text, nil
+	}
+	return string(buf), nil
+}
+
+// ---- file ids ----
+
+var logBasename = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// vettedLogName accepts a plain basename: no separators, no traversal, no
+// hidden files, text logs only.
+func vettedLogName(name string) bool {
+	return logBasename.MatchString(name) && !strings.Contains(name, "..") &&
+		(strings.HasSuffix(strings.ToLower(name), ".txt") || strings.HasSuffix(strings.ToLower(name), ".log"))
+}
+
+// logFileID derives the opaque id bound to a vetted basename.
+func logFileID(name string) string {
+	sum := sha256.Sum256([]byte("ombi-log-file\x00" + name))
+	return "log_" + hex.EncodeToString(sum[:12])
+}
+
+// logNames decodes the list answer: a string array, an array of objects
+// with a name, or an object holding such an array.
+func logNames(raw json.RawMessage) ([]string, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if t[0] == '{' {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(t, &obj); err != nil {
+			return nil, &SchemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
+		}
+		for _, k := range []string{"files", "logs", "fileNames", "names"} {
+			if v, ok := obj[k]; ok {
+				t = bytes.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if err := json.Unmarshal(t, &items); err != nil {
+		return nil, &SchemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
+	}
+	var names []string
+	for _, it := range items {
+		var s string
+		if json.Unmarshal(it, &s) != nil {
+			var o struct {
+				Name     string `json:"name"`
+				FileName string `json:"fileName"`
+			}
+			if json.Unmarshal(it, &o) != nil {
+				continue
+			}
+			s = o.Name
+			if s == "" {
+				s = o.FileName
+			}
+		}
+		names = append(names, strings.TrimSpace(s))
+	}
+	return names, nil
+}
+
+// ---- sanitising ----
+
+var logRedactions = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)(api[-_ ]?key|apikey|token|password|passwd|pwd|secret|authorization|cookie|webhook)(["']?\s*[:=]\s*["']?)[^\s"',;&]+`),
+	regexp.MustCompile(`(?i)bearer\s+[A-Za-z0-9._~+/=-]+`),
+	regexp.MustCompile(`eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`),
+	regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s/@]+@`),
+	regexp.MustCompile(`\b[0-9a-fA-F]{32,}\b`),
+	regexp.MustCompile(`[A-Za-z0-9+/_-]{40,}={0,2}`),
+}
+
+// sanitizeLogLine removes control characters, credentials, tokens, keys
+// and credentialed URLs, and bounds the line length.
+func sanitizeLogLine(line string, secrets []string) string {
+	line = strings.Map(func(r rune) rune {
+		if r == '\t' {
+			return ' '
+		}
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, line)
+	for _, s := range secrets {
+		if len(s) >= 4 {
+			line = strings.ReplaceAll(line, s, "[redacted]")
+		}
+	}
+	for i, re := range logRedactions {
+		if i == 0 {
+			line = re.ReplaceAllString(line, "$1$2[redacted]")
+			continue
+		}
+		line = re.ReplaceAllString(line, "[redacted]")
+	}
+	if utf8.RuneCountInString(line) > maxLogLineRunes {
+		line = string([]rune(line)[:maxLogLineRunes-1]) + "…"
+	}
+	return line
+}
+
+// ---- read_logs ----
+
+type logsInput struct {
+	Action string   `json:"action"`
+	FileID string   `json:"file_id"`
+	Page   *pageArg `json:"page"`
+	Lines  *lineArg `json:"lines"`
+}
+
+// lineArg is read_logs' "lines" window: offset defaults to 0, limit to
+// 200 (at most 500).
+type lineArg struct {
+	Offset *int `json:"offset"`
+	Limit  *int `json:"limit"`
+}
+
+func (a *lineArg) window() (offset, limit int) {
+	offset, limit = 0, defaultLogLines
+	if a != nil && a.Offset != nil {
+		offset = max(*a.Offset, 0)
+	}
+	if a != nil && a.Limit != nil {
+		limit = min(max(*a.Limit, 1), maxLogLines)
+	}
+	return offset, limit
+}
+
+// readLogs serves read_logs (administration bundle).
+func readLogs(d *deps) tool {
+	return tool{name: "read_logs", handle: func(ctx context.Context, c *call) (any, error) {
+		var in logsInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		raw, err := d.client.logFiles(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names, err := logNames(raw)
+		if err != nil {
+			return nil, err
+		}
+		var files []logFile
+		skipped := 0
+		for _, n := range names {
+			if !vettedLogName(n) {
+				skipped++
+				continue
+			}
+			files = append(files, logFile{FileID: logFileID(n), Name: n})
+		}
+		switch in.Action {
+		case "list":
+			if skipped > 0 {
+				c.warn("%d upstream log entries were left out: not plain log file names", skipped)
+			}
+			window, pg := localPage(files, in.Page, true, unitReferences)
+			res := logsResult{Kind: "logs", Files: nonNilSlice(window), Offset: ptr(pg.Offset), NextOffset: pg.NextOffset}
+			return res, nil
+		case "read":
+			name := ""
+			for _, f := range files {
+				if f.FileID == in.FileID {
+					name = f.Name
+				}
+			}
+			if name == "" {
+				return nil, &ArgumentError{Field: "/file_id", Message: "unknown file_id; list the log files first"}
+			}
+			offset, limit := in.Lines.window()
+			w, err := d.client.logLines(ctx, name, offset, limit)
+			if err != nil {
+				return nil, err
+			}
+			return logResult(c, w, offset, d.client.secrets()), nil
+		}
+		return nil, &UnsupportedError{Message: "read_logs: unknown branch"}
+	}}
+}
+
+// logResult sanitises a line window into the logs family.
+func logResult(c *call, w lineWindow, offset int, secrets []string) logsResult {
+	lines := make([]string, 0, len(w.lines))
+	for _, l := range w.lines {
+		lines = append(lines, sanitizeLogLine(l, secrets))
+	}
+	res := logsResult{Kind: "logs", Lines: lines, Offset: ptr(offset)}
+	if w.more {
+		end := offset + len(lines)
+		res.NextOffset = ptr(end)
+		res.Truncated = true
+		c.warn("returned lines %d-%d; continue with lines.offset %d", offset, end, end)
+	}
+	if len(lines) == 0 && offset > 0 {
+		c.warn("the file has %d lines; offset %d is past the end", w.seen, offset)
+	}
+	return res
+}

@@ -1,0 +1,354 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// This file holds the media_page family: its output types, the wire shapes
+// of Ombi's search and detail models (only the fields projected; everything
+// else in an upstream body is ignored while decoding), and the projection
+// helpers every media tool uses.
+
+// Identifier namespaces (04-results $defs/identifier).
+const (
+	nsTMDB        = "tmdb"
+	nsTVDB        = "tvdb"
+	nsIMDB        = "imdb"
+	nsMusicBrainz = "musicbrainz"
+	nsTVMaze      = "tvmaze"
+	nsUnknown     = "provider_unknown"
+)
+
+// Output types of the media_page family.
+type (
+	mediaPage struct {
+		Kind  string        `json:"kind"` // "media_page"
+		Items []mediaRecord `json:"items"`
+		Page  paging        `json:"page"`
+	}
+	mediaRecord struct {
+		Media          string       `json:"media"`
+		Identifiers    []identifier `json:"identifiers"`
+		Title          string       `json:"title,omitempty"`
+		Overview       string       `json:"overview,omitempty"`
+		Year           *int         `json:"year,omitempty"`
+		Available      *bool        `json:"available,omitempty"`
+		Requested      *bool        `json:"requested,omitempty"`
+		RequestTargets []target     `json:"request_targets,omitempty"`
+		Genres         []string     `json:"genres,omitempty"`
+		Credits        []credit     `json:"credits,omitempty"`
+		Providers      []provider   `json:"providers,omitempty"`
+		Ratings        []reference  `json:"ratings,omitempty"`
+		Seasons        []season     `json:"seasons,omitempty"`
+	}
+	identifier struct {
+		Namespace string `json:"namespace"`
+		Value     string `json:"value"`
+	}
+	target struct {
+		Kind string `json:"kind"`
+		ID   int    `json:"id"`
+	}
+	credit struct {
+		Name       string `json:"name"`
+		PersonID   int    `json:"person_id,omitempty"`
+		Role       string `json:"role,omitempty"`
+		Department string `json:"department,omitempty"`
+	}
+	provider struct {
+		Name string `json:"name"`
+	}
+	season struct {
+		SeasonNumber int       `json:"season_number"`
+		Episodes     []episode `json:"episodes"`
+		Truncated    bool      `json:"truncated"`
+	}
+	episode struct {
+		EpisodeNumber int    `json:"episode_number"`
+		Title         string `json:"title,omitempty"`
+		Requested     *bool  `json:"requested,omitempty"`
+		Available     *bool  `json:"available,omitempty"`
+	}
+)
+
+func newMediaPage(items []mediaRecord, pg paging) mediaPage {
+	if items == nil {
+		items = []mediaRecord{}
+	}
+	return mediaPage{Kind: "media_page", Items: items, Page: pg}
+}
+
+// flexID is an upstream id that arrives as a JSON number or string (Ombi's
+// theMovieDbId is a string on search models and an int on requests). It
+// keeps the decimal text; "" when absent, null, zero or not an id.
+type flexID string
+
+// UnmarshalJSON accepts a number or a string.
+func (f *flexID) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*f = ""
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*f = flexID(strings.TrimSpace(s))
+	default:
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return err
+		}
+		*f = flexID(n.String())
+	}
+	if *f == "0" {
+		*f = ""
+	}
+	return nil
+}
+
+// positive returns the id as a positive int32, or 0.
+func (f flexID) positive() int {
+	n, err := strconv.ParseInt(string(f), 10, 32)
+	if err != nil || n < 1 {
+		return 0
+	}
+	return int(n)
+}
+
+// Wire shapes (notes on Ombi's models: SearchViewModel and its movie/TV
+// descendants, MovieFullInfoViewModel, SearchFullInfoTvShowViewModel,
+// MovieCollection). One struct covers them all: a field a model lacks stays
+// at its zero value and is never emitted as false or zero.
+type (
+	wireMedia struct {
+		ID           flexID        `json:"id"`
+		TheMovieDbID flexID        `json:"theMovieDbId"`
+		ImdbID       string        `json:"imdbId"`
+		TheTvDbID    flexID        `json:"theTvDbId"`
+		SeriesID     flexID        `json:"seriesId"`
+		Title        string        `json:"title"`
+		Overview     string        `json:"overview"`
+		ReleaseDate  string        `json:"releaseDate"`
+		FirstAired   string        `json:"firstAired"`
+		Available    *bool         `json:"available"`
+		Requested    *bool         `json:"requested"`
+		RequestID    flexID        `json:"requestId"`
+		Genres       []wireNamed   `json:"genres"`
+		Genre        []string      `json:"genre"`
+		Credits      *wireCredits  `json:"credits"`
+		Cast         []wireTVCast  `json:"cast"`
+		ExternalIDs  *wireExternal `json:"externalIds"`
+		// belongsToCollection is deliberately not read: its id is the
+		// collection's TMDB id, never the movie's.
+		SeasonRequests []wireSeason `json:"seasonRequests"`
+		VoteAverage    *float64     `json:"voteAverage"`
+		VoteCount      *int         `json:"voteCount"`
+		SiteRating     *float64     `json:"siteRating"`
+	}
+	wireNamed struct {
+		ID   flexID `json:"id"`
+		Name string `json:"name"`
+	}
+	wireCredits struct {
+		Cast []wireCastMember `json:"cast"`
+		Crew []wireCrewMember `json:"crew"`
+	}
+	wireCastMember struct {
+		ID        flexID `json:"id"`
+		Name      string `json:"name"`
+		Character string `json:"character"`
+	}
+	wireCrewMember struct {
+		ID         flexID `json:"id"`
+		Name       string `json:"name"`
+		Job        string `json:"job"`
+		Department string `json:"department"`
+	}
+	wireTVCast struct {
+		Person    string `json:"person"`
+		Character string `json:"character"`
+	}
+	wireExternal struct {
+		ImdbID string `json:"imdbId"`
+	}
+	wireSeason struct {
+		SeasonNumber int           `json:"seasonNumber"`
+		Episodes     []wireEpisode `json:"episodes"`
+	}
+	wireEpisode struct {
+		EpisodeNumber int    `json:"episodeNumber"`
+		Title         string `json:"title"`
+		Available     *bool  `json:"available"`
+		Requested     *bool  `json:"requested"`
+	}
+)
+
+// origin says how a route's ids are labelled: per ORIGIN ROUTE, never per
+// field name (04-results media_page).
+type origin int
+
+const (
+	// originTMDB: movie routes and the TMDB-keyed v2 TV routes (browse,
+	// moviedb, by_request, multi). theMovieDbId (or id) is a TMDB id and
+	// seriesId echoes it, so seriesId is never labelled tvmaze.
+	originTMDB origin = iota
+	// originTVMaze: the TVMaze-backed v1 TV routes (Search/tv/{term},
+	// Search/tv/info/{tvdbId}). theMovieDbId (or id) carries the TVDB id and
+	// seriesId the TVMaze id.
+	originTVMaze
+)
+
+// idSet collects identifiers, never the same namespace+value twice and
+// never an empty or zero value.
+type idSet struct {
+	ids  []identifier
+	seen map[identifier]bool
+}
+
+func (s *idSet) add(ns, value string) {
+	value = strings.TrimSpace(value)
+	if value == "" || value == "0" {
+		return
+	}
+	id := identifier{Namespace: ns, Value: value}
+	if s.seen == nil {
+		s.seen = map[identifier]bool{}
+	}
+	if s.seen[id] {
+		return
+	}
+	s.seen[id] = true
+	s.ids = append(s.ids, id)
+}
+
+func (s *idSet) list() []identifier {
+	if s.ids == nil {
+		return []identifier{}
+	}
+	return s.ids
+}
+
+var imdbPattern = regexp.MustCompile(`^tt[0-9]{5,12}$`)
+
+// videoIDs labels the ids of a movie or TV record by its origin route.
+func videoIDs(w *wireMedia, o origin) []identifier {
+	var s idSet
+	primary := w.TheMovieDbID
+	if primary == "" {
+		primary = w.ID // browse/collection members and MovieFullInfoViewModel
+	}
+	switch o {
+	case originTVMaze:
+		s.add(nsTVDB, string(primary))
+		s.add(nsTVDB, string(w.TheTvDbID))
+		s.add(nsTVMaze, string(w.SeriesID))
+	default:
+		s.add(nsTMDB, string(primary))
+		s.add(nsTVDB, string(w.TheTvDbID))
+	}
+	imdb := w.ImdbID
+	if imdb == "" && w.ExternalIDs != nil {
+		imdb = w.ExternalIDs.ImdbID
+	}
+	if imdbPattern.MatchString(imdb) {
+		s.add(nsIMDB, imdb)
+	}
+	return s.list()
+}
+
+// projectVideo projects one movie or TV record. media is "movie" or "tv".
+func projectVideo(w *wireMedia, media string, o origin) mediaRecord {
+	r := mediaRecord{
+		Media:       media,
+		Identifiers: videoIDs(w, o),
+		Title:       w.Title,
+		Overview:    w.Overview,
+		Year:        yearOf(w.ReleaseDate, w.FirstAired),
+		Available:   w.Available,
+		Requested:   w.Requested,
+	}
+	if id := w.RequestID.positive(); id > 0 {
+		kind := "movie"
+		if media == "tv" {
+			kind = "tv_parent"
+		}
+		r.RequestTargets = []target{{Kind: kind, ID: id}}
+	}
+	for _, g := range w.Genres {
+		if g.Name != "" {
+			r.Genres = append(r.Genres, g.Name)
+		}
+	}
+	for _, g := range w.Genre {
+		if g != "" {
+			r.Genres = append(r.Genres, g)
+		}
+	}
+	r.Credits = projectCredits(w)
+	r.Seasons = projectSeasons(w.SeasonRequests)
+	return r
+}
+
+func projectCredits(w *wireMedia) []credit {
+	var out []credit
+	if w.Credits != nil {
+		for _, c := range w.Credits.Cast {
+			if c.Name != "" {
+				out = append(out, credit{Name: c.Name, PersonID: c.ID.positive(), Role: c.Character, Department: "Acting"})
+			}
+		}
+		for _, c := range w.Credits.Crew {
+			if c.Name != "" {
+				out = append(out, credit{Name: c.Name, PersonID: c.ID.positive(), Role: c.Job, Department: c.Department})
+			}
+		}
+	}
+	for _, c := range w.Cast { // v2 TV: TVMaze-style cast, person ids not TMDB
+		if c.Person != "" {
+			out = append(out, credit{Name: c.Person, Role: c.Character, Department: "Acting"})
+		}
+	}
+	return out
+}
+
+// projectSeasons keeps at most maxNested seasons and maxNested episodes per
+// season, marking a cut season truncated.
+func projectSeasons(in []wireSeason) []season {
+	var out []season
+	for _, s := range in {
+		if s.SeasonNumber < 0 {
+			continue
+		}
+		se := season{SeasonNumber: s.SeasonNumber, Episodes: []episode{}}
+		for i, e := range s.Episodes {
+			if i == maxNested {
+				se.Truncated = true
+				break
+			}
+			if e.EpisodeNumber < 0 {
+				continue
+			}
+			se.Episodes = append(se.Episodes, episode{EpisodeNumber: e.EpisodeNumber, Title: e.Title, Requested: e.Requested, Available: e.Available})
+		}
+		out = append(out, se)
+	}
+	return out
+}
+
+// yearOf reads the year of the first date that starts with four digits.
+func yearOf(dates ...string) *int {
+	for _, d := range dates {
+		if len(d) >= 4 {
+			if y, err := strconv.Atoi(d[:4]); err == nil && y > 0 {
+				return &y
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,282 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file serves read_reference: named id/value records from TMDB via
+// Ombi (genres, languages, keywords, the watch-provider catalogue), the
+// streaming countries and the issue categories.
+
+// reference is one named record (04-results $defs/reference). Value holds
+// the native-typed identifier matching ID, or the name when no id matched.
+type reference struct {
+	ID       string `json:"id,omitempty"`
+	Name     string `json:"name"`
+	Value    any    `json:"value,omitempty"`
+	Category string `json:"category,omitempty"`
+}
+
+type referencePage struct {
+	Kind  string      `json:"kind"` // "reference_page"
+	Items []reference `json:"items"`
+	Page  paging      `json:"page"`
+}
+
+func newReferencePage(items []reference, pg paging) referencePage {
+	if items == nil {
+		items = []reference{}
+	}
+	return referencePage{Kind: "reference_page", Items: items, Page: pg}
+}
+
+func appendRef(refs []reference, name, value, category string) []reference {
+	if strings.TrimSpace(value) == "" {
+		return refs
+	}
+	return append(refs, reference{Name: name, Value: value, Category: category})
+}
+
+func appendIntRef(refs []reference, name string, value *int, category string) []reference {
+	if value == nil {
+		return refs
+	}
+	return append(refs, reference{Name: name, Value: *value, Category: category})
+}
+
+func appendFloatRef(refs []reference, name string, value *float64, category string) []reference {
+	if value == nil {
+		return refs
+	}
+	return append(refs, reference{Name: name, Value: *value, Category: category})
+}
+
+// ---- client methods ----
+
+// genres lists TMDB genres; media is "movie" or "tv".
+//
+// upstream: GET /api/v2/Search/Genres/{media}
+func (c *Client) genres(ctx context.Context, media string) ([]wireRef, error) {
+	return send[[]wireRef](ctx, c, http.MethodGet, "api/v2/Search/Genres/"+seg(media), nil)
+}
+
+// languages lists TMDB languages.
+//
+// upstream: GET /api/v2/Search/Languages
+func (c *Client) languages(ctx context.Context) ([]wireRef, error) {
+	return send[[]wireRef](ctx, c, http.MethodGet, "api/v2/Search/Languages", nil)
+}
+
+// keywords searches TMDB keywords.
+//
+// upstream: GET /api/v1/TheMovieDb/Keywords
+func (c *Client) keywords(ctx context.Context, term string) ([]wireRef, error) {
+	q := url.Values{"searchTerm": {term}}
+	return send[[]wireRef](ctx, c, http.MethodGet, "api/v1/TheMovieDb/Keywords?"+q.Encode(), nil)
+}
+
+// keyword reads one TMDB keyword.
+//
+// upstream: GET /api/v1/TheMovieDb/Keywords/{keywordId}
+func (c *Client) keyword(ctx context.Context, id int) (wireRef, error) {
+	return send[wireRef](ctx, c, http.MethodGet, "api/v1/TheMovieDb/Keywords/"+segInt(id), nil)
+}
+
+// watchProviders lists the TMDB watch-provider catalogue (not a title's
+// availability); searchTerm is sent only when given.
+//
+// upstream: GET /api/v1/TheMovieDb/WatchProviders/movie
+// upstream: GET /api/v1/TheMovieDb/WatchProviders/tv
+func (c *Client) watchProviders(ctx context.Context, media, term string) ([]wireRef, error) {
+	rel := "api/v1/TheMovieDb/WatchProviders/" + seg(media)
+	if term != "" {
+		rel += "?" + url.Values{"searchTerm": {term}}.Encode()
+	}
+	return send[[]wireRef](ctx, c, http.MethodGet, rel, nil)
+}
+
+// streamingCountries lists the streaming country codes.
+//
+// upstream: GET /api/v1/Identity/streamingcountry
+func (c *Client) streamingCountries(ctx context.Context) ([]string, error) {
+	return send[[]string](ctx, c, http.MethodGet, "api/v1/Identity/streamingcountry", nil)
+}
+
+// issueCategories lists the issue categories.
+//
+// upstream: GET /api/v1/Issues/categories
+func (c *Client) issueCategories(ctx context.Context) ([]wireRef, error) {
+	return send[[]wireRef](ctx, c, http.MethodGet, "api/v1/Issues/categories", nil)
+}
+
+// wireRef covers the reference shapes: TMDB {id,name}, languages
+// {iso_639_1,english_name,name}, watch providers {provider_id,provider_name}
+// and issue categories {id,value}.
+type wireRef struct {
+	ID           flexID `json:"id"`
+	ProviderID   flexID `json:"provider_id"`
+	ISO6391      string `json:"iso_639_1"`
+	Name         string `json:"name"`
+	EnglishName  string `json:"english_name"`
+	ProviderName string `json:"provider_name"`
+	Value        string `json:"value"`
+}
+
+// ---- read_reference ----
+
+type referenceInput struct {
+	Action    string   `json:"action"`
+	Media     string   `json:"media"`
+	Query     string   `json:"query"`
+	KeywordID int      `json:"keyword_id"`
+	Page      *pageArg `json:"page"`
+}
+
+// readReference serves read_reference. Every branch but keyword is an
+// unpaged upstream list sliced locally; genres, languages, watch providers,
+// countries and categories are complete collections, keyword search is
+// TMDB's first result page (total unknown).
+func readReference(d *deps) tool {
+	return tool{name: "read_reference", handle: func(ctx context.Context, c *call) (any, error) {
+		var in referenceInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		cl := d.client
+		var (
+			ws       []wireRef
+			err      error
+			category string
+			complete = true
+		)
+		switch in.Action {
+		case "genres":
+			category = "genre"
+			ws, err = cl.genres(ctx, in.Media)
+		case "languages":
+			category = "language"
+			ws, err = cl.languages(ctx)
+		case "keywords":
+			if err := nonBlank("/query", in.Query); err != nil {
+				return nil, err
+			}
+			category, complete = "keyword", false
+			ws, err = cl.keywords(ctx, in.Query)
+		case "keyword":
+			w, err := cl.keyword(ctx, in.KeywordID)
+			if err != nil {
+				return nil, err
+			}
+			r, ok := refOf(c, w, "keyword")
+			if !ok {
+				return nil, ErrNoContent
+			}
+			return newReferencePage([]reference{r}, singlePage(1, unitReferences)), nil
+		case "watch_providers":
+			if in.Query != "" {
+				if err := nonBlank("/query", in.Query); err != nil {
+					return nil, err
+				}
+			}
+			category = "watch_provider"
+			ws, err = cl.watchProviders(ctx, in.Media, in.Query)
+		case "countries":
+			codes, err := cl.streamingCountries(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var refs []reference
+			for _, code := range codes {
+				if code = strings.TrimSpace(code); code != "" {
+					refs = append(refs, reference{ID: code, Name: code, Value: code, Category: "country"})
+				}
+			}
+			window, pg := localPage(refs, in.Page, true, unitReferences)
+			return newReferencePage(window, pg), nil
+		case "issue_categories":
+			category = "issue_category"
+			ws, err = cl.issueCategories(ctx)
+		default:
+			return nil, &UnsupportedError{Message: "read_reference: unknown branch"}
+		}
+		if err != nil {
+			return nil, err
+		}
+		refs := make([]reference, 0, len(ws))
+		for _, w := range ws {
+			if r, ok := refOf(c, w, category); ok {
+				refs = append(refs, r)
+			}
+		}
+		window, pg := localPage(refs, in.Page, complete, unitReferences)
+		return newReferencePage(window, pg), nil
+	}}
+}
+
+// refOf resolves one record deterministically: the id is the first of id,
+// provider_id, iso_639_1; the name the first clean (not mojibake) of name
+// candidates in a fixed order, else the first corrupted one with a warning;
+// value is the native-typed id (number for numeric ids), else the name.
+func refOf(c *call, w wireRef, category string) (reference, bool) {
+	r := reference{Category: category}
+	switch {
+	case w.ID != "":
+		r.ID = string(w.ID)
+	case w.ProviderID != "":
+		r.ID = string(w.ProviderID)
+	case w.ISO6391 != "":
+		r.ID = w.ISO6391
+	}
+	candidates := []string{w.EnglishName, w.Name, w.ProviderName, w.Value}
+	var corrupt string
+	for _, s := range candidates {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		if mojibake(s) {
+			if corrupt == "" {
+				corrupt = s
+			}
+			continue
+		}
+		r.Name = s
+		break
+	}
+	if r.Name == "" && corrupt != "" {
+		r.Name = corrupt
+		c.warn("an upstream %s label (id %q) is corrupted (mojibake) and no clean alternative exists", category, sanitizeMessage(r.ID))
+	}
+	if r.Name == "" {
+		if r.ID == "" {
+			return reference{}, false
+		}
+		r.Name = r.ID
+	}
+	switch {
+	case r.ID == "":
+		r.Value = r.Name
+	case w.ID != "" || w.ProviderID != "":
+		if n, err := strconv.ParseInt(r.ID, 10, 64); err == nil {
+			r.Value = n
+		} else {
+			r.Value = r.ID
+		}
+	default:
+		r.Value = r.ID
+	}
+	return r, true
+}
+
+// mojibake reports labels that are all question marks or carry U+FFFD.
+func mojibake(s string) bool {
+	if strings.ContainsRune(s, utf8.RuneError) {
+		return true
+	}
+	return strings.Trim(s, "? ") == ""
+}

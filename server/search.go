@@ -1,0 +1,980 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// This file serves Ombi's Search controllers (v1 and v2): read_search,
+// read_discover and read_media. Client methods first (one upstream
+// operation each), then wire shapes, then handlers.
+
+// send builds, sends and decodes one upstream call into a T.
+func send[T any](ctx context.Context, c *Client, method, relPath string, body any) (T, error) {
+	var out T
+	req, err := c.newRequest(ctx, method, relPath, body)
+	if err != nil {
+		return out, err
+	}
+	return out, c.do(req, &out)
+}
+
+func seg(s string) string { return url.PathEscape(s) }
+
+func segInt(n int) string { return strconv.Itoa(n) }
+
+// ---- client methods: search ----
+
+// searchMovie searches movies by text (TMDB).
+//
+// upstream: GET /api/v1/Search/movie/{searchTerm}
+func (c *Client) searchMovie(ctx context.Context, term string) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v1/Search/movie/"+seg(term), nil)
+}
+
+// searchTV searches TV shows by text (TVMaze-backed: TVDB ids).
+//
+// upstream: GET /api/v1/Search/tv/{searchTerm}
+func (c *Client) searchTV(ctx context.Context, term string) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v1/Search/tv/"+seg(term), nil)
+}
+
+// searchArtist searches artists by text (Lidarr).
+//
+// upstream: GET /api/v1/Search/music/artist/{searchTerm}
+func (c *Client) searchArtist(ctx context.Context, term string) ([]wireArtist, error) {
+	return send[[]wireArtist](ctx, c, http.MethodGet, "api/v1/Search/music/artist/"+seg(term), nil)
+}
+
+// searchAlbum searches albums by text (Lidarr).
+//
+// upstream: GET /api/v1/Search/music/album/{searchTerm}
+func (c *Client) searchAlbum(ctx context.Context, term string) ([]wireAlbum, error) {
+	return send[[]wireAlbum](ctx, c, http.MethodGet, "api/v1/Search/music/album/"+seg(term), nil)
+}
+
+// searchMulti searches several categories; every flag is sent explicitly.
+//
+// upstream: POST /api/v2/Search/multi/{searchTerm}
+func (c *Client) searchMulti(ctx context.Context, term string, f multiFilter) ([]wireMulti, error) {
+	return send[[]wireMulti](ctx, c, http.MethodPost, "api/v2/Search/multi/"+seg(term), f)
+}
+
+// searchMovieRefine searches movies by text, year and language.
+//
+// upstream: POST /api/v1/Search/movie
+func (c *Client) searchMovieRefine(ctx context.Context, body movieRefineBody) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie", body)
+}
+
+// searchActor lists movies by actor name.
+//
+// upstream: POST /api/v1/Search/movie/actor
+func (c *Client) searchActor(ctx context.Context, body actorBody) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie/actor", body)
+}
+
+// ---- client methods: discovery ----
+
+// browseMovies reads one curated movie list window; list is the wire
+// segment (popular, nowplaying, toprated, upcoming, seasonal, requested).
+//
+// upstream: GET /api/v2/Search/movie/popular/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/movie/nowplaying/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/movie/toprated/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/movie/upcoming/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/movie/seasonal/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/movie/requested/{currentPosition}/{amountToLoad}
+func (c *Client) browseMovies(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/"+list+"/"+segInt(position)+"/"+segInt(amount), nil)
+}
+
+// browseTV reads one curated TV list window; list is the wire segment
+// (popular, anticipated, mostwatched, trending, requested).
+//
+// upstream: GET /api/v2/Search/tv/popular/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/tv/anticipated/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/tv/mostwatched/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/tv/trending/{currentPosition}/{amountToLoad}
+// upstream: GET /api/v2/Search/tv/requested/{currentPosition}/{amountToLoad}
+func (c *Client) browseTV(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/"+list+"/"+segInt(position)+"/"+segInt(amount), nil)
+}
+
+// similarMovies lists movies similar to a TMDB movie.
+//
+// upstream: POST /api/v2/Search/movie/similar
+func (c *Client) similarMovies(ctx context.Context, body movieInfoBody) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v2/Search/movie/similar", body)
+}
+
+// movieCollection reads a TMDB collection and its members.
+//
+// upstream: GET /api/v2/Search/movie/collection/{collectionId}
+func (c *Client) movieCollection(ctx context.Context, id int) (wireCollectionInfo, error) {
+	return send[wireCollectionInfo](ctx, c, http.MethodGet, "api/v2/Search/movie/collection/"+segInt(id), nil)
+}
+
+// actorCredits reads a TMDB person's movie or TV credits.
+//
+// upstream: GET /api/v2/Search/actor/{actorId}/movie
+// upstream: GET /api/v2/Search/actor/{actorId}/tv
+func (c *Client) actorCredits(ctx context.Context, personID int, media string) (wireActorCredits, error) {
+	return send[wireActorCredits](ctx, c, http.MethodGet, "api/v2/Search/actor/"+segInt(personID)+"/"+media, nil)
+}
+
+// artistAlbums lists an artist's albums.
+//
+// upstream: GET /api/v1/Search/music/artist/album/{foreignArtistId}
+func (c *Client) artistAlbums(ctx context.Context, artistID string) ([]wireAlbum, error) {
+	return send[[]wireAlbum](ctx, c, http.MethodGet, "api/v1/Search/music/artist/album/"+seg(artistID), nil)
+}
+
+// advancedMovies runs a filtered movie discovery window.
+//
+// upstream: POST /api/v2/Search/advancedSearch/movie/{currentPosition}/{amountToLoad}
+func (c *Client) advancedMovies(ctx context.Context, position, amount int, body discoverBody) ([]wireMedia, error) {
+	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v2/Search/advancedSearch/movie/"+segInt(position)+"/"+segInt(amount), body)
+}
+
+// ---- client methods: details ----
+
+// movieDetails reads a movie by TMDB id.
+//
+// upstream: GET /api/v2/Search/movie/{movieDbId}
+func (c *Client) movieDetails(ctx context.Context, tmdbID int) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/"+segInt(tmdbID), nil)
+}
+
+// movieByIMDB reads a movie by IMDb id.
+//
+// upstream: GET /api/v2/Search/movie/imdb/{imdbid}
+func (c *Client) movieByIMDB(ctx context.Context, imdbID string) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/imdb/"+seg(imdbID), nil)
+}
+
+// tvByTMDB reads a TV show by TMDB id.
+//
+// upstream: GET /api/v2/Search/tv/moviedb/{moviedbid}
+func (c *Client) tvByTMDB(ctx context.Context, tmdbID int) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/moviedb/"+segInt(tmdbID), nil)
+}
+
+// tvByTVDB reads a TV show by TVDB id through the TVMaze-backed v1 route
+// (the v2 Search/tv/{id} route is a TMDB alias and never serves TVDB).
+//
+// upstream: GET /api/v1/Search/tv/info/{tvdbId}
+func (c *Client) tvByTVDB(ctx context.Context, tvdbID int) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodGet, "api/v1/Search/tv/info/"+segInt(tvdbID), nil)
+}
+
+// tvRequests lists every TV parent request (unpaged; bounded by the body
+// cap and maxScan).
+//
+// upstream: GET /api/v1/Request/tv
+func (c *Client) tvRequests(ctx context.Context) ([]wireTVRequest, error) {
+	return send[[]wireTVRequest](ctx, c, http.MethodGet, "api/v1/Request/tv", nil)
+}
+
+// artistDetails reads an artist by MusicBrainz id.
+//
+// upstream: GET /api/v2/Search/artist/{artistId}
+func (c *Client) artistDetails(ctx context.Context, id string) (wireArtistInfo, error) {
+	return send[wireArtistInfo](ctx, c, http.MethodGet, "api/v2/Search/artist/"+seg(id), nil)
+}
+
+// albumDetails reads an album (release group) by MusicBrainz id.
+//
+// upstream: GET /api/v2/Search/artist/album/{albumId}
+func (c *Client) albumDetails(ctx context.Context, id string) (wireReleaseGroup, error) {
+	return send[wireReleaseGroup](ctx, c, http.MethodGet, "api/v2/Search/artist/album/"+seg(id), nil)
+}
+
+// movieByRequest reads the movie behind a movie request.
+//
+// upstream: GET /api/v2/Search/movie/request/{requestId}
+func (c *Client) movieByRequest(ctx context.Context, requestID int) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/request/"+segInt(requestID), nil)
+}
+
+// tvByRequest reads the show behind a TV parent request.
+//
+// upstream: GET /api/v2/Search/tv/request/{requestId}
+func (c *Client) tvByRequest(ctx context.Context, requestID int) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/request/"+segInt(requestID), nil)
+}
+
+// artistByRequest reads the artist behind an album request.
+//
+// upstream: GET /api/v2/Search/artist/request/{requestId}
+func (c *Client) artistByRequest(ctx context.Context, requestID int) (wireArtistInfo, error) {
+	return send[wireArtistInfo](ctx, c, http.MethodGet, "api/v2/Search/artist/request/"+segInt(requestID), nil)
+}
+
+// movieLocalized reads a movie in a given language.
+//
+// upstream: POST /api/v1/Search/movie/info
+func (c *Client) movieLocalized(ctx context.Context, body movieInfoBody) (wireMedia, error) {
+	return send[wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie/info", body)
+}
+
+// movieRatings reads a movie's ratings by title and year.
+//
+// upstream: GET /api/v2/Search/ratings/movie/{name}/{year}
+func (c *Client) movieRatings(ctx context.Context, title string, year int) (wireMovieRatings, error) {
+	return send[wireMovieRatings](ctx, c, http.MethodGet, "api/v2/Search/ratings/movie/"+seg(title)+"/"+segInt(year), nil)
+}
+
+// tvRatings reads a show's ratings by title and year.
+//
+// upstream: GET /api/v2/Search/ratings/tv/{name}/{year}
+func (c *Client) tvRatings(ctx context.Context, title string, year int) (wireTVRatings, error) {
+	return send[wireTVRatings](ctx, c, http.MethodGet, "api/v2/Search/ratings/tv/"+seg(title)+"/"+segInt(year), nil)
+}
+
+// streaming lists where a title streams (TMDB id, also for TV); media is
+// "movie" or "tv".
+//
+// upstream: GET /api/v2/Search/stream/movie/{movieDbId}
+// upstream: GET /api/v2/Search/stream/tv/{movieDbId}
+func (c *Client) streaming(ctx context.Context, media string, tmdbID int) ([]wireStreaming, error) {
+	return send[[]wireStreaming](ctx, c, http.MethodGet, "api/v2/Search/stream/"+media+"/"+segInt(tmdbID), nil)
+}
+
+// ---- wire shapes beyond wireMedia ----
+
+type (
+	multiFilter struct {
+		Movies  bool `json:"movies"`
+		TVShows bool `json:"tvShows"`
+		Music   bool `json:"music"`
+		People  bool `json:"people"`
+	}
+	movieRefineBody struct {
+		SearchTerm   string `json:"searchTerm"`
+		Year         *int   `json:"year,omitempty"`
+		LanguageCode string `json:"languageCode,omitempty"`
+	}
+	actorBody struct {
+		SearchTerm   string `json:"searchTerm"`
+		LanguageCode string `json:"languageCode,omitempty"`
+	}
+	movieInfoBody struct {
+		TheMovieDbID int    `json:"theMovieDbId"`
+		LanguageCode string `json:"languageCode,omitempty"`
+	}
+	discoverBody struct {
+		Type           string `json:"type"`
+		ReleaseYear    *int   `json:"releaseYear,omitempty"`
+		Decade         *int   `json:"decade,omitempty"`
+		GenreIDs       []int  `json:"genreIds,omitempty"`
+		KeywordIDs     []int  `json:"keywordIds,omitempty"`
+		WatchProviders []int  `json:"watchProviders,omitempty"`
+	}
+	wireMulti struct {
+		ID        flexID `json:"id"`
+		MediaType string `json:"mediaType"`
+		Title     string `json:"title"`
+		Overview  string `json:"overview"`
+	}
+	wireArtist struct {
+		ArtistName      string `json:"artistName"`
+		ForignArtistID  string `json:"forignArtistId"` // sic: Ombi's spelling
+		ForeignArtistID string `json:"foreignArtistId"`
+		Overview        string `json:"overview"`
+	}
+	wireAlbum struct {
+		Title          string `json:"title"`
+		ForeignAlbumID string `json:"foreignAlbumId"`
+		ReleaseDate    string `json:"releaseDate"`
+		Available      *bool  `json:"available"`
+		Requested      *bool  `json:"requested"`
+		RequestID      flexID `json:"requestId"`
+	}
+	wireArtistInfo struct {
+		ID       string `json:"id"`
+		Name     string `json:"name"`
+		Overview string `json:"overview"`
+	}
+	wireReleaseGroup struct {
+		ID          string `json:"id"`
+		Title       string `json:"title"`
+		ReleaseDate string `json:"releaseDate"`
+	}
+	wireCollectionInfo struct {
+		Name       string      `json:"name"`
+		Overview   string      `json:"overview"`
+		Collection []wireMedia `json:"collection"`
+	}
+	wireActorCredits struct {
+		Cast []wireCreditEntry `json:"cast"`
+		Crew []wireCreditEntry `json:"crew"`
+	}
+	wireCreditEntry struct {
+		ID           flexID `json:"id"`
+		Title        string `json:"title"`
+		Name         string `json:"name"`
+		ReleaseDate  string `json:"release_date"`
+		FirstAirDate string `json:"first_air_date"`
+		Character    string `json:"character"`
+		Job          string `json:"job"`
+		Department   string `json:"department"`
+	}
+	wireTVRequest struct {
+		ID            flexID        `json:"id"`
+		TvDbID        flexID        `json:"tvDbId"`
+		ImdbID        string        `json:"imdbId"`
+		ChildRequests []wireTVChild `json:"childRequests"`
+	}
+	wireTVChild struct {
+		SeasonRequests []wireSeason `json:"seasonRequests"`
+	}
+	wireMovieRatings struct {
+		CriticsRating  string `json:"critics_rating"`
+		CriticsScore   *int   `json:"critics_score"`
+		AudienceRating string `json:"audience_rating"`
+		AudienceScore  *int   `json:"audience_score"`
+	}
+	wireTVRatings struct {
+		Class string `json:"class"`
+		Score *int   `json:"score"`
+	}
+	wireStreaming struct {
+		StreamingProvider string `json:"streamingProvider"`
+	}
+)
+
+// ---- read_search ----
+
+type searchInput struct {
+	Action   string   `json:"action"`
+	Media    string   `json:"media"`
+	Query    string   `json:"query"`
+	Include  []string `json:"include"`
+	Year     *int     `json:"year"`
+	Language string   `json:"language"`
+	Page     *pageArg `json:"page"`
+}
+
+// readSearch serves read_search: text (one media kind, never fanned out),
+// multi, movie_refine and actor. Upstream returns one unpaged result set;
+// the window is sliced locally and the total stays unknown.
+func readSearch(d *deps) tool {
+	return tool{name: "read_search", handle: func(ctx context.Context, c *call) (any, error) {
+		var in searchInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		check := nonBlank // movie_refine and actor send the query in a body
+		if in.Action == "text" || in.Action == "multi" {
+			check = pathText // the query is a path segment
+		}
+		if err := check("/query", in.Query); err != nil {
+			return nil, err
+		}
+		items, err := d.search(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		window, pg := localPage(items, in.Page, false, unitMedia)
+		return newMediaPage(window, pg), nil
+	}}
+}
+
+func (d *deps) search(ctx context.Context, in searchInput) ([]mediaRecord, error) {
+	cl := d.client
+	switch in.Action {
+	case "text":
+		switch in.Media {
+		case "movie":
+			return videos(cl.searchMovie(ctx, in.Query))("movie", originTMDB)
+		case "tv":
+			return videos(cl.searchTV(ctx, in.Query))("tv", originTVMaze)
+		case "artist":
+			ws, err := cl.searchArtist(ctx, in.Query)
+			return mapAll(ws, projectArtist), err
+		case "album":
+			ws, err := cl.searchAlbum(ctx, in.Query)
+			return mapAll(ws, projectAlbum), err
+		}
+	case "multi":
+		var f multiFilter
+		for _, inc := range in.Include {
+			switch inc {
+			case "movies":
+				f.Movies = true
+			case "tv_shows":
+				f.TVShows = true
+			case "music":
+				f.Music = true
+			case "people":
+				f.People = true
+			}
+		}
+		ws, err := cl.searchMulti(ctx, in.Query, f)
+		return mapAll(ws, projectMulti), err
+	case "movie_refine":
+		return videos(cl.searchMovieRefine(ctx, movieRefineBody{SearchTerm: in.Query, Year: in.Year, LanguageCode: in.Language}))("movie", originTMDB)
+	case "actor":
+		return videos(cl.searchActor(ctx, actorBody{SearchTerm: in.Query, LanguageCode: in.Language}))("movie", originTMDB)
+	}
+	return nil, &UnsupportedError{Message: "read_search: unknown branch"}
+}
+
+// videos projects a decoded list of movie or TV records once its origin is
+// known: videos(client call)(media, origin).
+func videos(ws []wireMedia, err error) func(media string, o origin) ([]mediaRecord, error) {
+	return func(media string, o origin) ([]mediaRecord, error) {
+		if err != nil {
+			return nil, err
+		}
+		out := make([]mediaRecord, 0, len(ws))
+		for i := range ws {
+			out = append(out, projectVideo(&ws[i], media, o))
+		}
+		return out, nil
+	}
+}
+
+func mapAll[W any](ws []W, f func(*W) mediaRecord) []mediaRecord {
+	out := make([]mediaRecord, 0, len(ws))
+	for i := range ws {
+		out = append(out, f(&ws[i]))
+	}
+	return out
+}
+
+var titleYear = regexp.MustCompile(`^(.*\S) \(([0-9]{4})\)$`)
+
+// projectMulti labels multi-search ids: movie, tv and person results are
+// TMDB ids; Artist (any case) is a MusicBrainz id; anything else is unknown.
+func projectMulti(w *wireMulti) mediaRecord {
+	var s idSet
+	r := mediaRecord{Title: w.Title, Overview: w.Overview}
+	switch strings.ToLower(strings.TrimSpace(w.MediaType)) {
+	case "movie":
+		r.Media = "movie"
+		s.add(nsTMDB, string(w.ID))
+	case "tv":
+		r.Media = "tv"
+		s.add(nsTMDB, string(w.ID))
+	case "person":
+		r.Media = "person"
+		s.add(nsTMDB, string(w.ID))
+	case "artist":
+		r.Media = "artist"
+		s.add(nsMusicBrainz, string(w.ID))
+	default:
+		r.Media = "unknown"
+		s.add(nsUnknown, string(w.ID))
+	}
+	if r.Media == "movie" || r.Media == "tv" {
+		if m := titleYear.FindStringSubmatch(w.Title); m != nil {
+			r.Title = m[1]
+			r.Year = yearOf(m[2])
+		}
+	}
+	r.Identifiers = s.list()
+	return r
+}
+
+func projectArtist(w *wireArtist) mediaRecord {
+	var s idSet
+	id := w.ForignArtistID
+	if id == "" {
+		id = w.ForeignArtistID
+	}
+	s.add(nsMusicBrainz, id)
+	return mediaRecord{Media: "artist", Identifiers: s.list(), Title: w.ArtistName, Overview: w.Overview}
+}
+
+func projectAlbum(w *wireAlbum) mediaRecord {
+	var s idSet
+	s.add(nsMusicBrainz, w.ForeignAlbumID)
+	r := mediaRecord{Media: "album", Identifiers: s.list(), Title: w.Title, Year: yearOf(w.ReleaseDate), Available: w.Available, Requested: w.Requested}
+	if id := w.RequestID.positive(); id > 0 {
+		r.RequestTargets = []target{{Kind: "album", ID: id}}
+	}
+	return r
+}
+
+// ---- read_discover ----
+
+type discoverInput struct {
+	Action           string   `json:"action"`
+	Media            string   `json:"media"`
+	List             string   `json:"list"`
+	TMDBID           int      `json:"tmdb_id"`
+	Language         string   `json:"language"`
+	CollectionID     int      `json:"collection_id"`
+	PersonID         int      `json:"person_id"`
+	PersonName       string   `json:"person_name"`
+	ArtistID         string   `json:"artist_id"`
+	ReleaseYear      *int     `json:"release_year"`
+	Decade           *int     `json:"decade"`
+	GenreIDs         []int    `json:"genre_ids"`
+	KeywordIDs       []int    `json:"keyword_ids"`
+	WatchProviderIDs []int    `json:"watch_provider_ids"`
+	Page             *pageArg `json:"page"`
+}
+
+// browseSegments maps public list names to Ombi's route segments.
+var browseSegments = map[string]string{
+	"popular": "popular", "now_playing": "nowplaying", "top_rated": "toprated", "upcoming": "upcoming",
+	"seasonal": "seasonal", "requested": "requested", "anticipated": "anticipated",
+	"most_watched": "mostwatched", "trending": "trending",
+}
+
+// readDiscover serves read_discover: browse and advanced_movie page
+// upstream (offset -> currentPosition, limit -> amountToLoad); similar,
+// collection, credits and artist_albums slice locally.
+func readDiscover(d *deps) tool {
+	return tool{name: "read_discover", handle: func(ctx context.Context, c *call) (any, error) {
+		var in discoverInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		cl := d.client
+		switch in.Action {
+		case "browse":
+			offset, limit := in.Page.window()
+			list := browseSegments[in.List]
+			var items []mediaRecord
+			var err error
+			if in.Media == "tv" {
+				items, err = videos(cl.browseTV(ctx, list, offset, limit))("tv", originTMDB)
+			} else {
+				items, err = videos(cl.browseMovies(ctx, list, offset, limit))("movie", originTMDB)
+			}
+			if err != nil {
+				return nil, err
+			}
+			for i := range items {
+				items[i].Seasons = nil // browse drops seasonRequests (04-results)
+			}
+			items = items[:min(len(items), limit)]
+			pg := upstreamPage(offset, limit, len(items), unitMedia)
+			if in.List == "requested" {
+				pg.NextOffset, pg.HasMore = nil, nil
+				c.truncate("the requested list comes from Ombi's bounded recently-requested feed: it may be incomplete and its continuation is unknown")
+			}
+			return newMediaPage(items, pg), nil
+		case "advanced_movie":
+			if in.Decade != nil && in.ReleaseYear != nil && (*in.ReleaseYear < *in.Decade || *in.ReleaseYear > *in.Decade+9) {
+				return nil, &ArgumentError{Field: "/release_year", Message: "release_year must fall within decade (decade <= release_year <= decade+9)"}
+			}
+			offset, limit := in.Page.window()
+			items, err := videos(cl.advancedMovies(ctx, offset, limit, discoverBody{
+				Type: "movie", ReleaseYear: in.ReleaseYear, Decade: in.Decade,
+				GenreIDs: in.GenreIDs, KeywordIDs: in.KeywordIDs, WatchProviders: in.WatchProviderIDs,
+			}))("movie", originTMDB)
+			if err != nil {
+				return nil, err
+			}
+			items = items[:min(len(items), limit)]
+			return newMediaPage(items, upstreamPage(offset, limit, len(items), unitMedia)), nil
+		case "similar":
+			items, err := videos(cl.similarMovies(ctx, movieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}))("movie", originTMDB)
+			if err != nil {
+				return nil, err
+			}
+			window, pg := localPage(items, in.Page, false, unitMedia)
+			return newMediaPage(window, pg), nil
+		case "collection":
+			coll, err := cl.movieCollection(ctx, in.CollectionID)
+			if err != nil {
+				return nil, err
+			}
+			items, _ := videos(coll.Collection, nil)("movie", originTMDB)
+			window, pg := localPage(items, in.Page, true, unitMedia)
+			return newMediaPage(window, pg), nil
+		case "credits":
+			if err := nonBlank("/person_name", in.PersonName); err != nil {
+				return nil, err
+			}
+			return d.credits(ctx, c, in)
+		case "artist_albums":
+			if err := pathText("/artist_id", in.ArtistID); err != nil {
+				return nil, err
+			}
+			ws, err := cl.artistAlbums(ctx, in.ArtistID)
+			if err != nil {
+				return nil, err
+			}
+			window, pg := localPage(mapAll(ws, projectAlbum), in.Page, true, unitMedia)
+			return newMediaPage(window, pg), nil
+		}
+		return nil, &UnsupportedError{Message: "read_discover: unknown branch"}
+	}}
+}
+
+// maxEnrich bounds the TV detail reads that fill missing credit titles.
+const maxEnrich = 25
+
+// credits projects a person's credits: one media record per credited title
+// carrying the caller-supplied person name (Ombi returns only the person id).
+// TV entries without a title are enriched from their TMDB detail records,
+// within the returned window only.
+func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, error) {
+	ac, err := d.client.actorCredits(ctx, in.PersonID, in.Media)
+	if err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	var items []mediaRecord
+	add := func(e wireCreditEntry, cr credit) {
+		n := e.ID.positive() // TMDB ids are ints; anything else is not a usable credit
+		if n == 0 {
+			return
+		}
+		id := strconv.Itoa(n)
+		if i, ok := index[id]; ok {
+			items[i].Credits = append(items[i].Credits, cr)
+			return
+		}
+		var s idSet
+		s.add(nsTMDB, id)
+		title := e.Title
+		if title == "" {
+			title = e.Name
+		}
+		index[id] = len(items)
+		items = append(items, mediaRecord{Media: in.Media, Identifiers: s.list(), Title: title, Year: yearOf(e.ReleaseDate, e.FirstAirDate), Credits: []credit{cr}})
+	}
+	for _, e := range ac.Cast {
+		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Character, Department: "Acting"})
+	}
+	for _, e := range ac.Crew {
+		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Job, Department: e.Department})
+	}
+	window, pg := localPage(items, in.Page, true, unitMedia)
+	if in.Media == "tv" {
+		enriched := 0
+		for i := range window {
+			if window[i].Title != "" {
+				continue
+			}
+			if enriched == maxEnrich {
+				c.warn("some TV credit titles stay unresolved: at most %d detail reads per call", maxEnrich)
+				break
+			}
+			enriched++
+			id, _ := strconv.Atoi(window[i].Identifiers[0].Value) // set from an int above
+			det, err := d.client.tvByTMDB(ctx, id)
+			if err != nil {
+				c.warn("could not read the title of TV credit tmdb %d", id)
+				continue
+			}
+			window[i].Title = det.Title
+			if window[i].Year == nil {
+				window[i].Year = yearOf(det.FirstAired, det.ReleaseDate)
+			}
+		}
+	}
+	return newMediaPage(window, pg), nil
+}
+
+// ---- read_media ----
+
+type mediaInput struct {
+	Action    string       `json:"action"`
+	Target    *mediaTarget `json:"target"`
+	Media     string       `json:"media"`
+	RequestID int          `json:"request_id"`
+	TMDBID    int          `json:"tmdb_id"`
+	Language  string       `json:"language"`
+	Title     string       `json:"title"`
+	Year      int          `json:"year"`
+}
+
+type mediaTarget struct {
+	Media    string `json:"media"`
+	Provider string `json:"provider"`
+	ID       flexID `json:"id"`
+}
+
+// readMedia serves read_media: details by explicit provider, by_request,
+// movie_localized, ratings (with the exact-match fallback) and streaming.
+// Every branch answers one record.
+func readMedia(d *deps) tool {
+	return tool{name: "read_media", handle: func(ctx context.Context, c *call) (any, error) {
+		var in mediaInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		var rec mediaRecord
+		var err error
+		switch in.Action {
+		case "details":
+			rec, err = d.details(ctx, c, in.Target)
+		case "by_request":
+			rec, err = d.byRequest(ctx, in)
+		case "movie_localized":
+			var w wireMedia
+			if w, err = d.client.movieLocalized(ctx, movieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}); err == nil {
+				rec = projectVideo(&w, "movie", originTMDB)
+			}
+		case "ratings":
+			if err := pathText("/title", in.Title); err != nil {
+				return nil, err
+			}
+			rec, err = d.ratings(ctx, c, in)
+		case "streaming":
+			rec, err = d.streaming(ctx, in)
+		default:
+			err = &UnsupportedError{Message: "read_media: unknown branch"}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return newMediaPage([]mediaRecord{rec}, singlePage(1, unitMedia)), nil
+	}}
+}
+
+func (d *deps) details(ctx context.Context, c *call, t *mediaTarget) (mediaRecord, error) {
+	cl := d.client
+	if t == nil {
+		return mediaRecord{}, &ArgumentError{Field: "/target", Message: "target is required"}
+	}
+	if err := pathText("/target/id", string(t.ID)); err != nil {
+		return mediaRecord{}, err
+	}
+	switch t.Media + "/" + t.Provider {
+	case "movie/tmdb":
+		w, err := cl.movieDetails(ctx, t.ID.positive())
+		return projectVideo(&w, "movie", originTMDB), err
+	case "movie/imdb":
+		w, err := cl.movieByIMDB(ctx, string(t.ID))
+		return projectVideo(&w, "movie", originTMDB), err
+	case "tv/tmdb":
+		w, err := cl.tvByTMDB(ctx, t.ID.positive())
+		return projectVideo(&w, "tv", originTMDB), err
+	case "tv/tvdb":
+		return d.tvdbDetails(ctx, c, t.ID.positive())
+	case "artist/musicbrainz":
+		w, err := cl.artistDetails(ctx, string(t.ID))
+		return projectArtistInfo(&w), err
+	case "album/musicbrainz":
+		w, err := cl.albumDetails(ctx, string(t.ID))
+		var s idSet
+		s.add(nsMusicBrainz, w.ID)
+		return mediaRecord{Media: "album", Identifiers: s.list(), Title: w.Title, Year: yearOf(w.ReleaseDate)}, err
+	}
+	return mediaRecord{}, &UnsupportedError{Message: "read_media: unknown target"}
+}
+
+func projectArtistInfo(w *wireArtistInfo) mediaRecord {
+	var s idSet
+	s.add(nsMusicBrainz, w.ID)
+	return mediaRecord{Media: "artist", Identifiers: s.list(), Title: w.Name, Overview: w.Overview}
+}
+
+// maxScan bounds the v1 TV parent scan.
+const maxScan = 1000
+
+// tvdbDetails reads the TVMaze-backed v1 info route, whose request state is
+// unreliable, and overlays requested, request_targets and episode flags from
+// a bounded scan of v1 TV parents matching tvDbId or imdbId.
+func (d *deps) tvdbDetails(ctx context.Context, c *call, tvdbID int) (mediaRecord, error) {
+	w, err := d.client.tvByTVDB(ctx, tvdbID)
+	if err != nil {
+		return mediaRecord{}, err
+	}
+	rec := projectVideo(&w, "tv", originTVMaze)
+	rec.Requested, rec.RequestTargets = nil, nil
+	parents, err := d.client.tvRequests(ctx)
+	if err != nil {
+		c.truncate("request state unknown: the bounded scan of TV requests failed")
+		return rec, nil
+	}
+	complete := len(parents) <= maxScan
+	parents = parents[:min(len(parents), maxScan)]
+	imdb := w.ImdbID
+	for _, p := range parents {
+		if p.TvDbID.positive() != tvdbID && (imdb == "" || p.ImdbID != imdb) {
+			continue
+		}
+		if id := p.ID.positive(); id > 0 {
+			rec.Requested = ptr(true)
+			rec.RequestTargets = append(rec.RequestTargets, target{Kind: "tv_parent", ID: id})
+		}
+		overlayEpisodes(rec.Seasons, p.ChildRequests)
+	}
+	if rec.Requested == nil {
+		if complete {
+			rec.Requested = ptr(false)
+		} else {
+			c.truncate("request state unknown: more than %d TV requests exist and none of the first %d matched", maxScan, maxScan)
+		}
+	}
+	return rec, nil
+}
+
+// overlayEpisodes marks episodes requested or available when a child request
+// of the matching parent says so.
+func overlayEpisodes(seasons []season, children []wireTVChild) {
+	type key struct{ s, e int }
+	state := map[key]wireEpisode{}
+	for _, ch := range children {
+		for _, s := range ch.SeasonRequests {
+			for _, e := range s.Episodes {
+				k := key{s.SeasonNumber, e.EpisodeNumber}
+				have := state[k]
+				if e.Requested != nil && *e.Requested || have.Requested == nil {
+					have.Requested = ptr(true)
+				}
+				if e.Available != nil && *e.Available {
+					have.Available = ptr(true)
+				}
+				state[k] = have
+			}
+		}
+	}
+	for i := range seasons {
+		for j := range seasons[i].Episodes {
+			ep := &seasons[i].Episodes[j]
+			if st, ok := state[key{seasons[i].SeasonNumber, ep.EpisodeNumber}]; ok {
+				ep.Requested = st.Requested
+				if st.Available != nil {
+					ep.Available = st.Available
+				}
+			}
+		}
+	}
+}
+
+func (d *deps) byRequest(ctx context.Context, in mediaInput) (mediaRecord, error) {
+	cl := d.client
+	switch in.Media {
+	case "movie":
+		w, err := cl.movieByRequest(ctx, in.RequestID)
+		return projectVideo(&w, "movie", originTMDB), err
+	case "tv":
+		w, err := cl.tvByRequest(ctx, in.RequestID)
+		return projectVideo(&w, "tv", originTMDB), err
+	case "album":
+		w, err := cl.artistByRequest(ctx, in.RequestID)
+		return projectArtistInfo(&w), err
+	}
+	return mediaRecord{}, &UnsupportedError{Message: "read_media: unknown media"}
+}
+
+// ratings reads Ombi's title/year ratings route. On 404, 5xx or an empty
+// answer it searches the same media and title and accepts only an exact
+// case-insensitive title and year match, returning labelled TMDB or TVMaze
+// values with a warning; no fuzzy match is substituted.
+func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord, error) {
+	rec := mediaRecord{Media: in.Media, Identifiers: []identifier{}, Title: in.Title, Year: ptr(in.Year)}
+	var refs []reference
+	var err error
+	if in.Media == "movie" {
+		var r wireMovieRatings
+		if r, err = d.client.movieRatings(ctx, in.Title, in.Year); err == nil {
+			refs = appendRef(refs, "critics_rating", r.CriticsRating, "rotten_tomatoes")
+			refs = appendIntRef(refs, "critics_score", r.CriticsScore, "rotten_tomatoes")
+			refs = appendRef(refs, "audience_rating", r.AudienceRating, "rotten_tomatoes")
+			refs = appendIntRef(refs, "audience_score", r.AudienceScore, "rotten_tomatoes")
+		}
+	} else {
+		var r wireTVRatings
+		if r, err = d.client.tvRatings(ctx, in.Title, in.Year); err == nil {
+			refs = appendRef(refs, "class", r.Class, "rotten_tomatoes")
+			refs = appendIntRef(refs, "score", r.Score, "rotten_tomatoes")
+		}
+	}
+	if err == nil && len(refs) > 0 {
+		rec.Ratings = refs
+		return rec, nil
+	}
+	if err != nil && !fallbackAllowed(err) {
+		return mediaRecord{}, err
+	}
+	reason := "an empty answer"
+	if err != nil {
+		reason = "an upstream failure"
+	}
+	var found []wireMedia
+	origin := originTMDB
+	if in.Media == "movie" {
+		found, err = d.client.searchMovie(ctx, in.Title)
+	} else {
+		found, err = d.client.searchTV(ctx, in.Title)
+		origin = originTVMaze
+	}
+	if err != nil {
+		return mediaRecord{}, err
+	}
+	for i := range found {
+		w := &found[i]
+		y := yearOf(w.ReleaseDate, w.FirstAired)
+		if !strings.EqualFold(strings.TrimSpace(w.Title), strings.TrimSpace(in.Title)) || y == nil || *y != in.Year {
+			continue
+		}
+		m := projectVideo(w, in.Media, origin)
+		rec.Identifiers, rec.Title = m.Identifiers, m.Title
+		if in.Media == "movie" {
+			rec.Ratings = appendFloatRef(rec.Ratings, "tmdb_vote_average", w.VoteAverage, "tmdb")
+			if w.VoteCount != nil {
+				rec.Ratings = append(rec.Ratings, reference{Name: "tmdb_vote_count", Value: *w.VoteCount, Category: "tmdb"})
+			}
+			c.warn("ratings route gave %s; values are TMDB vote figures from the exact title and year match in movie search", reason)
+		} else {
+			rec.Ratings = appendFloatRef(rec.Ratings, "tvmaze_site_rating", w.SiteRating, "tvmaze")
+			c.warn("ratings route gave %s; the value is the TVMaze site rating from the exact title and year match in TV search", reason)
+		}
+		return rec, nil
+	}
+	return mediaRecord{}, &APIError{Status: http.StatusNotFound, Message: "no ratings: the ratings route gave " + reason + " and no search result matches the exact title and year"}
+}
+
+// fallbackAllowed: the ratings fallback runs on 404 and 5xx only, never on
+// 401/403/429, validation failures or transport errors.
+func fallbackAllowed(err error) bool {
+	var api *APIError
+	return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ErrNoContent)
+}
+
+func (d *deps) streaming(ctx context.Context, in mediaInput) (mediaRecord, error) {
+	ws, err := d.client.streaming(ctx, in.Media, in.TMDBID)
+	if err != nil {
+		return mediaRecord{}, err
+	}
+	var s idSet
+	s.add(nsTMDB, strconv.Itoa(in.TMDBID))
+	rec := mediaRecord{Media: in.Media, Identifiers: s.list()}
+	seen := map[string]bool{}
+	for _, w := range ws {
+		name := strings.TrimSpace(w.StreamingProvider)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		rec.Providers = append(rec.Providers, provider{Name: name})
+	}
+	return rec, nil
+}
+
+// pathText checks a value that becomes a path segment: non-blank, and not
+// "." or ".." (which would change the route), blamed on its field.
+func pathText(field, s string) error {
+	if err := nonBlank(field, s); err != nil {
+		return err
+	}
+	if t := strings.TrimSpace(s); t == "." || t == ".." {
+		return &ArgumentError{Field: field, Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
+	}
+	return nil
+}
+
+// nonBlank re-checks that free text holds non-whitespace (RT-TEXT-NONBLANK).
+func nonBlank(field, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return &ArgumentError{Field: field, Message: "must contain non-whitespace text"}
+	}
+	return nil
+}

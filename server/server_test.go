@@ -1,0 +1,581 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/spec"
+)
+
+// harness is the server running in-process against a loopback mockombi,
+// spoken to through go-sdk in-memory transports.
+type harness struct {
+	mock      *mockombi.Server
+	session   *mcp.ClientSession
+	validator *spec.Validator
+}
+
+func startMock(t testing.TB, o mockombi.Options) *mockombi.Server {
+	t.Helper()
+	m := mockombi.New(o)
+	if err := m.Start("127.0.0.1:0"); err != nil {
+		t.Fatalf("start mockombi: %v", err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	return m
+}
+
+// jwtOptions are server Options logging in as the mock's admin user.
+func jwtOptions(t testing.TB, m *mockombi.Server) Options {
+	t.Helper()
+	for _, u := range m.Credentials().Users {
+		if u.Role == mockombi.RoleAdmin {
+			return Options{URL: m.URL(), AuthMode: AuthJWT, Username: u.Username, Password: u.Password, Timeout: 5 * time.Second}
+		}
+	}
+	t.Fatal("mockombi has no admin user")
+	return Options{}
+}
+
+func newHarness(t testing.TB, m *mockombi.Server, o Options) *harness {
+	t.Helper()
+	s, err := New(o)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "server-test", Version: "0"}, nil).
+		Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Wait() })
+	v, err := spec.NewValidator()
+	if err != nil {
+		t.Fatalf("NewValidator: %v", err)
+	}
+	return &harness{mock: m, session: cs, validator: v}
+}
+
+// result is a decoded envelope plus the raw tool result.
+type result struct {
+	OK        bool            `json:"ok"`
+	Operation string          `json:"operation"`
+	Data      json.RawMessage `json:"data"`
+	Error     *ErrorObject    `json:"error"`
+	Warnings  []string        `json:"warnings"`
+	Truncated bool            `json:"truncated"`
+	raw       []byte
+}
+
+// call invokes a tool and checks the result contract on every answer: the
+// envelope validates against the tool's outputSchema, one text block carries
+// the same JSON, isError == !ok, and the serialised result fits the budget.
+func (h *harness) call(t testing.TB, tool string, args any) result {
+	t.Helper()
+	res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", tool, args, err)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatalf("encode structuredContent: %v", err)
+	}
+	if err := h.validator.ValidateOutput(tool, raw); err != nil {
+		t.Fatalf("%s %v: envelope violates outputSchema: %v\n%s", tool, args, err, raw)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
+	}
+	var fromText, fromStruct any
+	if err := json.Unmarshal([]byte(text.Text), &fromText); err != nil {
+		t.Fatalf("%s: text block is not JSON: %v", tool, err)
+	}
+	_ = json.Unmarshal(raw, &fromStruct)
+	if !jsonEqual(fromText, fromStruct) {
+		t.Fatalf("%s: text block differs from structuredContent", tool)
+	}
+	if len(text.Text) > maxResultBytes {
+		t.Fatalf("%s: result is %d bytes, over budget", tool, len(text.Text))
+	}
+	var r result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("decode envelope: %v", err)
+	}
+	r.raw = raw
+	if res.IsError == r.OK {
+		t.Fatalf("%s: isError=%v but ok=%v", tool, res.IsError, r.OK)
+	}
+	return r
+}
+
+func (h *harness) upstreamCalls() []mockombi.Call {
+	var out []mockombi.Call
+	for _, c := range h.mock.Journal() {
+		if c.Route != mockombi.RouteToken {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestServer_toolsListPerBundles(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	tests := []struct {
+		bundles []string
+		want    int
+	}{
+		{nil, 18},
+		{[]string{spec.BundleCore, spec.BundleModeration}, 23},
+		{[]string{spec.BundleCore, spec.BundleModeration, spec.BundleAdministration}, 31},
+		{[]string{spec.BundleAdministration}, 8},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.bundles, ","), func(t *testing.T) {
+			o := jwtOptions(t, m)
+			o.Bundles = tt.bundles
+			h := newHarness(t, m, o)
+			var names []string
+			for tool, err := range h.session.Tools(context.Background(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				names = append(names, tool.Name)
+				st, _ := spec.Lookup(tool.Name)
+				in, _ := spec.PublishedInputSchema(tool.Name)
+				out, _ := spec.OutputSchema(tool.Name)
+				if !sameJSON(t, tool.InputSchema, in) || !sameJSON(t, tool.OutputSchema, out) {
+					t.Errorf("%s: advertised schemas differ from spec", tool.Name)
+				}
+				if tool.Annotations == nil || tool.Annotations.ReadOnlyHint != st.Annotations.ReadOnlyHint ||
+					*tool.Annotations.DestructiveHint != st.Annotations.DestructiveHint {
+					t.Errorf("%s: annotations differ from spec", tool.Name)
+				}
+			}
+			if len(names) != tt.want {
+				t.Fatalf("tools/list has %d tools, want %d: %v", len(names), tt.want, names)
+			}
+			init := h.session.InitializeResult()
+			if caps, _ := json.Marshal(init.Capabilities); init.ServerInfo.Name != Name || string(caps) != `{"tools":{}}` {
+				t.Fatalf("initialize: server %q capabilities %s, want ombi-mcp and only tools without listChanged", init.ServerInfo.Name, caps)
+			}
+			if init.ProtocolVersion != "2025-11-25" {
+				t.Fatalf("protocol version = %s", init.ProtocolVersion)
+			}
+		})
+	}
+}
+
+func sameJSON(t testing.TB, got any, want json.RawMessage) bool {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	return jsonEqual(got, w)
+}
+
+func TestServer_disabledBundleRefusedAtCallTime(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, jwtOptions(t, m))
+	r := h.call(t, "write_request_moderate", map[string]any{"action": "approve", "media": "tv", "request_id": 456})
+	if r.OK || r.Error.Code != CodeForbidden || !strings.Contains(r.Error.Message, "moderation") {
+		t.Fatalf("envelope = %s", r.raw)
+	}
+	if calls := h.upstreamCalls(); len(calls) != 0 {
+		t.Fatalf("upstream was called: %+v", calls)
+	}
+}
+
+func TestServer_protocolErrors(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, jwtOptions(t, m))
+	tests := []struct {
+		name string
+		tool string
+		args any
+	}{
+		{"unknown tool", "no_such_tool", map[string]any{}},
+		{"arguments not an object", "read_search", []int{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+			var rpc *jsonrpc.Error
+			if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams {
+				t.Fatalf("error = %v, want JSON-RPC -32602", err)
+			}
+		})
+	}
+}
+
+func TestServer_invalidArgumentsNeverReachUpstream(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, jwtOptions(t, m))
+	tests := []struct {
+		tool      string
+		args      map[string]any
+		wantField string
+	}{
+		{"read_search", map[string]any{}, "/action"},
+		{"read_search", map[string]any{"action": "text", "media": "movie", "query": "x", "extra": 1}, "/extra"},
+		{"read_search", map[string]any{"action": "text", "media": "movie", "query": "   "}, "/query"},
+		{"read_search", map[string]any{"action": "multi", "query": "x", "include": []string{}}, "/include"},
+		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "movie", "provider": "imdb", "id": "../x"}}, "/target/id"},
+		{"read_discover", map[string]any{"action": "advanced_movie", "decade": 1990, "release_year": 2001}, "/release_year"},
+		{"read_discover", map[string]any{"action": "browse", "media": "tv", "list": "now_playing"}, "/list"},
+		{"read_reference", map[string]any{"action": "keyword", "keyword_id": 0}, "/keyword_id"},
+		{"read_requests", map[string]any{"action": "list", "media": "album", "status": "unavailable"}, "/status"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+tt.wantField, func(t *testing.T) {
+			h.mock.ClearJournal()
+			r := h.call(t, tt.tool, tt.args)
+			if r.OK || r.Error.Code != CodeInvalidArgument || r.Error.Field != tt.wantField || r.Error.Retryable {
+				t.Fatalf("envelope = %s, want INVALID_ARGUMENT field %s", r.raw, tt.wantField)
+			}
+			if calls := h.mock.Journal(); len(calls) != 0 {
+				t.Fatalf("upstream traffic on invalid input: %+v", calls)
+			}
+		})
+	}
+}
+
+// TestUnsupported_answersHonestly: a registered tool without handlers
+// answers UNSUPPORTED_CAPABILITY for valid arguments and sends nothing.
+func TestUnsupported_answersHonestly(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	c, err := newClient(jwtOptions(t, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := spec.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &deps{client: c, validator: v, log: Options{}.logger()}
+	st, _ := spec.Lookup("read_search")
+	res, err := d.serve(st, unsupported("read_search").handle)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name: "read_search", Arguments: json.RawMessage(`{"action":"text","media":"movie","query":"x"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := res.StructuredContent.(json.RawMessage)
+	if err := v.ValidateOutput("read_search", raw); err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	_ = json.Unmarshal(raw, &r)
+	if r.OK || r.Error.Code != CodeUnsupportedCapability || !res.IsError {
+		t.Fatalf("envelope = %s", raw)
+	}
+	if calls := m.Journal(); len(calls) != 0 {
+		t.Fatalf("upstream traffic: %+v", calls)
+	}
+}
+
+func TestRegistry_matchesCatalogue(t *testing.T) {
+	var got []string
+	for _, tl := range tools(&deps{}) {
+		got = append(got, tl.name)
+	}
+	var want []string
+	for _, tl := range spec.Tools() {
+		want = append(want, tl.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("registry = %v\ncatalogue = %v", got, want)
+	}
+}
+
+// TestServer_errorBoundaries injects each upstream failure on one read
+// (read_search text movie) and checks the mapped code and retryable flag.
+func TestServer_errorBoundaries(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	o := jwtOptions(t, m)
+	o.Timeout = 300 * time.Millisecond
+	o.MaxBodyBytes = 1 << 20
+	h := newHarness(t, m, o)
+	const p = "/api/v1/Search/movie/*"
+	tests := []struct {
+		name       string
+		fault      mockombi.Fault
+		code       string
+		retryable  bool
+		status     int
+		retryAfter int
+	}{
+		{"401 plain text", mockombi.Fault{Status: 401, Body: "Invalid API Key"}, CodeAuthenticationFailed, false, 401, 0},
+		{"403", mockombi.Fault{Status: 403}, CodeForbidden, false, 403, 0},
+		{"404 html", mockombi.Fault{Status: 404, Kind: mockombi.FaultHTML}, CodeNotFound, false, 404, 0},
+		{"409", mockombi.Fault{Status: 409}, CodeConflict, false, 409, 0},
+		{"429 with Retry-After", mockombi.Fault{Status: 429, Headers: map[string]string{"Retry-After": "17"}}, CodeRateLimited, true, 429, 17},
+		{"429 without Retry-After", mockombi.Fault{Status: 429}, CodeRateLimited, true, 429, 0},
+		{"500 with error body", mockombi.Fault{Status: 500}, CodeUpstreamRejected, true, 500, 0},
+		{"503 html", mockombi.Fault{Status: 503, Kind: mockombi.FaultHTML}, CodeUpstreamRejected, true, 503, 0},
+		{"malformed", mockombi.Fault{Kind: mockombi.FaultMalformed}, CodeUpstreamSchemaMismatch, false, 0, 0},
+		{"truncated", mockombi.Fault{Kind: mockombi.FaultTruncate}, "", false, 0, 0},
+		{"empty", mockombi.Fault{Kind: mockombi.FaultEmpty}, CodeUpstreamSchemaMismatch, false, 0, 0},
+		{"wrong content type", mockombi.Fault{Kind: mockombi.FaultWrongContentType}, CodeUpstreamSchemaMismatch, false, 0, 0},
+		{"oversized", mockombi.Fault{Kind: mockombi.FaultOversized, Size: 4 << 20}, CodeUpstreamSchemaMismatch, false, 0, 0},
+		{"reset", mockombi.Fault{Kind: mockombi.FaultReset}, CodeUpstreamRejected, true, 0, 0},
+		{"past the deadline", mockombi.Fault{DelayMS: 2000}, CodeTimeout, true, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m.ClearFaults()
+			f := tt.fault
+			f.Method, f.Path, f.Times = "GET", p, 0
+			if err := m.InjectFault(f); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(m.ClearFaults)
+			r := h.call(t, "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"})
+			if r.OK {
+				t.Fatalf("ok despite fault: %s", r.raw)
+			}
+			e := r.Error
+			if tt.code == "" { // a cut body is either a lost connection or bad JSON
+				if e.Code != CodeUpstreamSchemaMismatch && !(e.Code == CodeUpstreamRejected && e.Retryable) {
+					t.Fatalf("error = %+v", e)
+				}
+				return
+			}
+			if e.Code != tt.code || e.Retryable != tt.retryable || e.HTTPStatus != tt.status {
+				t.Fatalf("error = %+v, want %s retryable=%v status=%d", e, tt.code, tt.retryable, tt.status)
+			}
+			if (tt.retryAfter == 0) != (e.RetryAfterSeconds == nil) || (e.RetryAfterSeconds != nil && *e.RetryAfterSeconds != tt.retryAfter) {
+				t.Fatalf("retry_after_seconds = %v, want %d", e.RetryAfterSeconds, tt.retryAfter)
+			}
+			for _, c := range m.Canaries() {
+				if strings.Contains(string(r.raw), c.Value) {
+					t.Fatalf("canary %s in the result: %s", c.Name, r.raw)
+				}
+			}
+		})
+	}
+}
+
+// TestServer_jwtRenewalAfterRotation: after the mock invalidates every
+// token, a read logs in exactly once more and succeeds.
+func TestServer_jwtRenewalAfterRotation(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, jwtOptions(t, m))
+	args := map[string]any{"action": "countries"}
+	h.call(t, "read_reference", args)
+	m.RotateAuth()
+	m.ClearJournal()
+	h.call(t, "read_reference", args)
+	var logins, unauthorized, reads int
+	for _, c := range m.Journal() {
+		switch {
+		case c.Route == mockombi.RouteToken:
+			logins++
+		case c.Status == 401:
+			unauthorized++
+		default:
+			reads++
+		}
+		if c.Header.Get("ApiKey") != "" {
+			t.Fatalf("jwt mode sent ApiKey: %+v", c)
+		}
+	}
+	if logins != 1 || unauthorized != 1 || reads != 1 {
+		t.Fatalf("journal after rotation: logins=%d 401s=%d reads=%d, want 1/1/1", logins, unauthorized, reads)
+	}
+}
+
+// TestServer_apiKeyNeverCallsToken: api_key mode sends ApiKey (+UserName)
+// and never Authorization or the Token route.
+func TestServer_apiKeyNeverCallsToken(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, UserName: "admin", Timeout: 5 * time.Second})
+	h.call(t, "read_reference", map[string]any{"action": "issue_categories"})
+	h.call(t, "read_search", map[string]any{"action": "text", "media": "tv", "query": "x"})
+	calls := m.Journal()
+	if len(calls) != 2 {
+		t.Fatalf("journal = %+v", calls)
+	}
+	for _, c := range calls {
+		if c.Route == mockombi.RouteToken || c.Header.Get("Authorization") != "" || c.Header.Get("ApiKey") == "" || c.Header.Get("UserName") != "admin" {
+			t.Fatalf("call = %+v", c)
+		}
+	}
+}
+
+// TestServer_branchesHitTheirLedgerRoutes runs every branch of the complete
+// tools against the mock and checks the journal: exactly the ledger routes
+// of the branch, in order, and never a local page forwarded upstream.
+func TestServer_branchesHitTheirLedgerRoutes(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second})
+	tests := []struct {
+		tool   string
+		args   map[string]any
+		routes []string
+	}{
+		{"read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix", "page": map[string]any{"offset": 5, "limit": 2}}, []string{"GET /api/v1/Search/movie/{searchTerm}"}},
+		{"read_search", map[string]any{"action": "text", "media": "tv", "query": "breaking"}, []string{"GET /api/v1/Search/tv/{searchTerm}"}},
+		{"read_search", map[string]any{"action": "text", "media": "artist", "query": "linkin"}, []string{"GET /api/v1/Search/music/artist/{searchTerm}"}},
+		{"read_search", map[string]any{"action": "text", "media": "album", "query": "meteora"}, []string{"GET /api/v1/Search/music/album/{searchTerm}"}},
+		{"read_search", map[string]any{"action": "multi", "query": "matrix", "include": []string{"movies", "people"}}, []string{"POST /api/v2/Search/multi/{searchTerm}"}},
+		{"read_search", map[string]any{"action": "movie_refine", "query": "matrix", "year": 1999}, []string{"POST /api/v1/Search/movie"}},
+		{"read_search", map[string]any{"action": "actor", "query": "keanu"}, []string{"POST /api/v1/Search/movie/actor"}},
+		{"read_discover", map[string]any{"action": "browse", "media": "movie", "list": "top_rated"}, []string{"GET /api/v2/Search/movie/toprated/{currentPosition}/{amountToLoad}"}},
+		{"read_discover", map[string]any{"action": "browse", "media": "tv", "list": "trending"}, []string{"GET /api/v2/Search/tv/trending/{currentPosition}/{amountToLoad}"}},
+		{"read_discover", map[string]any{"action": "similar", "tmdb_id": 603}, []string{"POST /api/v2/Search/movie/similar"}},
+		{"read_discover", map[string]any{"action": "collection", "collection_id": 2344}, []string{"GET /api/v2/Search/movie/collection/{collectionId}"}},
+		{"read_discover", map[string]any{"action": "credits", "person_id": 6384, "person_name": "Keanu Reeves", "media": "movie"}, []string{"GET /api/v2/Search/actor/{actorId}/movie"}},
+		{"read_discover", map[string]any{"action": "artist_albums", "artist_id": "f59c5520-5f46-4d2c-b2c4-822eabf53419"}, []string{"GET /api/v1/Search/music/artist/album/{foreignArtistId}"}},
+		{"read_discover", map[string]any{"action": "advanced_movie", "genre_ids": []int{28}}, []string{"POST /api/v2/Search/advancedSearch/movie/{currentPosition}/{amountToLoad}"}},
+		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "movie", "provider": "tmdb", "id": 603}}, []string{"GET /api/v2/Search/movie/{movieDbId}"}},
+		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "movie", "provider": "imdb", "id": "tt0133093"}}, []string{"GET /api/v2/Search/movie/imdb/{imdbid}"}},
+		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "tv", "provider": "tmdb", "id": 1396}}, []string{"GET /api/v2/Search/tv/moviedb/{moviedbid}"}},
+		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "artist", "provider": "musicbrainz", "id": "f59c5520"}}, []string{"GET /api/v2/Search/artist/{artistId}"}},
+		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "album", "provider": "musicbrainz", "id": "abc"}}, []string{"GET /api/v2/Search/artist/album/{albumId}"}},
+		{"read_media", map[string]any{"action": "by_request", "media": "movie", "request_id": 1}, []string{"GET /api/v2/Search/movie/request/{requestId}"}},
+		{"read_media", map[string]any{"action": "by_request", "media": "tv", "request_id": 1}, []string{"GET /api/v2/Search/tv/request/{requestId}"}},
+		{"read_media", map[string]any{"action": "by_request", "media": "album", "request_id": 1}, []string{"GET /api/v2/Search/artist/request/{requestId}"}},
+		{"read_media", map[string]any{"action": "movie_localized", "tmdb_id": 603, "language": "de"}, []string{"POST /api/v1/Search/movie/info"}},
+		{"read_media", map[string]any{"action": "streaming", "media": "movie", "tmdb_id": 603}, []string{"GET /api/v2/Search/stream/movie/{movieDbId}"}},
+		{"read_reference", map[string]any{"action": "genres", "media": "movie"}, []string{"GET /api/v2/Search/Genres/{media}"}},
+		{"read_reference", map[string]any{"action": "languages"}, []string{"GET /api/v2/Search/Languages"}},
+		{"read_reference", map[string]any{"action": "keywords", "query": "time"}, []string{"GET /api/v1/TheMovieDb/Keywords"}},
+		{"read_reference", map[string]any{"action": "keyword", "keyword_id": 4379}, []string{"GET /api/v1/TheMovieDb/Keywords/{keywordId}"}},
+		{"read_reference", map[string]any{"action": "watch_providers", "media": "tv"}, []string{"GET /api/v1/TheMovieDb/WatchProviders/tv"}},
+		{"read_reference", map[string]any{"action": "countries"}, []string{"GET /api/v1/Identity/streamingcountry"}},
+		{"read_reference", map[string]any{"action": "issue_categories"}, []string{"GET /api/v1/Issues/categories"}},
+	}
+	for _, tt := range tests {
+		b, _ := json.Marshal(tt.args)
+		t.Run(tt.tool+string(b), func(t *testing.T) {
+			m.ClearJournal()
+			r := h.call(t, tt.tool, tt.args)
+			if !r.OK && r.Error.Code != CodeNotFound {
+				t.Fatalf("envelope = %s", r.raw)
+			}
+			var got []string
+			for _, c := range m.Journal() {
+				got = append(got, c.Route)
+				if strings.Contains(c.Query, "offset") || strings.Contains(c.Query, "limit") || strings.Contains(c.Query, "page") {
+					t.Fatalf("local page forwarded: %+v", c)
+				}
+			}
+			if !slices.Equal(got, tt.routes) {
+				t.Fatalf("upstream calls = %v, want %v", got, tt.routes)
+			}
+		})
+	}
+}
+
+// TestServer_upstreamQuirks: the known upstream faults give the behaviour
+// the verification document records.
+func TestServer_upstreamQuirks(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	h := newHarness(t, m, jwtOptions(t, m))
+
+	t.Run("ratings route gone: exact-match fallback, labelled, warned", func(t *testing.T) {
+		if err := m.SetQuirk(mockombi.QuirkRatingsRottenTomatoes, true); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = m.SetQuirk(mockombi.QuirkRatingsRottenTomatoes, false) })
+		m.ClearJournal()
+		r := h.call(t, "read_media", map[string]any{"action": "ratings", "media": "movie", "title": "the matrix", "year": 1999})
+		if !r.OK || len(r.Warnings) != 1 || !strings.Contains(string(r.Data), `"tmdb_vote_average"`) || strings.Contains(string(r.Data), "rotten") {
+			t.Fatalf("envelope = %s", r.raw)
+		}
+		var routes []string
+		for _, c := range h.upstreamCalls() {
+			routes = append(routes, c.Route)
+		}
+		want := []string{"GET /api/v2/Search/ratings/movie/{name}/{year}", "GET /api/v1/Search/movie/{searchTerm}"}
+		if !slices.Equal(routes, want) {
+			t.Fatalf("routes = %v, want %v", routes, want)
+		}
+	})
+
+	t.Run("language mojibake is skipped for a clean label", func(t *testing.T) {
+		if err := m.SetQuirk(mockombi.QuirkLanguageMojibake, true); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = m.SetQuirk(mockombi.QuirkLanguageMojibake, false) })
+		r := h.call(t, "read_reference", map[string]any{"action": "languages", "page": map[string]any{"limit": 100}})
+		if !r.OK {
+			t.Fatalf("envelope = %s", r.raw)
+		}
+		var page struct {
+			Items []reference `json:"items"`
+		}
+		if err := json.Unmarshal(r.Data, &page); err != nil {
+			t.Fatal(err)
+		}
+		corrupted := 0
+		for _, it := range page.Items {
+			if mojibake(it.Name) {
+				corrupted++
+			}
+		}
+		if corrupted != len(r.Warnings) {
+			t.Fatalf("%d corrupted labels emitted but %d warnings: %s", corrupted, len(r.Warnings), r.raw)
+		}
+	})
+
+	t.Run("v1 TV search labels TVDB and TVMaze, never TMDB", func(t *testing.T) {
+		r := h.call(t, "read_search", map[string]any{"action": "text", "media": "tv", "query": "breaking"})
+		if !r.OK || strings.Contains(string(r.Data), `"tmdb"`) || !strings.Contains(string(r.Data), `"tvdb"`) {
+			t.Fatalf("envelope = %s", r.raw)
+		}
+	})
+}
+
+// TestServer_protocolNegotiation: 2025-11-25 is served, older revisions the
+// SDK knows are echoed, and a client preferring a newer draft falls back to
+// 2025-11-25.
+func TestServer_protocolNegotiation(t *testing.T) {
+	m := startMock(t, mockombi.Options{})
+	tests := []struct{ ask, want string }{
+		{"2025-11-25", "2025-11-25"},
+		{"2025-06-18", "2025-06-18"},
+		{"2024-11-05", "2024-11-05"},
+		{"", "2025-11-25"}, // the SDK default client tries its newest first
+	}
+	for _, tt := range tests {
+		t.Run(tt.ask, func(t *testing.T) {
+			s, err := New(jwtOptions(t, m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := s.Connect(context.Background(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "negotiation-test", Version: "0"}, nil).
+				Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: tt.ask})
+			if err != nil {
+				t.Fatalf("connect asking %q: %v", tt.ask, err)
+			}
+			t.Cleanup(func() { _ = cs.Close(); _ = ss.Wait() })
+			if got := cs.InitializeResult().ProtocolVersion; got != tt.want {
+				t.Fatalf("negotiated %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,683 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file serves read_settings and write_settings_patch: Ombi's Settings
+// controller (32 writable sections, DECISIONS D4, plus 9 read-only views),
+// the CustomPage read and the v2 Features switches.
+
+// settingsWire maps every section label to its path below the API root.
+// The first 32 entries are writable (input outline write_settings_patch).
+var settingsWire = map[string]string{
+	"ombi": "api/v1/Settings/ombi", "customization": "api/v1/Settings/customization",
+	"landing_page": "api/v1/Settings/landingpage", "authentication": "api/v1/Settings/authentication",
+	"issues": "api/v1/Settings/Issues", "vote": "api/v1/Settings/vote",
+	"user_management": "api/v1/Settings/UserManagement", "update": "api/v1/Settings/Update",
+	"jobs": "api/v1/Settings/jobs", "plex": "api/v1/Settings/plex", "emby": "api/v1/Settings/emby",
+	"jellyfin": "api/v1/Settings/jellyfin", "sonarr": "api/v1/Settings/sonarr", "radarr": "api/v1/Settings/radarr",
+	"lidarr": "api/v1/Settings/lidarr", "couchpotato": "api/v1/Settings/CouchPotato",
+	"dognzb": "api/v1/Settings/DogNzb", "sickrage": "api/v1/Settings/SickRage",
+	"themoviedb":               "api/v1/Settings/themoviedb",
+	"notifications_email":      "api/v1/Settings/notifications/email",
+	"notifications_discord":    "api/v1/Settings/notifications/discord",
+	"notifications_telegram":   "api/v1/Settings/notifications/telegram",
+	"notifications_pushbullet": "api/v1/Settings/notifications/pushbullet",
+	"notifications_pushover":   "api/v1/Settings/notifications/pushover",
+	"notifications_slack":      "api/v1/Settings/notifications/slack",
+	"notifications_mattermost": "api/v1/Settings/notifications/mattermost",
+	"notifications_twilio":     "api/v1/Settings/notifications/twilio",
+	"notifications_mobile":     "api/v1/Settings/notifications/mobile",
+	"notifications_gotify":     "api/v1/Settings/notifications/gotify",
+	"notifications_ntfy":       "api/v1/Settings/notifications/ntfy",
+	"notifications_webhook":    "api/v1/Settings/notifications/webhook",
+	"notifications_newsletter": "api/v1/Settings/notifications/newsletter",
+	// read-only views
+	"about": "api/v1/Settings/about", "themes": "api/v1/Settings/themes",
+	"issues_enabled": "api/v1/Settings/issuesenabled", "vote_enabled": "api/v1/Settings/voteenabled",
+	"lidarr_enabled": "api/v1/Settings/lidarrenabled", "email_enabled": "api/v1/Settings/notifications/email/enabled",
+	"default_language": "api/v1/Settings/defaultlanguage", "base_url": "api/v1/Settings/baseurl",
+	"custom_page": "api/v1/CustomPage",
+}
+
+// readOnlySections are the views no patch may target.
+var readOnlySections = []string{"about", "themes", "issues_enabled", "vote_enabled", "lidarr_enabled", "email_enabled", "default_language", "base_url", "custom_page"}
+
+// syncSections trigger upstream sync jobs when saved.
+var syncSections = []string{"plex", "emby", "jellyfin", "sonarr", "radarr", "lidarr"}
+
+func writableSection(s string) bool {
+	_, ok := settingsWire[s]
+	return ok && !slices.Contains(readOnlySections, s)
+}
+
+// Output types of the settings family.
+type (
+	settingsResult struct {
+		Kind          string          `json:"kind"` // "settings"
+		Section       string          `json:"section"`
+		Revision      string          `json:"revision,omitempty"`
+		Values        []settingChange `json:"values"`
+		OmittedFields []string        `json:"omitted_fields"`
+	}
+	settingChange struct {
+		Name  string `json:"name"`
+		Value any    `json:"value"`
+	}
+)
+
+// ---- client methods ----
+
+// settingsSection reads a section's full wire document.
+//
+// upstream: GET /api/v1/Settings/ombi
+// upstream: GET /api/v1/Settings/customization
+// upstream: GET /api/v1/Settings/landingpage
+// upstream: GET /api/v1/Settings/authentication
+// upstream: GET /api/v1/Settings/Issues
+// upstream: GET /api/v1/Settings/vote
+// upstream: GET /api/v1/Settings/UserManagement
+// upstream: GET /api/v1/Settings/Update
+// upstream: GET /api/v1/Settings/jobs
+// upstream: GET /api/v1/Settings/plex
+// upstream: GET /api/v1/Settings/emby
+// upstream: GET /api/v1/Settings/jellyfin
+// upstream: GET /api/v1/Settings/sonarr
+// upstream: GET /api/v1/Settings/radarr
+// upstream: GET /api/v1/Settings/lidarr
+// upstream: GET /api/v1/Settings/CouchPotato
+// upstream: GET /api/v1/Settings/DogNzb
+// upstream: GET /api/v1/Settings/SickRage
+// upstream: GET /api/v1/Settings/themoviedb
+// upstream: GET /api/v1/Settings/notifications/email
+// upstream: GET /api/v1/Settings/notifications/discord
+// upstream: GET /api/v1/Settings/notifications/telegram
+// upstream: GET /api/v1/Settings/notifications/pushbullet
+// upstream: GET /api/v1/Settings/notifications/pushover
+// upstream: GET /api/v1/Settings/notifications/slack
+// upstream: GET /api/v1/Settings/notifications/mattermost
+// upstream: GET /api/v1/Settings/notifications/twilio
+// upstream: GET /api/v1/Settings/notifications/mobile
+// upstream: GET /api/v1/Settings/notifications/gotify
+// upstream: GET /api/v1/Settings/notifications/ntfy
+// upstream: GET /api/v1/Settings/notifications/webhook
+// upstream: GET /api/v1/Settings/notifications/newsletter
+// upstream: GET /api/v1/Settings/about
+// upstream: GET /api/v1/Settings/themes
+// upstream: GET /api/v1/Settings/issuesenabled
+// upstream: GET /api/v1/Settings/voteenabled
+// upstream: GET /api/v1/Settings/lidarrenabled
+// upstream: GET /api/v1/Settings/notifications/email/enabled
+// upstream: GET /api/v1/Settings/defaultlanguage
+// upstream: GET /api/v1/Settings/baseurl
+// upstream: GET /api/v1/CustomPage
+func (c *Client) settingsSection(ctx context.Context, section string) (json.RawMessage, error) {
+	rel, ok := settingsWire[section]
+	if !ok {
+		return nil, &ArgumentError{Field: "/section", Message: "unknown settings section"}
+	}
+	return send[json.RawMessage](ctx, c, http.MethodGet, rel, nil)
+}
+
+// saveSettings posts a section's full merged model; the answer is a bool
+// (jobs: {result, message}).
+//
+// upstream: POST /api/v1/Settings/ombi
+// upstream: POST /api/v1/Settings/customization
+// upstream: POST /api/v1/Settings/landingpage
+// upstream: POST /api/v1/Settings/authentication
+// upstream: POST /api/v1/Settings/Issues
+// upstream: POST /api/v1/Settings/vote
+// upstream: POST /api/v1/Settings/UserManagement
+// upstream: POST /api/v1/Settings/Update
+// upstream: POST /api/v1/Settings/jobs
+// upstream: POST /api/v1/Settings/plex
+// upstream: POST /api/v1/Settings/emby
+// upstream: POST /api/v1/Settings/jellyfin
+// upstream: POST /api/v1/Settings/sonarr
+// upstream: POST /api/v1/Settings/radarr
+// upstream: POST /api/v1/Settings/lidarr
+// upstream: POST /api/v1/Settings/CouchPotato
+// upstream: POST /api/v1/Settings/DogNzb
+// upstream: POST /api/v1/Settings/SickRage
+// upstream: POST /api/v1/Settings/themoviedb
+// upstream: POST /api/v1/Settings/notifications/email
+// upstream: POST /api/v1/Settings/notifications/discord
+// upstream: POST /api/v1/Settings/notifications/telegram
+// upstream: POST /api/v1/Settings/notifications/pushbullet
+// upstream: POST /api/v1/Settings/notifications/pushover
+// upstream: POST /api/v1/Settings/notifications/slack
+// upstream: POST /api/v1/Settings/notifications/mattermost
+// upstream: POST /api/v1/Settings/notifications/twilio
+// upstream: POST /api/v1/Settings/notifications/mobile
+// upstream: POST /api/v1/Settings/notifications/gotify
+// upstream: POST /api/v1/Settings/notifications/ntfy
+// upstream: POST /api/v1/Settings/notifications/webhook
+// upstream: POST /api/v1/Settings/notifications/newsletter
+func (c *Client) saveSettings(ctx context.Context, section string, model json.RawMessage) (json.RawMessage, error) {
+	if !writableSection(section) {
+		return nil, &ArgumentError{Field: "/section", Message: "section is not writable"}
+	}
+	return send[json.RawMessage](ctx, c, http.MethodPost, settingsWire[section], model)
+}
+
+// setFeature switches a feature on or off; the answer is the feature list.
+//
+// upstream: POST /api/v2/Features/enable
+// upstream: POST /api/v2/Features/disable
+func (c *Client) setFeature(ctx context.Context, name string, enabled bool) ([]wireFeature, error) {
+	op := "disable"
+	if enabled {
+		op = "enable"
+	}
+	return send[[]wireFeature](ctx, c, http.MethodPost, "api/v2/Features/"+op, featureBody{Name: name, Enabled: enabled})
+}
+
+type featureBody struct {
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
+}
+
+// ---- projection ----
+
+// revisionOf is the SHA-256 of the full wire document (compacted, so
+// whitespace differences never count as a change).
+func revisionOf(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(bytes.TrimSpace(raw))
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+// escapePointer escapes one JSON Pointer token (RFC 6901).
+func escapePointer(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+var serverIdentityLeaf = regexp.MustCompile(`^/servers/[0-9]+/(id|serverId|machineIdentifier)$`)
+
+// identityKeys are record identities: omitted on read except for saved
+// server identities, never writable.
+var identityKeys = []string{"id", "serverid", "machineidentifier"}
+
+// secretFragments mark keys whose values are credentials, markup or
+// install identities: never shown, never writable.
+var secretFragments = []string{
+	"password", "passwd", "token", "secret", "apikey", "api_key", "cookie", "connectionstring",
+	"authorization", "credential", "privatekey", "botapi", "html", "css", "scriptlocation",
+	"installid", "clientid", "storagepath", "basepath",
+}
+
+// destinationFragments mark keys whose string values are destinations or
+// personal addresses (a boolean or number under such a key is a switch).
+var destinationFragments = []string{
+	"url", "uri", "host", "email", "username", "login", "sender", "recipient", "phone",
+	"webhook", "chatid", "channel", "topic",
+}
+
+// secretKey reports keys that never leave the server and never accept a
+// change.
+func secretKey(key string) bool {
+	k := strings.ToLower(key)
+	if strings.HasSuffix(k, "key") || strings.HasSuffix(k, "sid") || k == "ip" {
+		return true
+	}
+	for _, f := range secretFragments {
+		if strings.Contains(k, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// destinationLeaf reports a string value under a destination-like key.
+func destinationLeaf(key string, v any) bool {
+	if _, ok := v.(string); !ok {
+		return false
+	}
+	k := strings.ToLower(key)
+	for _, f := range destinationFragments {
+		if strings.Contains(k, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeValue reports string values that look like destinations or
+// credentials whatever their key: URLs, addresses, long opaque tokens.
+func unsafeValue(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	if strings.Contains(s, "://") || strings.Contains(s, "@") || strings.Contains(s, "\\\\") {
+		return true
+	}
+	run := 0
+	for _, r := range s {
+		if r == ' ' || r == ',' || r == ';' {
+			run = 0
+			continue
+		}
+		run++
+		if run >= 32 {
+			return true
+		}
+	}
+	return false
+}
+
+// leafShown decides whether one flattened leaf may be returned.
+func leafShown(pointer, key string, v any) bool {
+	if serverIdentityLeaf.MatchString(pointer) {
+		return true
+	}
+	if slices.Contains(identityKeys, strings.ToLower(key)) {
+		return false
+	}
+	return !secretKey(key) && !destinationLeaf(key, v) && !unsafeValue(v)
+}
+
+// flattenSettings turns a section document into one entry per scalar
+// leaf, named by its escaped JSON Pointer; every withheld leaf's pointer
+// goes to omitted.
+func flattenSettings(doc any) (values []settingChange, omitted []string) {
+	var walk func(v any, pointer, key string, depth int, hidden bool)
+	walk = func(v any, pointer, key string, depth int, hidden bool) {
+		switch t := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(t[k], pointer+"/"+escapePointer(k), k, depth+1, hidden || (secretKey(k) && !isContainer(t[k])))
+			}
+		case []any:
+			for i, e := range t {
+				walk(e, pointer+"/"+strconv.Itoa(i), key, depth+1, hidden)
+			}
+		default:
+			if hidden || !leafShown(pointer, key, v) {
+				omitted = append(omitted, pointer)
+				return
+			}
+			values = append(values, settingChange{Name: pointer, Value: v})
+		}
+	}
+	walk(doc, "", "", 0, false)
+	return values, omitted
+}
+
+func isContainer(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
+}
+
+func decodeDoc(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// ---- read_settings ----
+
+type settingsInput struct {
+	Section string `json:"section"`
+}
+
+// readSettings serves read_settings (administration bundle).
+func readSettings(d *deps) tool {
+	return tool{name: "read_settings", handle: func(ctx context.Context, c *call) (any, error) {
+		var in settingsInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		raw, err := d.client.settingsSection(ctx, in.Section)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := decodeDoc(raw)
+		if err != nil {
+			return nil, &SchemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
+		}
+		res := settingsResult{Kind: "settings", Section: in.Section}
+		if isContainer(doc) {
+			res.Values, res.OmittedFields = flattenSettings(doc)
+		} else if doc != nil {
+			// A scalar view: only its value decides (the label is ours).
+			if !unsafeValue(doc) {
+				res.Values = []settingChange{{Name: in.Section, Value: doc}}
+			} else {
+				res.OmittedFields = []string{in.Section}
+			}
+		}
+		if writableSection(in.Section) {
+			res.Revision = revisionOf(raw)
+		}
+		res.Values = nonNilSlice(res.Values)
+		res.OmittedFields = nonNilSlice(res.OmittedFields)
+		return res, nil
+	}}
+}
+
+// ---- write_settings_patch ----
+
+type settingsPatchInput struct {
+	Action   string          `json:"action"`
+	Section  string          `json:"section"`
+	Revision string          `json:"revision"`
+	Changes  json.RawMessage `json:"changes"`
+	Name     string          `json:"name"`
+	Enabled  bool            `json:"enabled"`
+}
+
+// writeSettingsPatch serves write_settings_patch. patch: private GET,
+// revision check (stale: CONFLICT, nothing posted), validation of every
+// change against the original, deep merge keeping every other byte (and
+// so every secret), POST of the full model. feature: the name must be one
+// GET Features lists.
+func writeSettingsPatch(d *deps) tool {
+	return tool{name: "write_settings_patch", handle: func(ctx context.Context, c *call) (any, error) {
+		var in settingsPatchInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		switch in.Action {
+		case "patch":
+			return d.patchSettings(ctx, c, in)
+		case "feature":
+			return d.switchFeature(ctx, c, in)
+		}
+		return nil, &UnsupportedError{Message: "write_settings_patch: unknown branch"}
+	}}
+}
+
+func (d *deps) patchSettings(ctx context.Context, c *call, in settingsPatchInput) (any, error) {
+	if !writableSection(in.Section) {
+		return nil, &ArgumentError{Field: "/section", Message: "section is not writable"}
+	}
+	changes, err := decodeDoc(in.Changes)
+	if err != nil {
+		return nil, &ArgumentError{Field: "/changes", Message: "changes must be a JSON object"}
+	}
+	cm, ok := changes.(map[string]any)
+	if !ok || len(cm) == 0 {
+		return nil, &ArgumentError{Field: "/changes", Message: "changes must be a non-empty object"}
+	}
+	raw, err := d.client.settingsSection(readOnly(ctx), in.Section)
+	if err != nil {
+		return nil, err
+	}
+	if revisionOf(raw) != in.Revision {
+		return nil, &APIError{Status: http.StatusConflict, Message: "the section changed since it was read (stale revision); read it again and retry with the new revision. Nothing was saved"}
+	}
+	orig, err := decodeDoc(raw)
+	if err != nil {
+		return nil, &SchemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
+	}
+	om, ok := orig.(map[string]any)
+	if !ok || len(om) == 0 {
+		return nil, &UnsupportedError{Message: "the saved " + in.Section + " section is incomplete upstream; patching it is not supported"}
+	}
+	merged, err := mergeSettings(om, cm, "/changes", "")
+	if err != nil {
+		return nil, err
+	}
+	if reflect.DeepEqual(merged, om) {
+		return nil, &ArgumentError{Field: "/changes", Message: "the patch changes nothing (no-op)"}
+	}
+	body, err := json.Marshal(merged)
+	if err != nil {
+		return nil, fmt.Errorf("encode merged settings: %w", err)
+	}
+	ans, err := d.client.saveSettings(ctx, in.Section, body)
+	if err != nil {
+		return nil, err
+	}
+	saved, msg := saveAnswer(ans)
+	if !saved {
+		return nil, &BusinessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
+	}
+	if slices.Contains(syncSections, in.Section) {
+		c.warn("saving %s makes upstream start its sync jobs", in.Section)
+	}
+	c.warn("the revision was checked just before saving; a write by someone else in between would be overwritten")
+	m := completed()
+	m.UpstreamResult = ptr(true)
+	m.Message = "saved; read the section again for its new revision"
+	return m, nil
+}
+
+// saveAnswer reads a settings save answer: a bool, or {result, message}.
+func saveAnswer(raw json.RawMessage) (bool, string) {
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return b, ""
+	}
+	var o struct {
+		Result  bool   `json:"result"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &o) == nil {
+		return o.Result, o.Message
+	}
+	return false, ""
+}
+
+// mergeSettings applies changes to a copy of orig. Every change key must
+// exist in the original, be neither an identity nor a secret or
+// destination, keep the original's type, and carry no null; arrays are
+// never replaced (notificationTemplates entries merge by label key).
+func mergeSettings(orig, changes map[string]any, field, pointer string) (map[string]any, error) {
+	out := make(map[string]any, len(orig))
+	for k, v := range orig {
+		out[k] = v
+	}
+	keys := make([]string, 0, len(changes))
+	for k := range changes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cv := changes[k]
+		f := field + "/" + escapePointer(k)
+		p := pointer + "/" + escapePointer(k)
+		ov, exists := orig[k]
+		switch {
+		case !exists:
+			return nil, &ArgumentError{Field: f, Message: "unknown key for this section"}
+		case cv == nil:
+			return nil, &ArgumentError{Field: f, Message: "null is not a value a patch may set"}
+		case slices.Contains(identityKeys, strings.ToLower(k)) || serverIdentityLeaf.MatchString(p):
+			return nil, &ArgumentError{Field: f, Message: "identity fields are not writable"}
+		case pointer == "" && strings.EqualFold(k, "wizard"):
+			return nil, &ArgumentError{Field: f, Message: "wizard is managed by upstream and excluded"}
+		case secretKey(k) || destinationLeaf(k, ov) || unsafeValue(ov):
+			return nil, &ArgumentError{Field: f, Message: "secret, redacted or destination fields are not writable through a patch"}
+		}
+		switch o := ov.(type) {
+		case map[string]any:
+			cmap, ok := cv.(map[string]any)
+			if !ok {
+				return nil, &ArgumentError{Field: f, Message: "must be an object (nested changes merge; they never replace)"}
+			}
+			sub, err := mergeSettings(o, cmap, f, p)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = sub
+		case []any:
+			if k != "notificationTemplates" {
+				return nil, &ArgumentError{Field: f, Message: "arrays cannot be replaced by a patch"}
+			}
+			merged, err := mergeTemplates(o, cv, f)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = merged
+		default:
+			if !sameScalarType(ov, cv) {
+				return nil, &ArgumentError{Field: f, Message: "value type differs from the saved setting"}
+			}
+			if s, ok := cv.(string); ok && unsafeValue(s) {
+				return nil, &ArgumentError{Field: f, Message: "destination-like values are not accepted"}
+			}
+			out[k] = cv
+		}
+	}
+	return out, nil
+}
+
+func sameScalarType(a, b any) bool {
+	switch a.(type) {
+	case nil:
+		_, isObj := b.(map[string]any)
+		_, isArr := b.([]any)
+		return !isObj && !isArr
+	case bool:
+		_, ok := b.(bool)
+		return ok
+	case json.Number:
+		_, ok := b.(json.Number)
+		return ok
+	case string:
+		_, ok := b.(string)
+		return ok
+	}
+	return false
+}
+
+// mergeTemplates merges notificationTemplates entries keyed by the
+// notification_type (T4) and agent (T3) labels, never by index.
+func mergeTemplates(orig []any, change any, field string) ([]any, error) {
+	entries, ok := change.([]any)
+	if !ok || len(entries) == 0 {
+		return nil, &ArgumentError{Field: field, Message: "must be a non-empty array of template changes keyed by notification_type and agent"}
+	}
+	out := make([]any, len(orig))
+	copy(out, orig)
+	seen := map[[2]int]bool{}
+	for i, e := range entries {
+		f := field + "/" + strconv.Itoa(i)
+		em, ok := e.(map[string]any)
+		if !ok {
+			return nil, &ArgumentError{Field: f, Message: "must be an object"}
+		}
+		nt, _ := em["notification_type"].(string)
+		ag, _ := em["agent"].(string)
+		ntc, ok1 := labelCode(enumNotificationType, nt)
+		agc, ok2 := labelCode(enumNotificationAgent, ag)
+		if !ok1 || !ok2 {
+			return nil, &ArgumentError{Field: f, Message: "needs notification_type and agent labels that exist"}
+		}
+		key := [2]int{ntc, agc}
+		if seen[key] {
+			return nil, &ArgumentError{Field: f, Message: "the same template is changed twice"}
+		}
+		seen[key] = true
+		rest := map[string]any{}
+		for k, v := range em {
+			if k != "notification_type" && k != "agent" {
+				rest[k] = v
+			}
+		}
+		if len(rest) == 0 {
+			return nil, &ArgumentError{Field: f, Message: "changes nothing"}
+		}
+		idx := -1
+		for j, o := range out {
+			om, ok := o.(map[string]any)
+			if ok && numberIs(om["notificationType"], ntc) && numberIs(om["agent"], agc) {
+				idx = j
+				break
+			}
+		}
+		if idx < 0 {
+			return nil, &ArgumentError{Field: f, Message: "no saved template has this notification_type and agent"}
+		}
+		for _, k := range []string{"notificationType", "agent"} {
+			if _, ok := rest[k]; ok {
+				return nil, &ArgumentError{Field: f + "/" + k, Message: "template keys are given as labels, not codes"}
+			}
+		}
+		merged, err := mergeSettings(out[idx].(map[string]any), rest, f, "/notificationTemplates/"+strconv.Itoa(idx))
+		if err != nil {
+			return nil, err
+		}
+		out[idx] = merged
+	}
+	return out, nil
+}
+
+// labelCode maps a label to its upstream int (T1-T4).
+func labelCode(enum, label string) (int, bool) {
+	n, err := enumCode(enum, "", label)
+	return n, err == nil && label != ""
+}
+
+func numberIs(v any, n int) bool {
+	num, ok := v.(json.Number)
+	if !ok {
+		return false
+	}
+	i, err := num.Int64()
+	return err == nil && int(i) == n
+}
+
+// switchFeature enables or disables a feature that GET Features lists.
+func (d *deps) switchFeature(ctx context.Context, c *call, in settingsPatchInput) (any, error) {
+	if err := nonBlank("/name", in.Name); err != nil {
+		return nil, err
+	}
+	fs, err := d.client.features(readOnly(ctx))
+	if err != nil {
+		return nil, err
+	}
+	known := false
+	for _, f := range fs {
+		if f.Name == in.Name {
+			known = true
+		}
+	}
+	if !known {
+		return nil, &ArgumentError{Field: "/name", Message: "no feature of this name exists upstream (names are case-sensitive)"}
+	}
+	after, err := d.client.setFeature(ctx, in.Name, in.Enabled)
+	if err != nil {
+		return nil, err
+	}
+	m := completed()
+	for _, f := range after {
+		if f.Name == in.Name && f.Enabled != nil && *f.Enabled != in.Enabled {
+			c.warn("upstream answered with %s still %t", in.Name, *f.Enabled)
+			m.Outcome = "unknown"
+		}
+	}
+	return m, nil
+}
