@@ -158,7 +158,10 @@ func errorObject(err error, write bool) *ErrorObject {
 	)
 	switch {
 	case errors.As(err, &arg):
-		return &ErrorObject{Code: CodeInvalidArgument, Message: arg.Message, Field: arg.Field}
+		// The validator's text may quote the offending value, and a field
+		// pointer may name a hostile property: both are bounded so a huge
+		// argument can never blow the response budget.
+		return &ErrorObject{Code: CodeInvalidArgument, Message: clip(arg.Message, maxArgumentMessageRunes), Field: clip(arg.Field, maxFieldRunes)}
 	case errors.As(err, &unsup):
 		return &ErrorObject{Code: CodeUnsupportedCapability, Message: unsup.Message}
 	case errors.As(err, &rate):
@@ -199,6 +202,21 @@ func errorObject(err error, write bool) *ErrorObject {
 		}
 	}
 	return &ErrorObject{Code: CodeInternalError, Message: "internal error"}
+}
+
+// Bounds of the caller-influenced parts of an INVALID_ARGUMENT error.
+const (
+	maxArgumentMessageRunes = 300
+	maxFieldRunes           = 200
+)
+
+// clip shortens s to at most n runes, marking the cut with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // statusMessage is the fixed text for an upstream status.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,5 +97,19 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 	if o := errorObject(&RateLimitError{}, false); o.RetryAfterSeconds != nil {
 		t.Errorf("no Retry-After gave retry_after_seconds %v, want absent", *o.RetryAfterSeconds)
+	}
+}
+
+func TestErrorObject_argumentBounded(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	o := errorObject(&ArgumentError{Field: "/" + huge, Message: "'" + huge + "' does not match pattern"}, false)
+	if n := len([]rune(o.Message)); n > maxArgumentMessageRunes {
+		t.Errorf("message has %d runes, want at most %d", n, maxArgumentMessageRunes)
+	}
+	if n := len([]rune(o.Field)); n > maxFieldRunes {
+		t.Errorf("field has %d runes, want at most %d", n, maxFieldRunes)
+	}
+	if o.Code != CodeInvalidArgument {
+		t.Errorf("code = %s, want %s", o.Code, CodeInvalidArgument)
 	}
 }

@@ -341,6 +341,7 @@ func readIssues(d *deps) tool {
 			if err != nil {
 				return nil, err
 			}
+			ws = ws[:min(len(ws), limit)] // upstream may ignore take; the page never exceeds its limit
 			items := projectIssues(c, ws)
 			return issuePage{Kind: "issue_page", Items: items, Page: upstreamPage(offset, limit, len(ws), unitIssues)}, nil
 		case "summary":
@@ -353,6 +354,7 @@ func readIssues(d *deps) tool {
 			if err != nil {
 				return nil, err
 			}
+			ws = ws[:min(len(ws), limit)]
 			items := make([]groupRecord, 0, len(ws))
 			for i := range ws {
 				items = append(items, projectGroup(c, &ws[i]))

@@ -46,7 +46,13 @@ func newUserPage(items []userRecord, pg paging) userPage {
 //
 // upstream: GET /api/v1/Identity
 func (c *Client) self(ctx context.Context) (wireUser, error) {
-	return send[wireUser](ctx, c, http.MethodGet, "api/v1/Identity", nil)
+	w, err := send[wireUser](ctx, c, http.MethodGet, "api/v1/Identity", nil)
+	if err == nil && strings.TrimSpace(w.ID) == "" {
+		// Every caller has an account; a 200 body without an id is an
+		// unknown shape, and never evidence about the caller's roles.
+		return w, &SchemaError{Op: "GET /api/v1/Identity", Reason: "user record without an id"}
+	}
+	return w, err
 }
 
 // user reads one user (an unknown id answers 500 upstream).
@@ -267,7 +273,9 @@ func readUsers(d *deps) tool {
 			}
 			r, ok := projectUser(&w)
 			if !ok {
-				return nil, ErrNoContent
+				// A 200 body without a user id is not a user record: an
+				// unknown shape, not a missing one (a missing one is a 204).
+				return nil, &SchemaError{Op: "GET /api/v1/Identity/User/{id}", Reason: "user record without an id"}
 			}
 			return newUserPage([]userRecord{r}, singlePage(1, unitUsers)), nil
 		case "list", "dropdown":
