@@ -1,0 +1,166 @@
+package conformance_test
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/spec"
+)
+
+func TestCLI_harnessErrors(t *testing.T) {
+	self := selfCommand(t)
+	tests := []struct {
+		name  string
+		mode  string
+		wants []string
+	}{
+		{"server exits at once", "exit", []string{"harness error", "initialize", "OMBI_SETTING_X is missing"}},
+		{"server hangs", "hang", []string{"harness error", "no answer within", "warming up forever"}},
+		{"server is not MCP", "garbage", []string{"harness error", "initialize", "speaking plain text"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCLI(t, []string{fakeEnv + "=" + tt.mode}, "--server", self, "--start-timeout", "2s", "--label-filter", "protocol")
+			if r.code != 2 {
+				t.Fatalf("exit code %d, want 2\nstdout:\n%s\nstderr:\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+			}
+			mustContain(t, "stderr", r.stderr, tt.wants...)
+		})
+	}
+}
+
+func TestCLI_usageErrors(t *testing.T) {
+	self := selfCommand(t)
+	tests := []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
+		{"stray argument", nil, []string{"extra"}, "unexpected arguments"},
+		{"bad auth mode", nil, []string{"--auth-mode", "basic"}, "--auth-mode"},
+		{"unterminated quote", nil, []string{"--server", "'ombi-mcp"}, "unterminated quote"},
+		{"missing baseline", []string{fakeEnv + "=mcp"}, []string{"--server", self, "--expected-failures", "/nonexistent/baseline"}, "load baseline"},
+		{"no check executed", []string{fakeEnv + "=mcp"}, []string{"--server", self, "--focus", "NO-SUCH-CHECK-999"}, "no check executed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCLI(t, tt.env, tt.args...)
+			if r.code != 2 {
+				t.Fatalf("exit code %d, want 2\nstdout:\n%s\nstderr:\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+			}
+			mustContain(t, "stderr", r.stderr, tt.want)
+		})
+	}
+}
+
+func TestCLI_list(t *testing.T) {
+	r := runCLI(t, nil, "--list")
+	if r.code != 0 {
+		t.Fatalf("exit code %d\n%s", r.code, r.stderr)
+	}
+	mustContain(t, "--list", r.stdout, "MCP-INIT-VERSION-001 ", "RESULTS-ISERROR-001.read_search.results ", "VERIFY-SCHEMA-VALIDATE-001.write_request_create.invalid ", "protocol", "schema", "wire", "errors", "auth", "leak", "budget", " checks\n")
+
+	m := runCLI(t, nil, "--list", "--by-clause")
+	if m.code != 0 {
+		t.Fatalf("exit code %d\n%s", m.code, m.stderr)
+	}
+	mustContain(t, "--list --by-clause", m.stdout, "RESULTS-ISERROR-001  [04-results, Registration and results]", "    RESULTS-ISERROR-001.read_search.results\n", "clauses have at least one check")
+	var covered, total int
+	last := m.stdout[strings.LastIndex(strings.TrimSpace(m.stdout), "\n")+1:]
+	if _, err := fmt.Sscanf(last, "%d of %d clauses", &covered, &total); err != nil || total != len(spec.Clauses()) {
+		t.Fatalf("--by-clause summary line %q does not count the %d clauses", last, len(spec.Clauses()))
+	}
+	if uncovered := strings.Count(m.stdout, "(no check yet)"); uncovered != total-covered {
+		t.Errorf("--by-clause marks %d clauses without checks, the summary says %d", uncovered, total-covered)
+	}
+
+	f := runCLI(t, nil, "--list", "--label-filter", "wire")
+	lines := strings.Split(strings.TrimSpace(f.stdout), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		if !strings.Contains(l, " wire ") {
+			t.Errorf("--list --label-filter wire printed a check of another area: %q", l)
+		}
+	}
+}
+
+// junitXML is the part of a JUnit report the test reads.
+type junitXML struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Tests   int      `xml:"tests,attr"`
+	Suites  []struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+			Skipped *struct{} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func TestCLI_reportsAndBaseline(t *testing.T) {
+	self := selfCommand(t)
+	env := []string{fakeEnv + "=mcp"}
+	focus := "MCP-INIT-VERSION-001|MCP-TOOLS-LISTCHANGED-001"
+	junit := t.TempDir() + "/junit.xml"
+	jsonFile := t.TempDir() + "/report.json"
+
+	r := runCLI(t, env, "--server", self, "--focus", focus, "--junit", junit, "--json", jsonFile)
+	if r.code != 1 {
+		t.Fatalf("the fake server declares listChanged: exit code %d, want 1\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+	}
+	mustContain(t, "stdout", r.stdout, "FAILED  MCP-TOOLS-LISTCHANGED-001", "rerun: ombi-conformance --server", "area ", "-- area protocol")
+
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatalf("read junit report: %v", err)
+	}
+	var rep junitXML
+	if err := xml.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("junit report is not valid XML: %v", err)
+	}
+	var cases, failures int
+	for _, s := range rep.Suites {
+		for _, c := range s.Cases {
+			if c.Skipped == nil && strings.Contains(c.Name, "[MCP-") {
+				cases++
+				if c.Failure != nil {
+					failures++
+				}
+			}
+		}
+	}
+	if cases != 2 || failures != 1 {
+		t.Errorf("junit report: %d executed check cases with %d failures, want 2 and 1", cases, failures)
+	}
+	j, err := os.ReadFile(jsonFile)
+	if err != nil {
+		t.Fatalf("read json report: %v", err)
+	}
+	mustContain(t, "json report", string(j), `"id": "MCP-TOOLS-LISTCHANGED-001"`, `"state": "failed"`, `"state": "passed"`)
+
+	tests := []struct {
+		name     string
+		baseline string
+		want     int
+		wantOut  string
+	}{
+		{"listed failure is tolerated", "# known gap\nMCP-TOOLS-LISTCHANGED-001  # declares listChanged\n", 0, "expected"},
+		{"stale entry fails the run", "MCP-TOOLS-LISTCHANGED-001\nMCP-INIT-VERSION-001\n", 1, "STALE   MCP-INIT-VERSION-001"},
+		{"unrelated entry changes nothing", "RESULTS-ISERROR-001.read_search\n", 1, "FAILED  MCP-TOOLS-LISTCHANGED-001"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeFile(t, "baseline.txt", tt.baseline)
+			r := runCLI(t, env, "--server", self, "--focus", focus, "--expected-failures", p)
+			if r.code != tt.want {
+				t.Fatalf("exit code %d, want %d\n%s\n%s", r.code, tt.want, clipText(r.stdout), clipText(r.stderr))
+			}
+			mustContain(t, "stdout", r.stdout, tt.wantOut)
+		})
+	}
+}

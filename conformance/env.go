@@ -1,0 +1,277 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+)
+
+// suite is the state every check shares during one run: the harness, the
+// schema tables, the servers started so far and the counters for the
+// summary. It lives in the closures of the spec tree, never in a global.
+type suite struct {
+	opts   Options
+	h      *harness.Harness
+	tables map[string]Table
+
+	mu      sync.Mutex
+	servers map[string]*harness.Server
+	calls   int
+	quirks  map[string]bool // quirks a check switched, to restore
+}
+
+func configKey(c harness.Config) string {
+	return fmt.Sprintf("%s|%s|%s|%s", c.Bundles, c.AuthMode, c.Timeout, strings.Join(c.Env, ","))
+}
+
+// shared returns a running server for cfg, started on first use and reused
+// by later checks with the same configuration.
+func (s *suite) shared(ctx context.Context, cfg harness.Config) *harness.Server {
+	ginkgo.GinkgoHelper()
+	key := configKey(cfg)
+	s.mu.Lock()
+	srv := s.servers[key]
+	s.mu.Unlock()
+	if srv != nil {
+		return srv
+	}
+	srv = s.start(ctx, cfg)
+	s.mu.Lock()
+	s.servers[key] = srv
+	s.mu.Unlock()
+	return srv
+}
+
+// fresh starts a server for this check only; it is closed when the check ends.
+func (s *suite) fresh(ctx context.Context, cfg harness.Config) *harness.Server {
+	ginkgo.GinkgoHelper()
+	srv := s.start(ctx, cfg)
+	ginkgo.DeferCleanup(srv.Close)
+	return srv
+}
+
+func (s *suite) start(ctx context.Context, cfg harness.Config) *harness.Server {
+	ginkgo.GinkgoHelper()
+	srv, err := s.h.Start(ctx, cfg)
+	if err != nil {
+		s.fail(nil, "start the server under test (OMBI_BUNDLES=%q OMBI_AUTH_MODE=%q): %v", cfg.Bundles, cfg.AuthMode, err)
+	}
+	if _, err := srv.Tools(ctx); err != nil {
+		_ = srv.Close()
+		s.fail(nil, "list tools of the server under test: %v", err)
+	}
+	return srv
+}
+
+// closeAll stops every shared server.
+func (s *suite) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, srv := range s.servers {
+		_ = srv.Close()
+		delete(s.servers, k)
+	}
+}
+
+// call performs one tools/call and fails the check on a harness error or on
+// any violation of the central result checks (structuredContent against the
+// advertised and the spec outputSchema, text block, isError == !ok).
+func (s *suite) call(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
+	ginkgo.GinkgoHelper()
+	o := s.callUnchecked(ctx, srv, tool, args)
+	if len(o.Violations) > 0 {
+		var lines []string
+		for _, v := range o.Violations {
+			lines = append(lines, "  "+clauseLine(v.Clause)+"\n    observed: "+v.Message)
+		}
+		s.fail(o, "the result breaks the central result contract:\n%s", strings.Join(lines, "\n"))
+	}
+	return o
+}
+
+// callUnchecked performs one tools/call and fails only on a harness error.
+func (s *suite) callUnchecked(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
+	ginkgo.GinkgoHelper()
+	var (
+		o   *harness.Outcome
+		err error
+	)
+	if raw, ok := args.(json.RawMessage); ok {
+		o, err = srv.CallRaw(ctx, tool, raw)
+	} else {
+		o, err = srv.Call(ctx, tool, args)
+	}
+	s.mu.Lock()
+	s.calls++
+	s.mu.Unlock()
+	if err != nil {
+		s.forget(srv)
+		s.fail(nil, "call %s: %v", tool, err)
+	}
+	return o
+}
+
+// forget drops a shared server after a harness error, so the next check
+// starts a fresh process instead of inheriting a dead session.
+func (s *suite) forget(srv *harness.Server) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, x := range s.servers {
+		if x == srv {
+			delete(s.servers, k)
+			go func() { _ = srv.Close() }()
+		}
+	}
+}
+
+// clean clears the journal and faults and restores quirks a check switched.
+func (s *suite) clean() {
+	ginkgo.GinkgoHelper()
+	up := s.h.Upstream
+	if up.IsLive() {
+		return
+	}
+	if err := up.ClearFaults(); err != nil {
+		s.fail(nil, "clear faults: %v", err)
+	}
+	s.mu.Lock()
+	quirks := s.quirks
+	s.quirks = map[string]bool{}
+	s.mu.Unlock()
+	for name, was := range quirks {
+		if err := up.SetQuirk(name, was); err != nil {
+			s.fail(nil, "restore quirk %s: %v", name, err)
+		}
+	}
+}
+
+// setQuirk switches a quirk for the current check; clean restores it.
+func (s *suite) setQuirk(name string, on bool) {
+	ginkgo.GinkgoHelper()
+	s.mu.Lock()
+	if _, seen := s.quirks[name]; !seen {
+		s.quirks[name] = defaultQuirkOn(name)
+	}
+	s.mu.Unlock()
+	if err := s.h.Upstream.SetQuirk(name, on); err != nil {
+		s.fail(nil, "set quirk: %v", err)
+	}
+}
+
+func defaultQuirkOn(name string) bool {
+	return name == "logs_string_array" || name == "v1_tv_tvdb_in_moviedbid"
+}
+
+// injectFault installs an upstream fault for the current check.
+func (s *suite) injectFault(f mockombi.Fault) {
+	ginkgo.GinkgoHelper()
+	if err := s.h.Upstream.InjectFault(f); err != nil {
+		s.fail(nil, "%v", err)
+	}
+}
+
+// fail ends the current check with a message naming the check, its clause,
+// what was observed (call, envelope, journal) and a command that reruns it.
+func (s *suite) fail(o *harness.Outcome, format string, a ...any) {
+	ginkgo.GinkgoHelper()
+	ginkgo.Fail(s.failure(o, fmt.Sprintf(format, a...)))
+}
+
+func (s *suite) failure(o *harness.Outcome, msg string) string {
+	r := ginkgo.CurrentSpecReport()
+	c := checkOf(r)
+	var b strings.Builder
+	fmt.Fprintf(&b, "check %s failed\n", c.ID)
+	if c.Clause != "" {
+		fmt.Fprintf(&b, "clause: %s\n", clauseLine(c.Clause))
+	}
+	fmt.Fprintf(&b, "observed: %s\n", msg)
+	if o != nil {
+		b.WriteString(o.Describe())
+	}
+	fmt.Fprintf(&b, "rerun: %s", s.rerun(c.ID))
+	return b.String()
+}
+
+func (s *suite) rerun(checkID string) string {
+	return fmt.Sprintf("ombi-conformance --server %s --focus '%s'", shellQuote(s.h.Target.String()), regexp.QuoteMeta(checkID))
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// expect fails the check unless cond holds.
+func (s *suite) expect(cond bool, o *harness.Outcome, format string, a ...any) {
+	ginkgo.GinkgoHelper()
+	if !cond {
+		s.fail(o, format, a...)
+	}
+}
+
+// errs collects the failures of a check that inspects many cases, so the
+// check reports all of them at once.
+type errs []string
+
+func (e *errs) addf(format string, a ...any) { *e = append(*e, fmt.Sprintf(format, a...)) }
+
+func (s *suite) expectNone(e errs, what string) {
+	ginkgo.GinkgoHelper()
+	if len(e) == 0 {
+		return
+	}
+	sort.Strings(e)
+	if len(e) > 40 {
+		e = append(e[:40], fmt.Sprintf("… and %d more", len(e)-40))
+	}
+	s.fail(nil, "%s:\n  - %s", what, strings.Join(e, "\n  - "))
+}
+
+// allConfig starts servers with every bundle enabled and the run's auth
+// mode (jwt unless a live run says otherwise).
+func (s *suite) allConfig() harness.Config {
+	mode := s.opts.AuthMode
+	if mode == "" {
+		mode = "jwt"
+	}
+	return harness.Config{Bundles: harness.AllBundles, AuthMode: mode}
+}
+
+// table returns the schema table of a tool, failing the check if none.
+func (s *suite) table(tool string) Table {
+	ginkgo.GinkgoHelper()
+	t, ok := s.tables[tool]
+	if !ok {
+		s.fail(nil, "no schema table for %s in the fixtures", tool)
+	}
+	return t
+}
+
+// validExample returns the first valid example of a tool.
+func (s *suite) validExample(tool string) json.RawMessage {
+	ginkgo.GinkgoHelper()
+	t := s.table(tool)
+	if len(t.Valid) == 0 {
+		s.fail(nil, "the schema table of %s has no valid example", tool)
+	}
+	return t.Valid[0].Args
+}
+
+func validateRaw(sch *jsonschema.Schema, raw []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("decode example: %w", err)
+	}
+	return sch.Validate(inst)
+}

@@ -1,0 +1,175 @@
+package gen_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/gen"
+	"github.com/ombi-mcp/ombi-mcp/spec"
+)
+
+// TestArgs_mostlyValid checks that the schema-driven generator hits the
+// strict schema of every tool most of the time.
+func TestArgs_mostlyValid(t *testing.T) {
+	v, err := spec.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range spec.ToolNames() {
+		t.Run(tool, func(t *testing.T) {
+			g, err := gen.Args(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid, n := 0, 200
+			var lastErr error
+			for i := range n {
+				args := g.Example(i)
+				if err := v.ValidateInput(tool, []byte(args)); err != nil {
+					lastErr = err
+					continue
+				}
+				valid++
+			}
+			if valid < n/2 {
+				t.Errorf("only %d of %d generated arguments are valid; last error: %v", valid, n, lastErr)
+			}
+		})
+	}
+}
+
+// TestFuzz_kinds checks that every kind is drawn and that near-valid and
+// hostile arguments are mostly refused by the strict schema.
+func TestFuzz_kinds(t *testing.T) {
+	v, err := spec.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gen.Fuzz("read_search")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	invalid := map[string]int{}
+	for i := range 300 {
+		f := g.Example(i)
+		seen[f.Kind]++
+		if v.ValidateInput("read_search", []byte(f.Args)) != nil {
+			invalid[f.Kind]++
+		}
+	}
+	for _, k := range []string{gen.KindValid, gen.KindNearValid, gen.KindHostile} {
+		if seen[k] == 0 {
+			t.Errorf("kind %s never drawn", k)
+		}
+	}
+	for _, k := range []string{gen.KindNearValid, gen.KindHostile} {
+		if invalid[k]*2 < seen[k] {
+			t.Errorf("only %d of %d %s arguments are schema-invalid", invalid[k], seen[k], k)
+		}
+	}
+}
+
+// TestPlant checks that planted documents keep every original property
+// and carry at least one secret.
+func TestPlant(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+	}{
+		{"array of records", `[{"id":1,"title":"A","requestedUser":{"userName":"x"}},{"id":2,"title":"B"}]`},
+		{"object", `{"collection":[{"id":1}],"total":1}`},
+		{"scalar", `true`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var doc any
+			if err := json.Unmarshal([]byte(tt.doc), &doc); err != nil {
+				t.Fatal(err)
+			}
+			rapid.Check(t, func(rt *rapid.T) {
+				p := gen.Plant(doc, []string{"CANARY-test-0123456789ab"}).Draw(rt, "planted")
+				out := gen.JSON(p.Doc)
+				if len(p.Places) > 0 && !strings.Contains(out, "CANARY-test-0123456789ab") {
+					rt.Fatalf("places %v but no secret in %s", p.Places, out)
+				}
+				var got any
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					rt.Fatal(err)
+				}
+				if _, scalar := doc.(bool); !scalar {
+					if miss := missingLeaf(doc, got, ""); miss != "" {
+						rt.Fatalf("planting lost or changed %s: %s", miss, out)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestInflate checks sizes, framing of long strings and the byte bound.
+func TestInflate(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal([]byte(`{"collection":[{"id":1,"title":"A","seasons":[{"n":1}]}],"total":1}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 4 << 20
+	rapid.Check(t, func(rt *rapid.T) {
+		in := gen.Inflate(doc, limit).Draw(rt, "inflated")
+		out := gen.JSON(in.Doc)
+		var got struct {
+			Collection []json.RawMessage `json:"collection"`
+			Total      int               `json:"total"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			rt.Fatal(err)
+		}
+		if len(got.Collection) != in.Records || got.Total != in.Records {
+			rt.Fatalf("records %d, collection %d, total %d", in.Records, len(got.Collection), got.Total)
+		}
+		if len(got.Collection)*32 > limit*2 && len(out) > 2*limit+in.Longest*4 {
+			rt.Fatalf("document of %d bytes ignores the %d-byte bound", len(out), limit)
+		}
+		for _, id := range in.Markers {
+			if !strings.Contains(out, gen.MarkerHead(id)) || !strings.Contains(out, gen.MarkerTail(id)) {
+				rt.Fatalf("marker %s is not framed in the document", id)
+			}
+		}
+	})
+}
+
+// missingLeaf returns the pointer of a leaf of want that got lacks or
+// changed, or "".
+func missingLeaf(want, got any, ptr string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return ptr
+		}
+		for k, v := range w {
+			if m := missingLeaf(v, g[k], ptr+"/"+k); m != "" {
+				return m
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return ptr
+		}
+		for i, v := range w {
+			if m := missingLeaf(v, g[i], ptr+"/"+strconv.Itoa(i)); m != "" {
+				return m
+			}
+		}
+	default:
+		if gen.JSON(want) != gen.JSON(got) {
+			return ptr
+		}
+	}
+	return ""
+}

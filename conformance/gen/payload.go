@@ -1,0 +1,328 @@
+package gen
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// secretKeys are property names under which real Ombi answers carry
+// secrets; a planted secret uses one of them or an undocumented name.
+var secretKeys = []string{
+	"apiKey", "ApiKey", "password", "token", "accessToken", "userAccessToken", "plexToken",
+	"connectionString", "email", "emailAddress", "mediaServerToken", "webhook", "secret",
+	"x_undocumented_field", "internalNotes", "_debug",
+}
+
+// userKeys are nested user objects of Ombi records.
+var userKeys = []string{"requestedUser", "userReported", "user", "mostRequestedUserMovie", "mostRequestedUserTv", "approvedBy", "owner"}
+
+// Planted is an upstream document with secrets placed in it.
+type Planted struct {
+	Doc    any      // the document, to be served as JSON
+	Places []string // JSON pointers where a secret was placed
+}
+
+// Plant returns a generator that copies doc and places secrets where real
+// Ombi answers carry them: undocumented properties and secret-named fields
+// at any depth, and nested user objects with an email and access token. It
+// never overwrites a property doc already has, so documented fields keep
+// their values.
+func Plant(doc any, secrets []string) *rapid.Generator[Planted] {
+	return rapid.Custom(func(t *rapid.T) Planted {
+		p := Planted{}
+		objects := objectPointers(doc, "")
+		if len(objects) == 0 {
+			// a scalar or empty document: wrap nothing, plant beside it
+			p.Doc = map[string]any{"value": doc, "apiKey": rapid.SampledFrom(secrets).Draw(t, "secret")}
+			p.Places = []string{"/apiKey"}
+			return p
+		}
+		p.Doc = clone(doc)
+		n := rapid.IntRange(1, min(6, 2*len(objects))).Draw(t, "plants")
+		for i := range n {
+			ptr := rapid.SampledFrom(objectPointers(p.Doc, "")).Draw(t, fmt.Sprintf("object %d", i))
+			obj := lookup(p.Doc, ptr).(map[string]any)
+			secret := rapid.SampledFrom(secrets).Draw(t, fmt.Sprintf("secret %d", i))
+			if rapid.Bool().Draw(t, fmt.Sprintf("as user %d", i)) {
+				k := rapid.SampledFrom(userKeys).Draw(t, fmt.Sprintf("user key %d", i))
+				if _, taken := obj[k]; taken {
+					continue
+				}
+				obj[k] = map[string]any{"id": "8c3f-user", "userName": "someone", "email": secret + "@mail.example",
+					"userAccessToken": secret, "alias": "", "userType": 1}
+				p.Places = append(p.Places, ptr+"/"+k)
+				continue
+			}
+			k := rapid.SampledFrom(secretKeys).Draw(t, fmt.Sprintf("key %d", i))
+			if _, taken := obj[k]; taken {
+				continue
+			}
+			obj[k] = secret
+			p.Places = append(p.Places, ptr+"/"+k)
+		}
+		return p
+	})
+}
+
+// ErrorBody is a generated upstream failure body.
+type ErrorBody struct {
+	Status      int
+	ContentType string
+	Body        string
+	Shape       string // json-error, problem-details, stack-trace, html, plain-text
+}
+
+// ErrorBodies returns a generator of non-2xx answers whose bodies carry a
+// secret the way Ombi and its reverse proxies leak them.
+func ErrorBodies(secrets []string) *rapid.Generator[ErrorBody] {
+	return rapid.Custom(func(t *rapid.T) ErrorBody {
+		secret := rapid.SampledFrom(secrets).Draw(t, "secret")
+		status := rapid.SampledFrom([]int{400, 401, 403, 404, 409, 429, 500, 502, 503}).Draw(t, "status")
+		shape := rapid.SampledFrom([]string{"json-error", "problem-details", "stack-trace", "html", "plain-text"}).Draw(t, "shape")
+		e := ErrorBody{Status: status, Shape: shape, ContentType: "application/json; charset=utf-8"}
+		switch shape {
+		case "json-error":
+			e.Body = string(mustJSON(map[string]any{"error": "Server=db;Database=Ombi;User Id=ombi;Password=" + secret + ";"}))
+		case "problem-details":
+			e.ContentType = "application/problem+json"
+			e.Body = string(mustJSON(map[string]any{"type": "https://tools.ietf.org/html/rfc7231#section-6.6.1", "title": "An error occurred",
+				"status": status, "traceId": secret, "exception": "System.Exception: " + secret,
+				"errors": map[string]any{"ApiKey": []any{secret}}}))
+		case "stack-trace":
+			e.Body = string(mustJSON(map[string]any{"message": "Object reference not set to an instance of an object.",
+				"stackTrace": "   at Ombi.Controllers.V1.SearchController.Search(String searchTerm) in /src/" + secret + "/SearchController.cs:line 42"}))
+		case "html":
+			e.ContentType = "text/html"
+			e.Body = fmt.Sprintf("<html><head><title>%d</title></head><body><h1>Error</h1><pre>%s</pre></body></html>", status, html.EscapeString("token="+secret))
+		case "plain-text":
+			e.ContentType = "text/plain"
+			e.Body = "Unauthorized: bearer " + secret + " rejected"
+		}
+		return e
+	})
+}
+
+// Inflated is an upstream document grown past the response budget.
+type Inflated struct {
+	Doc     any      // the document, to be served as JSON
+	Records int      // length every array was grown (or shrunk) to
+	Markers []string // ids of long strings: each starts "BUDGET-<id>-" and ends "-END-<id>"
+	Longest int      // bytes of the longest planted string
+}
+
+// MarkerHead and MarkerTail frame a planted long string, so a check can tell
+// a cut string (head present, tail absent) from a whole one.
+func MarkerHead(id string) string { return "BUDGET-" + id + "-" }
+
+// MarkerTail is the end of the long string MarkerHead starts.
+func MarkerTail(id string) string { return "-END-" + id }
+
+// Inflate returns a generator that resizes every array of doc to one drawn
+// length (empty to tens of thousands, by repeating its elements with fresh
+// ids), and replaces some string leaves with long framed strings (up to
+// megabytes). maxBytes bounds the encoded size by lowering the length.
+func Inflate(doc any, maxBytes int) *rapid.Generator[Inflated] {
+	return rapid.Custom(func(t *rapid.T) Inflated {
+		n := rapid.SampledFrom([]int{0, 1, 2, 25, 99, 100, 101, 150, 500, 1000, 5000, 20000, 100000}).Draw(t, "records")
+		out := Inflated{}
+		nested := rapid.SampledFrom([]int{0, 1, 100, 101, 300}).Draw(t, "nested records")
+		g := grower{max: maxBytes}
+		d := g.grow(clone(doc), n, nested, true)
+		out.Records = g.used
+		// long strings go into the grown document, so none is dropped with
+		// an emptied array
+		leaves := stringPointers(d, "")
+		if len(leaves) > 0 {
+			k := rapid.IntRange(0, min(3, len(leaves))).Draw(t, "long strings")
+			for i := range k {
+				j := rapid.IntRange(0, len(leaves)-1).Draw(t, fmt.Sprintf("leaf %d", i))
+				ptr := leaves[j]
+				leaves = append(leaves[:j:j], leaves[j+1:]...)
+				size := rapid.SampledFrom([]int{300, 5000, 70 << 10, 1 << 20}).Draw(t, fmt.Sprintf("length %d", i))
+				id := fmt.Sprintf("s%d", i)
+				long := MarkerHead(id) + strings.Repeat("lorem ipsum ", size/12) + MarkerTail(id)
+				if ptr == "" {
+					d = long // the whole document is one string
+				} else {
+					set(d, ptr, long)
+				}
+				out.Markers = append(out.Markers, id)
+				out.Longest = max(out.Longest, size)
+			}
+		}
+		out.Doc = d
+		return out
+	})
+}
+
+// grower resizes arrays within a byte budget.
+type grower struct {
+	max  int // bytes one grown array may take
+	used int // the largest length given to an outermost array
+}
+
+// grow sets every outermost array in v to n elements and every nested one
+// to m, repeating the existing elements with renumbered "id" fields; n is
+// lowered until the array fits in g.max bytes.
+func (g *grower) grow(v any, n, m int, outer bool) any {
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 0 {
+			return x
+		}
+		base := make([]any, len(x))
+		size := 0
+		for i, e := range x {
+			base[i] = g.grow(e, m, m, false)
+			size += len(mustJSON(base[i]))
+		}
+		per := max(size/len(x), 8)
+		for n > 0 && n*per > g.max {
+			n /= 2
+		}
+		if outer {
+			g.used = max(g.used, n)
+		}
+		out := make([]any, n)
+		for i := range n {
+			e := base[i%len(base)]
+			if i >= len(base) {
+				e = clone(e)
+			}
+			if obj, ok := e.(map[string]any); ok {
+				if _, has := obj["id"].(float64); has {
+					obj["id"] = float64(i + 1)
+				}
+			}
+			out[i] = e
+		}
+		return out
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			x[k] = g.grow(x[k], n, m, outer)
+		}
+		if c, ok := x["collection"].([]any); ok {
+			if _, has := x["total"]; has {
+				x["total"] = float64(len(c))
+			}
+		}
+	}
+	return v
+}
+
+func clone(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = clone(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = clone(e)
+		}
+		return s
+	}
+	return v
+}
+
+func escape(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+func unescape(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
+}
+
+// objectPointers lists the JSON pointers of every object in v, at most 64.
+func objectPointers(v any, ptr string) []string {
+	var out []string
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		if len(out) >= 64 {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			out = append(out, ptr)
+			for _, k := range sortedKeys(x) {
+				walk(x[k], ptr+"/"+escape(k))
+			}
+		case []any:
+			for i, e := range x {
+				if i >= 4 {
+					break
+				}
+				walk(e, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	walk(v, ptr)
+	return out
+}
+
+// stringPointers lists the JSON pointers of string leaves in v, at most 64.
+func stringPointers(v any, ptr string) []string {
+	var out []string
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		if len(out) >= 64 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			out = append(out, ptr)
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				walk(x[k], ptr+"/"+escape(k))
+			}
+		case []any:
+			for i, e := range x {
+				if i >= 2 {
+					break
+				}
+				walk(e, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	walk(v, ptr)
+	return out
+}
+
+func lookup(v any, ptr string) any {
+	if ptr == "" {
+		return v
+	}
+	for _, seg := range strings.Split(ptr[1:], "/") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[unescape(seg)]
+		case []any:
+			var i int
+			_, _ = fmt.Sscan(seg, &i)
+			v = x[i]
+		}
+	}
+	return v
+}
+
+func set(root any, ptr, val string) {
+	i := strings.LastIndex(ptr, "/")
+	parent, last := lookup(root, ptr[:i]), ptr[i+1:]
+	switch x := parent.(type) {
+	case map[string]any:
+		x[unescape(last)] = val
+	case []any:
+		var j int
+		_, _ = fmt.Sscan(last, &j)
+		x[j] = val
+	}
+}
+
+// JSON encodes a generated document.
+func JSON(v any) string { return string(mustJSON(v)) }

@@ -1,0 +1,164 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+)
+
+// ErrLive is returned by the Upstream operations that need the embedded mock
+// (journal, faults, quirks, canaries, auth rotation) when the upstream is a
+// live Ombi.
+var ErrLive = errors.New("needs the embedded mock; the upstream is a live Ombi")
+
+// Credentials are what the server under test is given to reach the upstream.
+type Credentials struct {
+	APIKey   string // api_key mode: sent as ApiKey
+	UserName string // api_key mode: optional UserName header; "" = not set
+	Username string // jwt mode: login user
+	Password string // jwt mode: login password
+}
+
+// Upstream is the Ombi the server under test talks to: the embedded mockombi
+// (the default) or a live instance.
+type Upstream struct {
+	url   string
+	mock  *mockombi.Server // nil when live
+	creds Credentials
+}
+
+// StartMock starts mockombi in-process on a loopback port chosen at run time.
+// The jwt credentials are those of the mock's admin user.
+func StartMock(opts mockombi.Options) (*Upstream, error) {
+	m := mockombi.New(opts)
+	if err := m.Start("127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("start mockombi: %w", err)
+	}
+	c := m.Credentials()
+	up := &Upstream{url: m.URL(), mock: m, creds: Credentials{APIKey: c.APIKey}}
+	for _, u := range c.Users {
+		if u.Role == "admin" || up.creds.Username == "" {
+			up.creds.Username, up.creds.Password = u.Username, u.Password
+		}
+		if u.Role == "admin" {
+			break
+		}
+	}
+	return up, nil
+}
+
+// Live returns an Upstream for a live Ombi at url.
+func Live(url string, creds Credentials) *Upstream {
+	return &Upstream{url: url, creds: creds}
+}
+
+// URL returns the upstream base URL, path prefix included.
+func (u *Upstream) URL() string { return u.url }
+
+// IsLive reports whether the upstream is a live Ombi rather than the mock.
+func (u *Upstream) IsLive() bool { return u.mock == nil }
+
+// Mock returns the embedded mock, or nil when live.
+func (u *Upstream) Mock() *mockombi.Server { return u.mock }
+
+// Credentials returns the credentials handed to servers under test.
+func (u *Upstream) Credentials() Credentials { return u.creds }
+
+// Close stops the embedded mock; it does nothing when live.
+func (u *Upstream) Close() error {
+	if u.mock == nil {
+		return nil
+	}
+	return u.mock.Close()
+}
+
+// Env returns the harness-contract environment for one auth mode ("jwt" or
+// "api_key"); bundles and timeout are added by the caller.
+func (u *Upstream) Env(authMode string) []string {
+	env := []string{"OMBI_URL=" + u.url, "OMBI_AUTH_MODE=" + authMode}
+	switch authMode {
+	case "api_key":
+		env = append(env, "OMBI_API_KEY="+u.creds.APIKey)
+		if u.creds.UserName != "" {
+			env = append(env, "OMBI_USER_NAME="+u.creds.UserName)
+		}
+	default:
+		env = append(env, "OMBI_USERNAME="+u.creds.Username, "OMBI_PASSWORD="+u.creds.Password)
+	}
+	return env
+}
+
+// Reset puts the mock back to its seed: store, journal, faults and quirks.
+func (u *Upstream) Reset() error {
+	if u.mock == nil {
+		return ErrLive
+	}
+	u.mock.Reset()
+	return nil
+}
+
+// Journal returns every upstream call received so far (nil when live).
+func (u *Upstream) Journal() []mockombi.Call {
+	if u.mock == nil {
+		return nil
+	}
+	return u.mock.Journal()
+}
+
+// InjectFault installs one upstream fault.
+func (u *Upstream) InjectFault(f mockombi.Fault) error {
+	if u.mock == nil {
+		return ErrLive
+	}
+	if err := u.mock.InjectFault(f); err != nil {
+		return fmt.Errorf("inject fault %s %s: %w", f.Method, f.Path, err)
+	}
+	return nil
+}
+
+// ClearFaults removes every installed fault.
+func (u *Upstream) ClearFaults() error {
+	if u.mock == nil {
+		return ErrLive
+	}
+	u.mock.ClearFaults()
+	return nil
+}
+
+// SetQuirk switches one named upstream quirk.
+func (u *Upstream) SetQuirk(name string, on bool) error {
+	if u.mock == nil {
+		return ErrLive
+	}
+	if err := u.mock.SetQuirk(name, on); err != nil {
+		return fmt.Errorf("set quirk %s: %w", name, err)
+	}
+	return nil
+}
+
+// Canaries returns every secret planted in the mock.
+func (u *Upstream) Canaries() ([]mockombi.Canary, error) {
+	if u.mock == nil {
+		return nil, ErrLive
+	}
+	return u.mock.Canaries(), nil
+}
+
+// RotateAuth invalidates every JWT the mock issued.
+func (u *Upstream) RotateAuth() error {
+	if u.mock == nil {
+		return ErrLive
+	}
+	u.mock.RotateAuth()
+	return nil
+}
+
+// ClearJournal forgets every upstream call recorded so far.
+func (u *Upstream) ClearJournal() error {
+	if u.mock == nil {
+		return ErrLive
+	}
+	u.mock.ClearJournal()
+	return nil
+}

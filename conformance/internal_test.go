@@ -1,0 +1,95 @@
+package conformance
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseBaseline(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{"ids and comments", "# header\nA-001\n\n  B-002.read_search  # why\n", []string{"A-001", "B-002.read_search"}, false},
+		{"two ids on a line", "A-001 B-002\n", nil, true},
+		{"empty", "", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseBaseline(strings.NewReader(tt.in))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("ParseBaseline error = %v, wantErr %v", err, tt.wantErr)
+			}
+			if tt.wantErr {
+				return
+			}
+			if len(b) != len(tt.want) {
+				t.Errorf("ParseBaseline = %v, want %v", b, tt.want)
+			}
+			for _, id := range tt.want {
+				if !b.Has(id) {
+					t.Errorf("baseline lacks %s", id)
+				}
+			}
+		})
+	}
+}
+
+func TestPortabilityViolations(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"portable", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"additionalProperties":false}`, nil},
+		{"root oneOf", `{"type":"object","oneOf":[{}],"additionalProperties":false}`, []string{"root carries oneOf"}},
+		{"root if", `{"type":"object","if":{},"then":{},"additionalProperties":false}`, []string{"root carries if", "root carries then"}},
+		{"nested ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"additionalProperties":false}`, []string{"$ref at /properties/a/$ref"}},
+		{"open root", `{"type":"object"}`, []string{"root additionalProperties is not false"}},
+		{"not an object schema", `{"type":"array","additionalProperties":false}`, []string{`root type is array, want "object"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := portabilityViolations([]byte(tt.in))
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("portabilityViolations = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFieldMatches(t *testing.T) {
+	tests := []struct {
+		field, pointer string
+		want           bool
+	}{
+		{"/target/id", "/target/id", true},
+		{"target/id", "/target/id", true},
+		{"target.id", "/target/id", true},
+		{"id", "/target/id", true},
+		{"query", "/target/id", false},
+		{"", "/query", false},
+		{"anything", "", true},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := fieldMatches(tt.field, tt.pointer); got != tt.want {
+			t.Errorf("fieldMatches(%q, %q) = %v, want %v", tt.field, tt.pointer, got, tt.want)
+		}
+	}
+}
+
+func TestCanaryForms(t *testing.T) {
+	forms := canaryForms(`sk-"secret"/x y`)
+	for _, want := range []string{`sk-"secret"/x y`, `sk-\"secret\"/x y`, "sk-%22secret%22%2Fx+y", "c2stInNlY3JldCIveCB5"} {
+		found := false
+		for _, f := range forms {
+			found = found || f == want
+		}
+		if !found {
+			t.Errorf("canaryForms lacks %q: %q", want, forms)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package conformance_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+)
+
+// TestCLI_live points the suite at an "Ombi" given by URL (a mock started
+// here, standing in for a live instance): only read-only checks that do not
+// need the embedded mock may run.
+func TestCLI_live(t *testing.T) {
+	srv := serverBinary(t)
+	m := mockombi.New(mockombi.Options{})
+	if err := m.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	var admin mockombi.CredentialUser
+	for _, u := range m.Credentials().Users {
+		if u.Role == "admin" {
+			admin = u
+		}
+	}
+	report := filepath.Join(t.TempDir(), "report.json")
+	r := runCLI(t, []string{"OMBI_PASSWORD=" + admin.Password}, "--server", srv, "--ombi-url", m.URL(), "--username", admin.Username,
+		"--label-filter", "protocol", "--json", report)
+	if r.code != 0 {
+		t.Fatalf("live protocol run: exit %d\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep reportJSON
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	state := map[string]string{}
+	for _, c := range rep.Checks {
+		state[c.ID] = c.State
+	}
+	tests := []struct{ id, want string }{
+		{"MCP-INIT-VERSION-001", "passed"},
+		{"VERIFY-CATALOGUE-NAMES-001.all-bundles", "passed"},
+		{"VERIFY-AUTHZ-BUNDLES-001.call-time", "skipped"}, // needs the mock's journal
+	}
+	for _, tt := range tests {
+		if state[tt.id] != tt.want {
+			t.Errorf("live run: %s is %q, want %q", tt.id, state[tt.id], tt.want)
+		}
+	}
+}

@@ -1,0 +1,351 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/reporters"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/spec"
+)
+
+// Options configure one run of the suite.
+type Options struct {
+	Target      harness.Target
+	FixturesDir string // fixtures/schema directory; "" = FindFixtures()
+
+	LabelFilter string // Ginkgo label filter; "" = every area
+	Focus       string // regexp on check text; "" = all
+	Seed        int64  // spec order seed; 0 = time based
+
+	OmbiURL        string              // live Ombi base URL; "" = embedded mock
+	AuthMode       string              // live auth mode; "" = jwt
+	Credentials    harness.Credentials // live credentials
+	AllowMutations bool                // live: also run checks that write
+
+	StartTimeout time.Duration // initialize deadline; 0 = 15s
+	CallTimeout  time.Duration // per request deadline; 0 = 30s
+
+	JUnitFile string    // write a JUnit XML report here; "" = none
+	JSONFile  string    // write a JSON report here; "" = none
+	Expected  Baseline  // expected failures
+	Trace     io.Writer // wire trace of every session; nil = none
+	Out       io.Writer // progress, failures and summary; nil = io.Discard
+}
+
+// Outcome states of a check in a result.
+const (
+	StatePassed   = "passed"
+	StateFailed   = "failed"
+	StateExpected = "expected-failure" // failed, listed in the baseline
+	StateStale    = "stale"            // passed, but listed in the baseline
+	StateSkipped  = "skipped"
+)
+
+// CheckResult is the verdict of one check.
+type CheckResult struct {
+	Check
+	State    string        `json:"state"`
+	Failure  string        `json:"failure,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Checks []CheckResult
+	Calls  int // tools/call requests made
+	Seed   int64
+}
+
+// Count returns how many checks are in the given state.
+func (r *Result) Count(state string) int {
+	n := 0
+	for _, c := range r.Checks {
+		if c.State == state {
+			n++
+		}
+	}
+	return n
+}
+
+// Executed returns how many checks ran (passed or failed in any way).
+func (r *Result) Executed() int {
+	return len(r.Checks) - r.Count(StateSkipped)
+}
+
+// OK reports whether the run passes: no unexpected failure and no stale
+// baseline entry.
+func (r *Result) OK() bool {
+	return r.Count(StateFailed) == 0 && r.Count(StateStale) == 0
+}
+
+// ErrNothingRan is returned when the filters left no check to execute.
+var ErrNothingRan = errors.New("run suite: no check executed (check --label-filter and --focus)")
+
+// tree declares every area on the Ginkgo tree.
+func (s *suite) tree() {
+	s.protocolArea()
+	s.schemaArea()
+	s.wireArea()
+	s.errorsArea()
+	s.authArea()
+	s.leakArea()
+	s.budgetArea()
+	s.propertyAreas()
+	s.requestsAreas()
+	s.adminAreas()
+}
+
+// liveFilter narrows a label filter for a live run.
+func liveFilter(filter string, allowMutations bool) string {
+	live := "!" + LabelNeedsMock
+	if !allowMutations {
+		live += " && " + LabelReadOnly
+	}
+	if filter == "" {
+		return live
+	}
+	return "(" + filter + ") && " + live
+}
+
+func newSuite(opts Options, up *harness.Upstream, needTables bool) (*suite, error) {
+	v, err := spec.NewValidator()
+	if err != nil {
+		return nil, fmt.Errorf("load the contract: %w", err)
+	}
+	var tables map[string]Table
+	if needTables {
+		dir := opts.FixturesDir
+		if dir == "" {
+			if dir, err = FindFixtures(); err != nil {
+				return nil, err
+			}
+		}
+		if tables, err = LoadTables(dir); err != nil {
+			return nil, err
+		}
+	}
+	return &suite{
+		opts:    opts,
+		tables:  tables,
+		servers: map[string]*harness.Server{},
+		quirks:  map[string]bool{},
+		h: &harness.Harness{Target: opts.Target, Upstream: up, Validator: v,
+			StartTimeout: opts.StartTimeout, CallTimeout: opts.CallTimeout, Trace: opts.Trace},
+	}, nil
+}
+
+// Run runs the suite once. It may be called once per process (Ginkgo runs
+// one suite per process). A returned error is a harness or usage error; a
+// failing check is reported in the Result.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	out := opts.Out
+	if out == nil {
+		out = io.Discard
+	}
+	var up *harness.Upstream
+	if opts.OmbiURL != "" {
+		up = harness.Live(opts.OmbiURL, opts.Credentials)
+		opts.LabelFilter = liveFilter(opts.LabelFilter, opts.AllowMutations)
+	} else {
+		m, err := harness.StartMock(mockombi.Options{})
+		if err != nil {
+			return nil, err
+		}
+		up = m
+	}
+	defer up.Close()
+	s, err := newSuite(opts, up, true)
+	if err != nil {
+		return nil, err
+	}
+	defer s.closeAll()
+
+	// Preflight: a server that cannot even initialize and list its tools
+	// is a harness error, reported once instead of as hundreds of failures.
+	authMode := opts.AuthMode
+	if authMode == "" {
+		authMode = "jwt"
+	}
+	fmt.Fprintf(out, "ombi-conformance: server %s, upstream %s, protocol %s\n", opts.Target, up.URL(), harness.ProtocolVersion)
+	pre, err := s.h.Start(ctx, harness.Config{Bundles: harness.AllBundles, AuthMode: authMode})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := pre.Tools(ctx); err != nil {
+		_ = pre.Close()
+		return nil, err
+	}
+	_ = pre.Close()
+
+	res := &Result{}
+	prog := &progress{out: out, start: time.Now()}
+	s.tree()
+	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })
+	ginkgo.ReportAfterSuite("ombi-conformance", func(r ginkgo.Report) {
+		prog.flush()
+		res.Seed = r.SuiteConfig.RandomSeed
+		for _, sr := range r.SpecReports {
+			if sr.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			res.Checks = append(res.Checks, verdict(sr, opts.Expected))
+		}
+		if opts.JUnitFile != "" {
+			if err := reporters.GenerateJUnitReportWithConfig(r, opts.JUnitFile, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed, OmitLeafNodeType: true}); err != nil {
+				fmt.Fprintf(out, "write junit report: %v\n", err)
+			}
+		}
+	})
+	sc, rc := ginkgo.GinkgoConfiguration()
+	sc.LabelFilter = opts.LabelFilter
+	if opts.Focus != "" {
+		sc.FocusStrings = []string{opts.Focus}
+	}
+	if opts.Seed != 0 {
+		sc.RandomSeed = opts.Seed
+	}
+	sc.Timeout = 2 * time.Hour
+	rc.NoColor = true
+	rc.Succinct = true
+	rc.SilenceSkips = true
+	ginkgo.RunSpecs(failRecorder{}, "ombi-conformance", sc, rc)
+	s.mu.Lock()
+	res.Calls = s.calls
+	s.mu.Unlock()
+	sort.SliceStable(res.Checks, func(i, j int) bool { return areaRank(res.Checks[i].Area) < areaRank(res.Checks[j].Area) })
+	if opts.JSONFile != "" {
+		if err := writeJSON(opts.JSONFile, opts, res); err != nil {
+			return res, err
+		}
+	}
+	if res.Executed() == 0 {
+		return res, ErrNothingRan
+	}
+	return res, nil
+}
+
+// failRecorder satisfies GinkgoTestingT; the verdict comes from the report.
+type failRecorder struct{}
+
+func (failRecorder) Fail() {}
+
+func areaRank(a string) int {
+	for i, x := range Areas {
+		if x == a {
+			return i
+		}
+	}
+	return len(Areas)
+}
+
+func verdict(sr types.SpecReport, base Baseline) CheckResult {
+	c := CheckResult{Check: checkOf(sr), Duration: sr.RunTime}
+	listed := base.Has(c.ID)
+	switch {
+	case sr.State.Is(types.SpecStatePassed):
+		c.State = StatePassed
+		if listed {
+			c.State = StateStale
+		}
+	case sr.State.Is(types.SpecStateFailureStates):
+		c.State = StateFailed
+		if listed {
+			c.State = StateExpected
+		}
+		c.Failure = sr.Failure.Message
+	default:
+		c.State = StateSkipped
+	}
+	return c
+}
+
+// progress prints one line per area as the run moves through the areas.
+type progress struct {
+	out     io.Writer
+	start   time.Time
+	area    string
+	counts  [3]int // passed, failed, skipped
+	started time.Time
+}
+
+func (p *progress) spec(r types.SpecReport) {
+	if r.LeafNodeType != types.NodeTypeIt {
+		return
+	}
+	c := checkOf(r)
+	if c.Area != p.area {
+		p.flush()
+		p.area, p.counts, p.started = c.Area, [3]int{}, time.Now()
+	}
+	switch {
+	case r.State.Is(types.SpecStatePassed):
+		p.counts[0]++
+	case r.State.Is(types.SpecStateFailureStates):
+		p.counts[1]++
+	default:
+		p.counts[2]++
+	}
+}
+
+func (p *progress) flush() {
+	if p.area == "" || p.counts[0]+p.counts[1] == 0 {
+		return
+	}
+	fmt.Fprintf(p.out, "\n-- area %-9s %4d passed %4d failed %4d skipped (%s)\n", p.area, p.counts[0], p.counts[1], p.counts[2], time.Since(p.started).Round(time.Millisecond))
+	p.area = ""
+}
+
+// Summary writes the per-area table and the verdict lines.
+func (r *Result) Summary(w io.Writer) {
+	type row struct{ passed, failed, expected, stale, skipped int }
+	rows := map[string]*row{}
+	var order []string
+	for _, c := range r.Checks {
+		a := c.Area
+		if a == "" {
+			a = "(none)"
+		}
+		if rows[a] == nil {
+			rows[a] = &row{}
+			order = append(order, a)
+		}
+		switch c.State {
+		case StatePassed:
+			rows[a].passed++
+		case StateFailed:
+			rows[a].failed++
+		case StateExpected:
+			rows[a].expected++
+		case StateStale:
+			rows[a].stale++
+		default:
+			rows[a].skipped++
+		}
+	}
+	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s\n", "area", "passed", "failed", "expected", "stale", "skipped")
+	var t row
+	for _, a := range order {
+		x := rows[a]
+		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped)
+		t.passed, t.failed, t.expected, t.stale, t.skipped = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped
+	}
+	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped)
+	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
+	for _, c := range r.Checks {
+		switch c.State {
+		case StateFailed:
+			fmt.Fprintf(w, "FAILED  %s\n", c.ID)
+		case StateStale:
+			fmt.Fprintf(w, "STALE   %s (listed as an expected failure but passes: remove it from the baseline)\n", c.ID)
+		}
+	}
+}
