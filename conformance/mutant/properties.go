@@ -81,7 +81,7 @@ func init() {
 		},
 		Mutant{
 			Name: "unbounded-body", Area: "budget",
-			Filter: "property",
+			Filter:      "property",
 			Description: "re-reads the last upstream answer whole into memory after every tool call",
 			rewrite: func(resp Frame, c call) {
 				if c.method != "tools/call" {
@@ -94,7 +94,7 @@ func init() {
 		},
 		Mutant{
 			Name: "deep-array-crash", Area: "fuzz",
-			Filter: "property",
+			Filter:      "property",
 			Description: "exits when tool arguments nest deeper than 32 levels",
 			answer: func(req Frame, c call) (Frame, bool) {
 				if c.method == "tools/call" && depth(c.args) > 32 {
