@@ -165,7 +165,7 @@ func TestWriteIssueCreate_sendsOnlyTheMappedFields(t *testing.T) {
 	if !reflect.DeepEqual(body, want) {
 		t.Errorf("body = %v, want %v", body, want)
 	}
-	m := decodeData[mutationResult](t, r)
+	m := decodeData[mutation](t, r)
 	if m.Outcome != mutationCompleted || m.IssueID < 1 {
 		t.Errorf("mutation = %+v, want completed with the new issue id", m)
 	}
@@ -229,7 +229,7 @@ func TestWriteSettingsPatch_cycle(t *testing.T) {
 	patch := map[string]any{"action": "patch", "section": "ombi", "revision": read.Revision, "changes": map[string]any{"hideRequestsUsers": want}}
 	r, calls := e.do(t, "write_settings_patch", patch)
 	wantRoutes(t, calls, "GET /api/v1/Settings/ombi", "POST /api/v1/Settings/ombi")
-	if m := decodeData[mutationResult](t, r); m.Outcome != mutationCompleted {
+	if m := decodeData[mutation](t, r); m.Outcome != mutationCompleted {
 		t.Errorf("outcome = %s", m.Outcome)
 	}
 	var posted map[string]any
@@ -440,7 +440,7 @@ func TestWriteNotificationSend_resolvesEveryIDFirst(t *testing.T) {
 			t.Errorf("massemail sends user field %q", k)
 		}
 	}
-	if m := decodeData[mutationResult](t, r); m.AffectedCount == nil || *m.AffectedCount != 1 {
+	if m := decodeData[mutation](t, r); m.AffectedCount == nil || *m.AffectedCount != 1 {
 		t.Errorf("affected_count = %v", m.AffectedCount)
 	}
 }

@@ -21,12 +21,6 @@ const (
 	unitComments = "comments"
 )
 
-// Mutation outcomes (04-results $defs/mutation).
-const (
-	mutationCompleted = "completed"
-	mutationAccepted  = "accepted"
-)
-
 // Output types: issue_page, comment_page, group_page, metrics, mutation.
 type (
 	issuePage struct {
@@ -72,39 +66,7 @@ type (
 		Count      *int          `json:"count,omitempty"`
 		Issues     []issueRecord `json:"issues,omitempty"`
 	}
-	// mutationResult is the mutation family: what a write did, honestly.
-	mutationResult struct {
-		Kind           string      `json:"kind"` // "mutation"
-		Outcome        string      `json:"outcome"`
-		Target         *target     `json:"target,omitempty"`
-		RequestID      int         `json:"request_id,omitempty"`
-		IssueID        int         `json:"issue_id,omitempty"`
-		CommentID      int         `json:"comment_id,omitempty"`
-		CategoryID     int         `json:"category_id,omitempty"`
-		UserID         string      `json:"user_id,omitempty"`
-		Message        string      `json:"message,omitempty"`
-		UpstreamResult *bool       `json:"upstream_result,omitempty"`
-		AffectedCount  *int        `json:"affected_count,omitempty"`
-		ItemResults    []itemState `json:"item_results,omitempty"`
-	}
-	itemState struct {
-		Identifier string `json:"identifier"`
-		Outcome    string `json:"outcome"`
-		Message    string `json:"message,omitempty"`
-	}
 )
-
-func completed() mutationResult { return mutationResult{Kind: "mutation", Outcome: mutationCompleted} }
-
-// boolOutcome reads an upstream boolean answer: false is a rejection.
-func boolOutcome(ok bool, what string) (mutationResult, error) {
-	if !ok {
-		return mutationResult{}, &BusinessError{Message: what + " was refused (upstream answered false)"}
-	}
-	m := completed()
-	m.UpstreamResult = ptr(true)
-	return m, nil
-}
 
 // ---- client methods ----
 

@@ -96,7 +96,7 @@ func writeJobRun(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		m := mutationResult{Kind: "mutation", Outcome: mutationAccepted}
+		m := mutation{Kind: "mutation", Outcome: mutationAccepted}
 		switch in.Action {
 		case "run":
 			if !allowed[in.Job] {

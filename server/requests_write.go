@@ -219,29 +219,6 @@ type (
 
 // ---- mutation ----
 
-// Mutation outcomes (04-results $defs/mutation).
-const (
-	outcomeCompleted = "completed"
-	outcomeAccepted  = "accepted"
-)
-
-// mutation is the result family of every write tool.
-type mutation struct {
-	Kind            string  `json:"kind"` // "mutation"
-	Outcome         string  `json:"outcome"`
-	Target          *target `json:"target,omitempty"`
-	RequestID       int     `json:"request_id,omitempty"`
-	IssueID         int     `json:"issue_id,omitempty"`
-	CommentID       int     `json:"comment_id,omitempty"`
-	CategoryID      int     `json:"category_id,omitempty"`
-	UserID          string  `json:"user_id,omitempty"`
-	QueueID         int     `json:"queue_id,omitempty"`
-	Message         string  `json:"message,omitempty"`
-	UpstreamResult  *bool   `json:"upstream_result,omitempty"`
-	UpstreamIsError *bool   `json:"upstream_is_error,omitempty"`
-	AffectedCount   *int    `json:"affected_count,omitempty"`
-}
-
 // engineMutation reads a RequestEngineResult: isError, a non-null
 // errorCode or result:false is a business failure (HTTP 200 is not
 // success); an answer carrying neither result nor isError is not the
@@ -260,7 +237,7 @@ func engineMutation(w wireEngineResult, op, kind string, secrets []string) (muta
 	if w.Result == nil && w.IsError == nil {
 		return mutation{}, &SchemaError{Op: op, Reason: "the answer carries neither result nor isError"}
 	}
-	m := mutation{Kind: "mutation", Outcome: outcomeCompleted, UpstreamResult: w.Result, UpstreamIsError: w.IsError,
+	m := mutation{Kind: "mutation", Outcome: mutationCompleted, UpstreamResult: w.Result, UpstreamIsError: w.IsError,
 		Message: sanitizeMessage(w.Message, secrets...)}
 	if id := w.RequestID.positive(); id > 0 && kind != "" {
 		m.RequestID = id
@@ -372,7 +349,7 @@ func writeRequestCreate(d *deps) tool {
 			if err != nil {
 				return nil, err
 			}
-			m.Outcome = outcomeAccepted
+			m.Outcome = mutationAccepted
 			c.warn("upstream reports one result for the whole collection; read the movie requests to see which members were requested")
 			return m, nil
 		}
@@ -572,7 +549,7 @@ func writeRequestSubscribe(d *deps) tool {
 		if in.Media == "tv" {
 			kind = kindTVChild
 		}
-		return mutation{Kind: "mutation", Outcome: outcomeCompleted, Target: &target{Kind: kind, ID: in.RequestID},
+		return mutation{Kind: "mutation", Outcome: mutationCompleted, Target: &target{Kind: kind, ID: in.RequestID},
 			RequestID: in.RequestID, UpstreamResult: ok}, nil
 	}}
 }
@@ -647,7 +624,7 @@ func writeRequestDelete(d *deps) tool {
 			if err := d.client.deleteTVParent(ctx, in.RequestID); err != nil {
 				return nil, err
 			}
-			return mutation{Kind: "mutation", Outcome: outcomeCompleted, Target: t, RequestID: in.RequestID,
+			return mutation{Kind: "mutation", Outcome: mutationCompleted, Target: t, RequestID: in.RequestID,
 				Message: "the TV parent request and all of its child requests were deleted"}, nil
 		}
 		w, err := d.client.deleteRequest(ctx, in.Kind, in.RequestID)
@@ -738,7 +715,7 @@ func writeRequestOptions(d *deps) tool {
 			if err := trueAnswer(ok, "PUT /api/v1/Request/tv/"+which); err != nil {
 				return nil, err
 			}
-			return mutation{Kind: "mutation", Outcome: outcomeCompleted, Target: &target{Kind: kindTVParent, ID: in.ParentRequestID},
+			return mutation{Kind: "mutation", Outcome: mutationCompleted, Target: &target{Kind: kindTVParent, ID: in.ParentRequestID},
 				RequestID: in.ParentRequestID, UpstreamResult: ok}, nil
 		}
 		return nil, &UnsupportedError{Message: "write_request_options: unknown action"}

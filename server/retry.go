@@ -112,6 +112,6 @@ func writeRetryRemove(d *deps) tool {
 		if err := trueAnswer(ok, "DELETE /api/v1/RequestRetry/{queueId}"); err != nil {
 			return nil, err
 		}
-		return mutation{Kind: "mutation", Outcome: outcomeCompleted, QueueID: in.QueueID, UpstreamResult: ok}, nil
+		return mutation{Kind: "mutation", Outcome: mutationCompleted, QueueID: in.QueueID, UpstreamResult: ok}, nil
 	}}
 }
