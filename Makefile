@@ -16,7 +16,7 @@ all: build
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-test: unit spec-independent
+test: lint unit spec-independent
 
 unit:
 	$(GO) test -count=1 ./...

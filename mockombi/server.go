@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -400,13 +401,25 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) {
 	h.Set("Access-Control-Expose-Headers", "Retry-After, WWW-Authenticate, Content-Disposition")
 	if r.Method == http.MethodOptions {
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, PATCH, OPTIONS")
-		allow := "Authorization, ApiKey, UserName, ApiAlias, UserAccessToken, Content-Type, Accept, X-Requested-With"
-		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
-			allow += ", " + req
-		}
-		h.Set("Access-Control-Allow-Headers", allow)
+		h.Set("Access-Control-Allow-Headers", allowHeaders(r.Header.Get("Access-Control-Request-Headers")))
 		h.Set("Access-Control-Max-Age", "600")
 	}
+}
+
+// corsHeaders are the request headers Ombi's clients send.
+const corsHeaders = "Authorization, ApiKey, UserName, ApiAlias, UserAccessToken, Content-Type, Accept, X-Requested-With"
+
+// allowHeaders lists corsHeaders plus any other header the preflight asked
+// for, each once (names compared case-insensitively).
+func allowHeaders(requested string) string {
+	out := strings.Split(corsHeaders, ", ")
+	for _, h := range strings.Split(requested, ",") {
+		h = strings.TrimSpace(h)
+		if h != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, h) }) {
+			out = append(out, h)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // logRequest writes one JSON line per upstream request to Options.Log.

@@ -235,3 +235,16 @@ func TestServer_largeDataSetIsDeterministic(t *testing.T) {
 		t.Fatalf("huge show has %d seasons, want %d", len(seasons), hugeSeasons)
 	}
 }
+
+func TestAllowHeaders_eachOnce(t *testing.T) {
+	tests := []struct{ requested, want string }{
+		{"", corsHeaders},
+		{"authorization, X-Custom", corsHeaders + ", X-Custom"},
+		{"X-Custom,x-custom", corsHeaders + ", X-Custom"},
+	}
+	for _, tt := range tests {
+		if got := allowHeaders(tt.requested); got != tt.want {
+			t.Errorf("allowHeaders(%q) = %q, want %q", tt.requested, got, tt.want)
+		}
+	}
+}
