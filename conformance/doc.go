@@ -4,7 +4,9 @@
 // server.
 //
 // Checks are grouped in areas, which are Ginkgo labels: protocol, schema,
-// wire, errors, auth, leak and budget. Every check is declared through
+// wire, errors, auth, leak, budget and fuzz; the rapid property checks (leak,
+// budget and memory, faults, fuzz) also carry the label property. Every
+// check is declared through
 // ClauseIt or ClauseItFor, which name the clause of spec/clauses.json it
 // guards; the check id is the clause id plus an optional qualifier, e.g.
 // RESULTS-ISERROR-001.read_search.

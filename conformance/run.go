@@ -102,6 +102,7 @@ func (s *suite) tree() {
 	s.propertyAreas()
 	s.requestsAreas()
 	s.adminAreas()
+	s.mediaAreas()
 }
 
 // liveFilter narrows a label filter for a live run.

@@ -35,6 +35,9 @@ type Mutant struct {
 	rewriteRequest func(req Frame, c call)
 	// rewrite changes a server response to the remembered request.
 	rewrite func(resp Frame, c call)
+	// extra may return one more request to send the server right after the
+	// forwarded one; the server's response to it is swallowed.
+	extra func(req Frame, c call) Frame
 }
 
 func result(f Frame) map[string]any {

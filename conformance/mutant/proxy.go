@@ -46,7 +46,9 @@ func Proxy(ctx context.Context, m Mutant, command []string, in io.Reader, out, e
 	sc := bufio.NewScanner(childOut)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	for sc.Scan() {
-		p.write(p.fromServer(sc.Bytes()))
+		if line := p.fromServer(sc.Bytes()); line != nil {
+			p.write(line)
+		}
 	}
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("mutant child: %w", err)
@@ -113,13 +115,25 @@ func (p *proxy) fromClient(line []byte) []byte {
 	p.mu.Unlock()
 	if p.m.rewriteRequest != nil {
 		p.m.rewriteRequest(f, c)
-		b, _ := json.Marshal(f)
-		return b
+		line, _ = json.Marshal(f)
+	}
+	if p.m.extra != nil {
+		if x := p.m.extra(f, c); x != nil {
+			p.mu.Lock()
+			p.calls[idKey(x["id"])] = call{method: swallowed}
+			p.mu.Unlock()
+			b, _ := json.Marshal(x)
+			line = append(append(line, '\n'), b...)
+		}
 	}
 	return line
 }
 
-// fromServer rewrites a response to a remembered request.
+// swallowed marks a request the proxy sent itself: its response never
+// reaches the client.
+const swallowed = "\x00swallowed"
+
+// fromServer rewrites a response to a remembered request; nil = swallowed.
 func (p *proxy) fromServer(line []byte) []byte {
 	line = append([]byte(nil), line...)
 	f, ok := decode(line)
@@ -127,14 +141,17 @@ func (p *proxy) fromServer(line []byte) []byte {
 		return line
 	}
 	id, hasID := f["id"]
-	if _, isReq := f["method"]; isReq || !hasID || p.m.rewrite == nil {
+	if _, isReq := f["method"]; isReq || !hasID || (p.m.rewrite == nil && p.m.extra == nil) {
 		return line
 	}
 	p.mu.Lock()
 	c, known := p.calls[idKey(id)]
 	delete(p.calls, idKey(id))
 	p.mu.Unlock()
-	if !known {
+	if c.method == swallowed {
+		return nil
+	}
+	if !known || p.m.rewrite == nil {
 		return line
 	}
 	p.m.rewrite(f, c)
