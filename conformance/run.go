@@ -103,6 +103,7 @@ func (s *suite) tree() {
 	s.requestsAreas()
 	s.adminAreas()
 	s.mediaAreas()
+	s.enumAreas()
 }
 
 // liveFilter narrows a label filter for a live run.

@@ -538,7 +538,7 @@ func writeIssueManage(d *deps) tool {
 			if err != nil {
 				return nil, err
 			}
-			if !me.has(roleAdmin, rolePowerUser) {
+			if !cl.callerHas(&me, roleAdmin, rolePowerUser) {
 				return nil, forbidden("changing an issue's status needs the PowerUser or Admin role")
 			}
 			if in.Status == "closed" {

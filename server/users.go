@@ -225,6 +225,17 @@ const (
 	rolePowerUser = "PowerUser"
 )
 
+// callerHas reports whether the calling principal holds one of roles. An
+// API key without a UserName header authenticates Ombi's API principal,
+// which holds Admin and ApiUser (the ApiKey middleware) although its seeded
+// account lists no role claims; any other caller is judged by its claims.
+func (c *Client) callerHas(me *wireUser, roles ...string) bool {
+	if c.mode == AuthAPIKey && c.userName == "" {
+		return slices.Contains(roles, roleAdmin)
+	}
+	return me.has(roles...)
+}
+
 func (w *wireUser) has(roles ...string) bool {
 	for _, c := range w.Claims {
 		if c.Enabled && slices.Contains(roles, c.Value) {
@@ -325,7 +336,7 @@ func readUsers(d *deps) tool {
 				if err != nil {
 					return nil, err
 				}
-				if me.ID != in.UserID && !me.has(roleAdmin, rolePowerUser) {
+				if me.ID != in.UserID && !cl.callerHas(&me, roleAdmin, rolePowerUser) {
 					return nil, forbidden("reading another user's notification preferences needs the PowerUser or Admin role")
 				}
 			}
@@ -395,7 +406,7 @@ func writeUserPreferences(d *deps) tool {
 			if err != nil {
 				return nil, err
 			}
-			if me.ID != in.UserID && !me.has(roleAdmin) {
+			if me.ID != in.UserID && !cl.callerHas(&me, roleAdmin) {
 				return nil, forbidden("opting another user out of the newsletter needs the Admin role")
 			}
 			if err := cl.newsletterUnsubscribe(ctx, in.UserID); err != nil {

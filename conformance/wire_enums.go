@@ -1,0 +1,85 @@
+package conformance
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+)
+
+// enumAreas holds the checks of the read-side enum rule (02-tool-mapping
+// rule 4), the flagged closed issue status (DECISIONS D5) and the
+// bounded-feed paging rule (04-results).
+func (s *suite) enumAreas() {
+	ginkgo.Describe("wire", ginkgo.Label("wire", LabelNeedsMock), func() {
+		ginkgo.BeforeEach(func() { s.clean() })
+
+		ClauseItFor("ROUTING-RULE4-ENUM-READ-001", "read_issues.mapped-and-unmapped-status", func(ctx ginkgo.SpecContext) {
+			srv := s.shared(ctx, admAPIKey())
+			ginkgo.By("upstream answers one issue with a mapped status (1) and one with an unmapped status (99)")
+			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Issues/*/*/*", Status: 200, Times: 1,
+				Headers: map[string]string{"Content-Type": "application/json"},
+				Body:    `[{"id":7001,"title":"Mapped","status":1,"requestType":1},{"id":7002,"title":"Unmapped","status":99,"requestType":1}]`})
+			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "list", "status": "in_progress"})
+			var page struct {
+				Items []map[string]any `json:"items"`
+			}
+			s.admData(o, &page)
+			byID := map[float64]map[string]any{}
+			for _, it := range page.Items {
+				if id, ok := it["id"].(float64); ok {
+					byID[id] = it
+				}
+			}
+			mapped, unmapped := byID[7001], byID[7002]
+			s.expect(mapped != nil && unmapped != nil, o, "both upstream issues must be listed")
+			s.expect(mapped["status"] == "in_progress" && mapped["status_code"] == float64(1), o,
+				"a mapped status emits the label and its *_code twin; got status=%v status_code=%v", mapped["status"], mapped["status_code"])
+			_, hasLabel := unmapped["status"]
+			// The shared $defs close issue.status_code to [0,1,2,3], so a
+			// server may only keep the raw 99 where the output schema lets
+			// it; the schema wins (as in DECISIONS D2), the label never
+			// appears, and the warning always does.
+			code, hasCode := unmapped["status_code"]
+			s.expect(!hasLabel && (!hasCode || code == float64(99)), o,
+				"an unmapped status omits the label and keeps no other code; got %v", unmapped)
+			s.expect(slices.Contains(o.Envelope.Warnings, "unmapped upstream enum value 99 for status"), o,
+				"want the warning %q, got %q", "unmapped upstream enum value 99 for status", o.Envelope.Warnings)
+		}, ginkgo.Label(LabelReadOnly))
+
+		ClauseItFor("DECISION-D5-ISSUE-CLOSED-001", "write_issue_manage.set_status.closed", func(ctx ginkgo.SpecContext) {
+			srv := s.shared(ctx, admAPIKey())
+			o := s.call(ctx, srv, "write_issue_manage", map[string]any{"action": "set_status", "issue_id": 1, "status": "closed"})
+			var post *mockombi.Call
+			for i := range o.Journal {
+				if c := o.Journal[i]; c.Method == "POST" && strings.EqualFold(c.Path, "/api/v1/Issues/status") {
+					post = &o.Journal[i]
+				}
+			}
+			s.expect(post != nil, o, "want one POST /api/v1/Issues/status")
+			s.expect(admSameJSON(post.Body, `{"issueId":1,"status":3}`), o, "closed is sent as T2 value 3; got %s", post.Body)
+			flagged := slices.ContainsFunc(o.Envelope.Warnings, func(w string) bool { return strings.Contains(w, "Deleted") })
+			s.expect(flagged, o, "setting closed must warn that upstream names 3 Deleted; warnings %q", o.Envelope.Warnings)
+		})
+
+		ClauseItFor("RESULTS-PAGING-TOTAL-001", "read_discover.requested-feed", func(ctx ginkgo.SpecContext) {
+			srv := s.shared(ctx, admAPIKey())
+			o := s.call(ctx, srv, "read_discover", map[string]any{"action": "browse", "media": "movie", "list": "requested"})
+			var page struct {
+				Page struct {
+					Total      json.RawMessage `json:"total"`
+					HasMore    json.RawMessage `json:"has_more"`
+					NextOffset json.RawMessage `json:"next_offset"`
+				} `json:"page"`
+			}
+			s.admData(o, &page)
+			s.expect(o.Envelope.Truncated, o, "the requested feed is Ombi's bounded recently-requested list: the result must be marked truncated")
+			s.expect(string(page.Page.Total) == "null" && string(page.Page.HasMore) == "null" && string(page.Page.NextOffset) == "null", o,
+				"a bounded feed knows no total or continuation: want total, has_more and next_offset null; got %s, %s, %s",
+				page.Page.Total, page.Page.HasMore, page.Page.NextOffset)
+		}, ginkgo.Label(LabelReadOnly))
+	})
+}
