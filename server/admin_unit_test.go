@@ -67,27 +67,31 @@ func TestLogNamesAndIDs(t *testing.T) {
 }
 
 func TestFlattenSettings(t *testing.T) {
-	doc, _ := decodeDoc(json.RawMessage(`{"id":1,"enabled":true,"a/b":{"c~d":2},"apiKey":"k","webhookUrl":"https://x",
-		"servers":[{"id":7,"serverId":"s1","machineIdentifier":"m","name":"Den","ip":"10.0.0.2","port":32400}],
-		"note":"see https://example.org","list":["x","y"]}`))
-	values, omitted := flattenSettings(doc)
+	doc, _ := decodeDoc(json.RawMessage(`{"id":1,"enable":true,"a/b":{"c~d":2},"apiKey":"k","serverHostname":"https://x",
+		"servers":[{"id":7,"serverId":"s1","apiKey":"k2","name":"Den","ip":"10.0.0.2","port":8096,
+			"embySelectedLibraries":[{"key":"k1","title":"Films","enabled":true}]}],
+		"name":"see https://example.org"}`))
+	values, omitted := flattenSettings("emby", doc)
 	got := map[string]any{}
 	for _, v := range values {
 		got[v.Name] = v.Value
 	}
-	for _, name := range []string{"/enabled", "/a~1b/c~0d", "/servers/0/id", "/servers/0/serverId", "/servers/0/machineIdentifier", "/servers/0/name", "/servers/0/port", "/list/0", "/list/1"} {
+	for _, name := range []string{"/enable", "/servers/0/id", "/servers/0/serverId", "/servers/0/name", "/servers/0/port",
+		"/servers/0/embySelectedLibraries/0/title", "/servers/0/embySelectedLibraries/0/enabled"} {
 		if _, ok := got[name]; !ok {
 			t.Errorf("%s is not shown", name)
 		}
 	}
-	want := []string{"/apiKey", "/id", "/note", "/servers/0/ip", "/webhookUrl"}
+	want := []string{"/a~1b/c~0d", "/apiKey", "/id", "/name", "/serverHostname", "/servers/0/apiKey",
+		"/servers/0/embySelectedLibraries/0/key", "/servers/0/ip"}
 	if !reflect.DeepEqual(omitted, want) {
 		t.Errorf("omitted = %v, want %v", omitted, want)
 	}
 }
 
 func TestMergeSettings(t *testing.T) {
-	orig, _ := decodeDoc(json.RawMessage(`{"a":true,"n":3,"s":"x","apiKey":"k","obj":{"b":1,"c":"keep"},"arr":[1],
+	allowed := []string{"a", "n", "s", "apiKey", "obj", "b", "c", "arr", "notificationTemplates", "notificationType", "agent", "message", "enabled"}
+	orig, _ := decodeDoc(json.RawMessage(`{"a":true,"n":3,"s":"x","apiKey":"k","obj":{"b":1,"c":"keep","d":2},"arr":[1],"unlisted":false,
 		"notificationTemplates":[{"notificationType":1,"agent":1,"message":"m1","enabled":true},{"notificationType":0,"agent":1,"message":"m0","enabled":true}]}`))
 	om := orig.(map[string]any)
 	tests := []struct {
@@ -96,6 +100,8 @@ func TestMergeSettings(t *testing.T) {
 	}{
 		{`{"a":false,"obj":{"b":2}}`, ""},
 		{`{"zz":1}`, "/changes/zz"},
+		{`{"unlisted":true}`, "/changes/unlisted"},
+		{`{"obj":{"d":1}}`, "/changes/obj/d"},
 		{`{"apiKey":"new"}`, "/changes/apiKey"},
 		{`{"obj":{"b":null}}`, "/changes/obj/b"},
 		{`{"obj":5}`, "/changes/obj"},
@@ -108,7 +114,7 @@ func TestMergeSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ch, _ := decodeDoc(json.RawMessage(tt.changes))
-		merged, err := mergeSettings(om, ch.(map[string]any), "/changes", "")
+		merged, err := mergeSettings(om, ch.(map[string]any), allowed, "/changes", "")
 		var ae *ArgumentError
 		switch {
 		case tt.field == "" && err != nil:
@@ -116,13 +122,13 @@ func TestMergeSettings(t *testing.T) {
 		case tt.field != "" && (err == nil || !asArg(err, &ae) || ae.Field != tt.field):
 			t.Errorf("%s: error %v, want field %s", tt.changes, err, tt.field)
 		case tt.field == "":
-			if merged["apiKey"] != "k" || merged["obj"].(map[string]any)["c"] != "keep" {
+			if merged["apiKey"] != "k" || merged["obj"].(map[string]any)["c"] != "keep" || merged["unlisted"] != false {
 				t.Errorf("%s: untouched values changed: %v", tt.changes, merged)
 			}
 		}
 	}
 	ch, _ := decodeDoc(json.RawMessage(`{"notificationTemplates":[{"notification_type":"issue","agent":"discord","message":"new"}]}`))
-	merged, _ := mergeSettings(om, ch.(map[string]any), "/changes", "")
+	merged, _ := mergeSettings(om, ch.(map[string]any), allowed, "/changes", "")
 	tm := merged["notificationTemplates"].([]any)
 	if tm[0].(map[string]any)["message"] != "new" || tm[1].(map[string]any)["message"] != "m0" {
 		t.Errorf("templates merged by index, not by key: %v", tm)

@@ -296,11 +296,14 @@ func leafShown(pointer, key string, v any) bool {
 }
 
 // flattenSettings turns a section document into one entry per scalar
-// leaf, named by its escaped JSON Pointer; every withheld leaf's pointer
-// goes to omitted.
-func flattenSettings(doc any) (values []settingChange, omitted []string) {
-	var walk func(v any, pointer, key string, depth int, hidden bool)
-	walk = func(v any, pointer, key string, depth int, hidden bool) {
+// leaf, named by its escaped JSON Pointer. A leaf is shown only when every
+// key on its path is in the section's allowlist (array indices aside) and
+// the deny rules pass; every other leaf's pointer goes to omitted, never
+// its value.
+func flattenSettings(section string, doc any) (values []settingChange, omitted []string) {
+	allowed := settingsFields[section]
+	var walk func(v any, pointer, key string, hidden bool)
+	walk = func(v any, pointer, key string, hidden bool) {
 		switch t := v.(type) {
 		case map[string]any:
 			keys := make([]string, 0, len(t))
@@ -309,11 +312,12 @@ func flattenSettings(doc any) (values []settingChange, omitted []string) {
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				walk(t[k], pointer+"/"+escapePointer(k), k, depth+1, hidden || (secretKey(k) && !isContainer(t[k])))
+				unlisted := !slices.Contains(allowed, k)
+				walk(t[k], pointer+"/"+escapePointer(k), k, hidden || unlisted || (secretKey(k) && !isContainer(t[k])))
 			}
 		case []any:
 			for i, e := range t {
-				walk(e, pointer+"/"+strconv.Itoa(i), key, depth+1, hidden)
+				walk(e, pointer+"/"+strconv.Itoa(i), key, hidden)
 			}
 		default:
 			if hidden || !leafShown(pointer, key, v) {
@@ -323,7 +327,7 @@ func flattenSettings(doc any) (values []settingChange, omitted []string) {
 			values = append(values, settingChange{Name: pointer, Value: v})
 		}
 	}
-	walk(doc, "", "", 0, false)
+	walk(doc, "", "", false)
 	return values, omitted
 }
 
@@ -368,7 +372,7 @@ func readSettings(d *deps) tool {
 		}
 		res := settingsResult{Kind: "settings", Section: in.Section}
 		if isContainer(doc) {
-			res.Values, res.OmittedFields = flattenSettings(doc)
+			res.Values, res.OmittedFields = flattenSettings(in.Section, doc)
 		} else if doc != nil {
 			// A scalar view: only its value decides (the label is ours).
 			if !unsafeValue(doc) {
@@ -445,16 +449,16 @@ func (d *deps) patchSettings(ctx context.Context, c *call, in settingsPatchInput
 	if !ok || len(om) == 0 {
 		return nil, &UnsupportedError{Message: "the saved " + in.Section + " section is incomplete upstream; patching it is not supported"}
 	}
-	merged, err := mergeSettings(om, cm, "/changes", "")
+	merged, err := mergeSettings(om, cm, settingsFields[in.Section], "/changes", "")
 	if err != nil {
 		return nil, err
 	}
 	if reflect.DeepEqual(merged, om) {
 		return nil, &ArgumentError{Field: "/changes", Message: "the patch changes nothing (no-op)"}
 	}
-	body, err := json.Marshal(merged)
+	body, err := mergedBody(raw, merged, cm)
 	if err != nil {
-		return nil, fmt.Errorf("encode merged settings: %w", err)
+		return nil, err
 	}
 	ans, err := d.client.saveSettings(ctx, in.Section, body)
 	if err != nil {
@@ -490,11 +494,55 @@ func saveAnswer(raw json.RawMessage) (bool, string) {
 	return false, ""
 }
 
+// mergedBody encodes the merged model for the POST. Every top-level
+// property no change touches, known or not, keeps the original's bytes;
+// the changed ones are encoded from the merge.
+func mergedBody(raw json.RawMessage, merged, changes map[string]any) ([]byte, error) {
+	var parts map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return nil, fmt.Errorf("decode saved settings: %w", err)
+	}
+	keys := make([]string, 0, len(merged))
+	for k := range merged {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(k)
+		if err != nil {
+			return nil, fmt.Errorf("encode merged settings: %w", err)
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		if part, ok := parts[k]; ok {
+			if _, changed := changes[k]; !changed {
+				b.Write(part)
+				continue
+			}
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(merged[k]); err != nil {
+			return nil, fmt.Errorf("encode merged settings: %w", err)
+		}
+		b.Truncate(b.Len() - 1) // the encoder's newline
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 // mergeSettings applies changes to a copy of orig. Every change key must
-// exist in the original, be neither an identity nor a secret or
-// destination, keep the original's type, and carry no null; arrays are
-// never replaced (notificationTemplates entries merge by label key).
-func mergeSettings(orig, changes map[string]any, field, pointer string) (map[string]any, error) {
+// be in the section allowlist and exist in the original, be neither an
+// identity nor a secret or destination, keep the original's type, and
+// carry no null; arrays are never replaced (notificationTemplates entries
+// merge by label key). Properties no change names, listed or not, are
+// kept as they are.
+func mergeSettings(orig, changes map[string]any, allowed []string, field, pointer string) (map[string]any, error) {
 	out := make(map[string]any, len(orig))
 	for k, v := range orig {
 		out[k] = v
@@ -510,7 +558,7 @@ func mergeSettings(orig, changes map[string]any, field, pointer string) (map[str
 		p := pointer + "/" + escapePointer(k)
 		ov, exists := orig[k]
 		switch {
-		case !exists:
+		case !exists || !slices.Contains(allowed, k):
 			return nil, &ArgumentError{Field: f, Message: "unknown key for this section"}
 		case cv == nil:
 			return nil, &ArgumentError{Field: f, Message: "null is not a value a patch may set"}
@@ -527,7 +575,7 @@ func mergeSettings(orig, changes map[string]any, field, pointer string) (map[str
 			if !ok {
 				return nil, &ArgumentError{Field: f, Message: "must be an object (nested changes merge; they never replace)"}
 			}
-			sub, err := mergeSettings(o, cmap, f, p)
+			sub, err := mergeSettings(o, cmap, allowed, f, p)
 			if err != nil {
 				return nil, err
 			}
@@ -536,7 +584,7 @@ func mergeSettings(orig, changes map[string]any, field, pointer string) (map[str
 			if k != "notificationTemplates" {
 				return nil, &ArgumentError{Field: f, Message: "arrays cannot be replaced by a patch"}
 			}
-			merged, err := mergeTemplates(o, cv, f)
+			merged, err := mergeTemplates(o, cv, allowed, f)
 			if err != nil {
 				return nil, err
 			}
@@ -575,7 +623,7 @@ func sameScalarType(a, b any) bool {
 
 // mergeTemplates merges notificationTemplates entries keyed by the
 // notification_type (T4) and agent (T3) labels, never by index.
-func mergeTemplates(orig []any, change any, field string) ([]any, error) {
+func mergeTemplates(orig []any, change any, allowed []string, field string) ([]any, error) {
 	entries, ok := change.([]any)
 	if !ok || len(entries) == 0 {
 		return nil, &ArgumentError{Field: field, Message: "must be a non-empty array of template changes keyed by notification_type and agent"}
@@ -626,7 +674,7 @@ func mergeTemplates(orig []any, change any, field string) ([]any, error) {
 				return nil, &ArgumentError{Field: f + "/" + k, Message: "template keys are given as labels, not codes"}
 			}
 		}
-		merged, err := mergeSettings(out[idx].(map[string]any), rest, f, "/notificationTemplates/"+strconv.Itoa(idx))
+		merged, err := mergeSettings(out[idx].(map[string]any), rest, allowed, f, "/notificationTemplates/"+strconv.Itoa(idx))
 		if err != nil {
 			return nil, err
 		}
