@@ -10,10 +10,39 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
-// enumAreas holds the checks of the read-side enum rule (02-tool-mapping
-// rule 4), the flagged closed issue status (DECISIONS D5) and the
-// bounded-feed paging rule (04-results).
+// enumAreas holds the checks of the media names (02-tool-mapping rule 3),
+// the read-side enum rule (rule 4), the flagged closed issue status
+// (DECISIONS D5) and the bounded-feed paging rule (04-results).
 func (s *suite) enumAreas() {
+	ginkgo.Describe("protocol", ginkgo.Label("protocol"), func() {
+		ClauseItFor("ROUTING-RULE3-MEDIA-NAMES-001", "no-artist-request", func(ctx ginkgo.SpecContext) {
+			srv := s.shared(ctx, s.allConfig())
+			ginkgo.By("no published tool offers an artist request: creation, request reads, votes and moderation name movie, tv and album only")
+			var e errs
+			for _, c := range []struct {
+				tool string
+				args map[string]any
+			}{
+				{"write_request_create", map[string]any{"action": "artist", "musicbrainz_id": "a-b-c"}},
+				{"write_request_moderate", map[string]any{"action": "approve", "media": "artist", "request_id": 1}},
+				{"write_request_delete", map[string]any{"kind": "artist", "request_id": 1}},
+				{"write_vote", map[string]any{"action": "up", "media": "artist", "request_id": 1}},
+				{"read_votes", map[string]any{"action": "by_request", "media": "artist", "request_id": 1}},
+				{"read_requests", map[string]any{"action": "search", "media": "artist", "query": "x"}},
+				{"read_media", map[string]any{"action": "by_request", "media": "artist", "request_id": 1}},
+			} {
+				o := s.callUnchecked(ctx, srv, c.tool, c.args)
+				if o.RPCError == nil && o.ErrorCode() != "INVALID_ARGUMENT" {
+					e.addf("%s accepted an artist request %v: code=%q", c.tool, c.args, o.ErrorCode())
+				}
+				if len(o.Journal) > 0 {
+					e.addf("%s sent %d upstream calls for an artist request", c.tool, len(o.Journal))
+				}
+			}
+			s.expectNone(e, "an artist request operation is offered")
+		}, ginkgo.Label(LabelReadOnly, LabelNeedsMock))
+	})
+
 	ginkgo.Describe("wire", ginkgo.Label("wire", LabelNeedsMock), func() {
 		ginkgo.BeforeEach(func() { s.clean() })
 
