@@ -1,113 +1,12 @@
 package conformance
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"reflect"
 	"strconv"
-
-	"github.com/onsi/ginkgo/v2"
-
-	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
-	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // This file holds what the administration-domain checks (wire_admin.go)
 // share: journal helpers, direct reads of the embedded mock and the
 // server configurations the checks start.
-
-// admCalls are a tool call's upstream calls without logins.
-func admCalls(o *harness.Outcome) []mockombi.Call { return withoutLogin(o.Journal) }
-
-// admCallLine renders a journal entry for a failure message.
-func admCallLine(c mockombi.Call) string {
-	q := ""
-	if c.Query != "" {
-		q = "?" + c.Query
-	}
-	return fmt.Sprintf("%s %s%s %s", c.Method, c.Path, q, string(c.Body))
-}
-
-// admBody decodes a journaled JSON object body (nil otherwise).
-func admBody(c mockombi.Call) map[string]any {
-	var m map[string]any
-	if len(c.Body) == 0 || json.Unmarshal(c.Body, &m) != nil {
-		return nil
-	}
-	return m
-}
-
-// admSameJSON compares a journaled body with JSON text, key order free.
-func admSameJSON(got json.RawMessage, want string) bool {
-	var g, w any
-	if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(want), &w) != nil {
-		return false
-	}
-	return reflect.DeepEqual(g, w)
-}
-
-// admOneCall asserts exactly one upstream call with this method and
-// literal escaped path, and returns it.
-func (s *suite) admOneCall(o *harness.Outcome, method, path string) mockombi.Call {
-	ginkgo.GinkgoHelper()
-	calls := admCalls(o)
-	s.expect(len(calls) == 1, o, "want exactly one upstream call %s %s, got %d", method, path, len(calls))
-	c := calls[0]
-	s.expect(c.Method == method && c.Path == path, o, "want %s %s (literal spelling and case), got %s", method, path, admCallLine(c))
-	return c
-}
-
-// admNoTraffic asserts the call reached no upstream route.
-func (s *suite) admNoTraffic(o *harness.Outcome) {
-	ginkgo.GinkgoHelper()
-	calls := admCalls(o)
-	s.expect(len(calls) == 0, o, "a refused call must end before any upstream traffic; %d calls were made", len(calls))
-}
-
-// admCode asserts a tool error with the given code.
-func (s *suite) admCode(o *harness.Outcome, code string) {
-	ginkgo.GinkgoHelper()
-	s.expect(o.Envelope != nil && !o.Envelope.OK && o.ErrorCode() == code, o, "want a tool error %s, got %q", code, o.ErrorCode())
-}
-
-// admOK asserts an ok result.
-func (s *suite) admOK(o *harness.Outcome) {
-	ginkgo.GinkgoHelper()
-	s.expect(o.Envelope != nil && o.Envelope.OK, o, "want an ok result, got %q", o.ErrorCode())
-}
-
-// admData decodes an ok envelope's data into v.
-func (s *suite) admData(o *harness.Outcome, v any) {
-	ginkgo.GinkgoHelper()
-	s.admOK(o)
-	if err := json.Unmarshal(o.Envelope.Data, v); err != nil {
-		s.fail(o, "decode data: %v", err)
-	}
-}
-
-// admRaw calls the embedded mock directly with its API key, outside any
-// server under test, and decodes a 200 answer into out.
-func (s *suite) admRaw(method, path string, out any) int {
-	ginkgo.GinkgoHelper()
-	m := s.h.Upstream.Mock()
-	if m == nil {
-		s.fail(nil, "a direct upstream read needs the embedded mock")
-	}
-	req := httptest.NewRequest(method, path, nil)
-	req.Header.Set("ApiKey", m.Credentials().APIKey)
-	req.Header.Set("Accept", "application/json")
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, req)
-	if out != nil && rec.Code == http.StatusOK {
-		if err := json.Unmarshal(bytes.TrimSpace(rec.Body.Bytes()), out); err != nil {
-			s.fail(nil, "decode the mock's own answer to %s %s: %v", method, path, err)
-		}
-	}
-	return rec.Code
-}
 
 // admNum reads a JSON number (or numeric string) as an int; -1 otherwise.
 func admNum(v any) int {
@@ -127,30 +26,4 @@ type admMutation struct {
 	Kind          string `json:"kind"`
 	Outcome       string `json:"outcome"`
 	AffectedCount *int   `json:"affected_count"`
-}
-
-// admJWT starts a server with every bundle as the mock's admin (jwt).
-func admJWT() harness.Config { return harness.Config{Bundles: harness.AllBundles, AuthMode: "jwt"} }
-
-// admAPIKey starts a server with every bundle in api_key mode, which
-// another check's token rotation cannot disturb (used by writes).
-func admAPIKey() harness.Config {
-	return harness.Config{Bundles: harness.AllBundles, AuthMode: "api_key"}
-}
-
-// admUser starts a server logged in as the mock's plain user.
-func (s *suite) admUser() harness.Config {
-	ginkgo.GinkgoHelper()
-	m := s.h.Upstream.Mock()
-	if m == nil {
-		s.fail(nil, "the plain user exists only in the embedded mock")
-	}
-	for _, u := range m.Credentials().Users {
-		if u.Role == mockombi.RoleUser {
-			return harness.Config{Bundles: harness.AllBundles, AuthMode: "jwt",
-				Env: []string{"OMBI_USERNAME=" + u.Username, "OMBI_PASSWORD=" + u.Password}}
-		}
-	}
-	s.fail(nil, "the mock has no plain user")
-	return harness.Config{}
 }

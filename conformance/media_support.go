@@ -12,7 +12,6 @@ import (
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/fixtures"
-	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // This file holds what the media, search and reference checks share: the
@@ -168,9 +167,6 @@ func mdLeaves(v any, inExtra bool, extra, known map[string]bool) {
 		}
 	}
 }
-
-// mdCalls returns the tool call's upstream calls without logins.
-func mdCalls(o *harness.Outcome) []mockombi.Call { return withoutLogin(o.Journal) }
 
 // mdQueryEqual compares a raw query string with the expected values.
 func mdQueryEqual(raw string, want url.Values) bool {

@@ -352,14 +352,6 @@ func (e *propEnv) stderr() string {
 	return e.srv.StderrAll()
 }
 
-// upstreamCalls is the non-login part of a journal slice.
-func upstreamCalls(o *harness.Outcome) []mockombi.Call {
-	if o == nil {
-		return nil
-	}
-	return withoutLogin(o.Journal)
-}
-
 // fetch replays a journaled GET against the mock (with the headers the
 // server sent) and returns the answer's status and body.
 func (e *propEnv) fetch(c mockombi.Call) (int, []byte) {

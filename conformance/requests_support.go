@@ -1,13 +1,10 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,89 +29,13 @@ var (
 	rqCatalogueShows  = [][2]int{{2316, 73244}, {66732, 305288}, {1668, 79168}, {60059, 273181}, {100088, 392256}, {1429, 267440}, {119051, 396390}}
 )
 
-// rqCalls are the tool call's upstream calls without logins.
-func rqCalls(o *harness.Outcome) []mockombi.Call { return withoutLogin(o.Journal) }
-
-// rqCallLine renders a journal entry for a failure message.
-func rqCallLine(c mockombi.Call) string {
-	q := ""
-	if c.Query != "" {
-		q = "?" + c.Query
-	}
-	return fmt.Sprintf("%s %s%s %s", c.Method, c.Path, q, string(c.Body))
-}
-
-// rqBody decodes a journaled JSON body ("" or not an object: nil).
-func rqBody(c mockombi.Call) map[string]any {
-	var m map[string]any
-	if len(c.Body) == 0 || json.Unmarshal(c.Body, &m) != nil {
-		return nil
-	}
-	return m
-}
-
-// rqSameJSON compares a journaled body with the expected JSON text,
-// key order free.
-func rqSameJSON(got json.RawMessage, want string) bool {
-	var g, w any
-	if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(want), &w) != nil {
-		return false
-	}
-	return reflect.DeepEqual(g, w)
-}
-
-// rqOneCall asserts the tool call made exactly one upstream call with
-// this method and literal escaped path and returns it.
-func (s *suite) rqOneCall(o *harness.Outcome, method, path string) mockombi.Call {
-	ginkgo.GinkgoHelper()
-	calls := rqCalls(o)
-	s.expect(len(calls) == 1, o, "want exactly one upstream call %s %s, got %d", method, path, len(calls))
-	c := calls[0]
-	s.expect(c.Method == method && c.Path == path, o, "want %s %s (literal spelling and case), got %s", method, path, rqCallLine(c))
-	return c
-}
-
-// rqNoTraffic asserts the tool call reached no upstream route.
-func (s *suite) rqNoTraffic(o *harness.Outcome) {
-	ginkgo.GinkgoHelper()
-	calls := rqCalls(o)
-	s.expect(len(calls) == 0, o, "a rejected input must end before any upstream traffic; %d calls were made", len(calls))
-}
-
-// rqCode asserts a tool error with the given code.
-func (s *suite) rqCode(o *harness.Outcome, code string) {
-	ginkgo.GinkgoHelper()
-	s.expect(o.Envelope != nil && !o.Envelope.OK && o.ErrorCode() == code, o, "want a tool error %s, got %q", code, o.ErrorCode())
-}
-
-// rqRaw calls the embedded mock directly with its API key (the
-// principal API), outside any server under test, and decodes the answer.
-func (s *suite) rqRaw(method, path string, out any) int {
-	ginkgo.GinkgoHelper()
-	m := s.h.Upstream.Mock()
-	if m == nil {
-		s.fail(nil, "a direct upstream read needs the embedded mock")
-	}
-	req := httptest.NewRequest(method, path, nil)
-	req.Header.Set("ApiKey", m.Credentials().APIKey)
-	req.Header.Set("Accept", "application/json")
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, req)
-	if out != nil && rec.Code == http.StatusOK {
-		if err := json.Unmarshal(bytes.TrimSpace(rec.Body.Bytes()), out); err != nil {
-			s.fail(nil, "decode the mock's own answer to %s %s: %v", method, path, err)
-		}
-	}
-	return rec.Code
-}
-
 // rqRawMovies lists every movie request the mock holds.
 func (s *suite) rqRawMovies() []map[string]any {
 	ginkgo.GinkgoHelper()
 	var page struct {
 		Collection []map[string]any `json:"collection"`
 	}
-	s.rqRaw("GET", "/api/v2/Requests/movie/1000/0/RequestedDate/desc", &page)
+	s.mockRaw("GET", "/api/v2/Requests/movie/1000/0/RequestedDate/desc", &page)
 	return page.Collection
 }
 
@@ -122,7 +43,7 @@ func (s *suite) rqRawMovies() []map[string]any {
 func (s *suite) rqRawParents() []map[string]any {
 	ginkgo.GinkgoHelper()
 	var ps []map[string]any
-	s.rqRaw("GET", "/api/v1/Request/tv", &ps)
+	s.mockRaw("GET", "/api/v1/Request/tv", &ps)
 	return ps
 }
 
@@ -178,7 +99,7 @@ func (s *suite) rqFreshShow() (tmdb, tvdb int) {
 func (s *suite) rqReleaseMovie(tmdb int) {
 	for _, m := range s.rqRawMovies() {
 		if rqNum(m["theMovieDbId"]) == tmdb {
-			s.rqRaw("DELETE", fmt.Sprintf("/api/v1/Request/movie/%d", rqNum(m["id"])), nil)
+			s.mockRaw("DELETE", fmt.Sprintf("/api/v1/Request/movie/%d", rqNum(m["id"])), nil)
 		}
 	}
 }
@@ -188,7 +109,7 @@ func (s *suite) rqReleaseMovie(tmdb int) {
 func (s *suite) rqReleaseShow(tmdb, tvdb int) {
 	for _, p := range s.rqRawParents() {
 		if rqNum(p["externalProviderId"]) == tmdb || rqNum(p["tvDbId"]) == tvdb {
-			s.rqRaw("DELETE", fmt.Sprintf("/api/v1/Request/tv/%d", rqNum(p["id"])), nil)
+			s.mockRaw("DELETE", fmt.Sprintf("/api/v1/Request/tv/%d", rqNum(p["id"])), nil)
 		}
 	}
 }
@@ -205,7 +126,7 @@ func (s *suite) rqEpisodeLists(path string) map[int][]int {
 			} `json:"episodes"`
 		} `json:"seasonRequests"`
 	}
-	if code := s.rqRaw("GET", path, &d); code != http.StatusOK {
+	if code := s.mockRaw("GET", path, &d); code != http.StatusOK {
 		s.fail(nil, "the mock answered %d to GET %s", code, path)
 	}
 	out := map[int][]int{}
@@ -241,15 +162,6 @@ func rqSorted(xs []int) []int {
 	out := append([]int(nil), xs...)
 	sort.Ints(out)
 	return out
-}
-
-// rqData decodes the envelope's data into v.
-func (s *suite) rqData(o *harness.Outcome, v any) {
-	ginkgo.GinkgoHelper()
-	s.expect(o.Envelope != nil && o.Envelope.OK, o, "want an ok result")
-	if err := json.Unmarshal(o.Envelope.Data, v); err != nil {
-		s.fail(o, "decode data: %v", err)
-	}
 }
 
 // rqPage is the request_page / retry_page shape the checks read.
@@ -309,43 +221,13 @@ func (s *suite) rqMetrics(o *harness.Outcome) map[string]any {
 			Scope string `json:"scope"`
 		} `json:"values"`
 	}
-	s.rqData(o, &ms)
+	s.okData(o, &ms)
 	out := map[string]any{}
 	for _, v := range ms.Values {
 		out[v.Name] = v.Value
 		out[v.Name+"#scope"] = v.Scope
 	}
 	return out
-}
-
-// rqUserConfig starts a server logged in as the mock's plain user (a
-// principal with request quotas).
-func (s *suite) rqUserConfig() harness.Config {
-	ginkgo.GinkgoHelper()
-	m := s.h.Upstream.Mock()
-	if m == nil {
-		s.fail(nil, "the plain user exists only in the embedded mock")
-	}
-	for _, u := range m.Credentials().Users {
-		if u.Role == mockombi.RoleUser {
-			return harness.Config{Bundles: harness.AllBundles, AuthMode: "jwt",
-				Env: []string{"OMBI_USERNAME=" + u.Username, "OMBI_PASSWORD=" + u.Password}}
-		}
-	}
-	s.fail(nil, "the mock has no plain user")
-	return harness.Config{}
-}
-
-// rqJWTConfig starts a server with every bundle logged in as the mock's
-// admin (jwt mode).
-func rqJWTConfig() harness.Config {
-	return harness.Config{Bundles: harness.AllBundles, AuthMode: "jwt"}
-}
-
-// rqAPIKeyConfig starts a server in api_key mode: unaffected by token
-// rotation, so write checks never trip over another check's rotation.
-func rqAPIKeyConfig() harness.Config {
-	return harness.Config{Bundles: harness.AllBundles, AuthMode: "api_key"}
 }
 
 // rqJournalSince waits up to wait for the journal to hold at least one call

@@ -81,15 +81,15 @@ func (s *suite) issuesVotesUsersWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.list.take-then-skip", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "list", "status": "in_progress", "page": map[string]any{"offset": 5, "limit": 10}})
-			s.admOneCall(o, "GET", "/api/v1/Issues/10/5/1")
+			s.oneCall(o, "GET", "/api/v1/Issues/10/5/1")
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.summary.position-then-take", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "summary", "status": "resolved", "page": map[string]any{"offset": 5, "limit": 10}})
-			s.admOneCall(o, "GET", "/api/v2/Issues/5/10/2")
+			s.oneCall(o, "GET", "/api/v2/Issues/5/10/2")
 			var page struct {
 				Kind string `json:"kind"`
 				Page struct {
@@ -97,77 +97,77 @@ func (s *suite) issuesVotesUsersWire() {
 					Mode string `json:"mode"`
 				} `json:"page"`
 			}
-			s.admData(o, &page)
+			s.okData(o, &page)
 			s.expect(page.Kind == "group_page" && page.Page.Unit == "provider_groups" && page.Page.Mode == "upstream", o,
 				"a v2 summary is an upstream page of provider groups; got kind %q unit %q mode %q", page.Kind, page.Page.Unit, page.Page.Mode)
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "read_issues.provider_summary.empty-is-a-page", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "provider_summary", "provider_id": "no-such-provider-4242"})
-			s.admOneCall(o, "GET", "/api/v2/Issues/details/no-such-provider-4242")
+			s.oneCall(o, "GET", "/api/v2/Issues/details/no-such-provider-4242")
 			var page struct {
 				Kind  string            `json:"kind"`
 				Items []json.RawMessage `json:"items"`
 			}
-			s.admData(o, &page)
+			s.okData(o, &page)
 			s.expect(page.Kind == "group_page" && len(page.Items) == 0, o, "an empty provider summary is an empty group page, not an error")
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("VERIFY-ROUTING-LEDGER-001", "write_issue_create.body", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_issue_create", map[string]any{"title": "Conformance", "subject": "Audio", "description": "Out of sync.",
 				"category_id": 1, "request_type": "tv", "provider_id": "95396"})
-			c := s.admOneCall(o, "POST", "/api/v1/Issues")
-			s.expect(admSameJSON(c.Body, `{"title":"Conformance","subject":"Audio","description":"Out of sync.","issueCategoryId":1,"requestType":0,"providerId":"95396"}`), o,
+			c := s.oneCall(o, "POST", "/api/v1/Issues")
+			s.expect(sameJSON(c.Body, `{"title":"Conformance","subject":"Audio","description":"Out of sync.","issueCategoryId":1,"requestType":0,"providerId":"95396"}`), o,
 				"want exactly title, subject, description, issueCategoryId, requestType (T1 int) and the given association; got %s", c.Body)
 			var m admMutation
-			s.admData(o, &m)
+			s.okData(o, &m)
 			s.expect(m.Kind == "mutation" && m.Outcome == "completed", o, "a created issue is a completed mutation")
 		})
 
 		ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "write_issue_comment.missing-issue", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_issue_comment", map[string]any{"issue_id": 987654, "comment": "Anyone?"})
-			c := s.admOneCall(o, "POST", "/api/v1/Issues/comments")
-			s.expect(admSameJSON(c.Body, `{"comment":"Anyone?","issueId":987654}`), o, "want body {comment, issueId}; got %s", c.Body)
-			s.admCode(o, "NOT_FOUND")
+			c := s.oneCall(o, "POST", "/api/v1/Issues/comments")
+			s.expect(sameJSON(c.Body, `{"comment":"Anyone?","issueId":987654}`), o, "want body {comment, issueId}; got %s", c.Body)
+			s.wantCode(o, "NOT_FOUND")
 		})
 
 		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_votes.album-reads-music", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_votes", map[string]any{"action": "by_request", "media": "album", "request_id": 7})
-			s.admOneCall(o, "GET", "/api/v1/Vote/music/7")
+			s.oneCall(o, "GET", "/api/v1/Vote/music/7")
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_vote.album-writes-album", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_vote", map[string]any{"action": "down", "media": "album", "request_id": 2})
-			s.admOneCall(o, "POST", "/api/v1/Vote/down/album/2")
+			s.oneCall(o, "POST", "/api/v1/Vote/down/album/2")
 		})
 
 		ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_users.get", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
-			s.admRaw("GET", "/api/v1/Identity/Users", &users)
+			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")
 			id, _ := users[0]["id"].(string)
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_users", map[string]any{"action": "get", "user_id": id})
-			s.admOneCall(o, "GET", "/api/v1/Identity/User/"+url.PathEscape(id))
+			s.oneCall(o, "GET", "/api/v1/Identity/User/"+url.PathEscape(id))
 			s.expect(o.Envelope.OK, o, "reading an existing user must succeed")
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("ROUTING-RULE9-PERMISSIONS-001", "read_users.preferences.other-user-needs-role", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
-			s.admRaw("GET", "/api/v1/Identity/Users", &users)
-			srv := s.shared(ctx, s.admUser())
+			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
+			srv := s.shared(ctx, s.plainUserConfig())
 			for _, u := range users {
 				if u["userName"] == "admin" {
 					o := s.call(ctx, srv, "read_users", map[string]any{"action": "preferences", "user_id": u["id"]})
-					s.admCode(o, "FORBIDDEN")
-					for _, c := range admCalls(o) {
+					s.wantCode(o, "FORBIDDEN")
+					for _, c := range upstreamCalls(o) {
 						s.expect(!strings.Contains(strings.ToLower(c.Path), "notificationpreferences"), o,
-							"the anonymous preferences route must not be called for another user without PowerUser: %s", admCallLine(c))
+							"the anonymous preferences route must not be called for another user without PowerUser: %s", callLine(c))
 					}
 					return
 				}
@@ -182,9 +182,9 @@ func (s *suite) libraryServerIntegrationWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats.query", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_server", map[string]any{"action": "stats", "from": "2026-01-01T00:00:00Z", "to": "2026-12-31T23:59:59Z"})
-			c := s.admOneCall(o, "GET", "/api/v1/Stats")
+			c := s.oneCall(o, "GET", "/api/v1/Stats")
 			q, err := url.ParseQuery(c.Query)
 			s.expect(err == nil && q.Get("from") == "2026-01-01T00:00:00Z" && q.Get("to") == "2026-12-31T23:59:59Z", o,
 				"both from and to must be sent as query values; got %q", c.Query)
@@ -195,34 +195,34 @@ func (s *suite) libraryServerIntegrationWire() {
 			"not-rfc3339":   {"action": "stats", "from": "2026-02-30T00:00:00Z", "to": "2026-03-01T00:00:00Z"},
 		} {
 			ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats."+name, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, admJWT())
+				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_server", args)
-				s.admCode(o, "INVALID_ARGUMENT")
-				s.admNoTraffic(o)
+				s.wantCode(o, "INVALID_ARGUMENT")
+				s.noTraffic(o)
 			})
 		}
 
 		ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_integration.lidarr-metadata-post", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_integration", map[string]any{"action": "arr_options", "service": "lidarr", "kind": "metadata_profiles"})
 			var last mockombi.Call
-			for _, c := range admCalls(o) {
+			for _, c := range upstreamCalls(o) {
 				last = c
 			}
-			s.expect(last.Method == "POST" && last.Path == "/api/v1/Lidarr/Metadata", o, "Lidarr metadata profiles are read with POST /api/v1/Lidarr/Metadata; last call %s", admCallLine(last))
-			for _, c := range admCalls(o) {
-				s.expect(!strings.Contains(c.Path, "apikey"), o, "credential routes are never called: %s", admCallLine(c))
+			s.expect(last.Method == "POST" && last.Path == "/api/v1/Lidarr/Metadata", o, "Lidarr metadata profiles are read with POST /api/v1/Lidarr/Metadata; last call %s", callLine(last))
+			for _, c := range upstreamCalls(o) {
+				s.expect(!strings.Contains(c.Path, "apikey"), o, "credential routes are never called: %s", callLine(c))
 			}
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_integration.root-folders-path-as-name", func(ctx ginkgo.SpecContext) {
 			var raw []map[string]any
-			s.admRaw("GET", "/api/v1/Sonarr/RootFolders", &raw)
+			s.mockRaw("GET", "/api/v1/Sonarr/RootFolders", &raw)
 			s.expect(len(raw) > 0, nil, "the mock has no Sonarr root folders")
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_integration", map[string]any{"action": "arr_options", "service": "sonarr", "kind": "root_folders"})
 			var page refView
-			s.admData(o, &page)
+			s.okData(o, &page)
 			s.expect(len(page.Items) == len(raw), o, "want %d root folders, got %d", len(raw), len(page.Items))
 			for i, it := range page.Items {
 				s.expect(it.Name == raw[i]["path"], o, "root folder %d: name must be the wire path %v, got %q", i, raw[i]["path"], it.Name)
@@ -237,11 +237,11 @@ func (s *suite) libraryServerIntegrationWire() {
 			}
 			ClauseItFor("RESULTS-PROJECTION-001", "read_integration.plex-servers."+q, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("plex_servers_wrapper", wrapped)
-				srv := s.shared(ctx, admJWT())
+				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_integration", map[string]any{"action": "plex_servers"})
-				s.admOneCall(o, "GET", "/api/v1/Plex/servers")
+				s.oneCall(o, "GET", "/api/v1/Plex/servers")
 				var page refView
-				s.admData(o, &page)
+				s.okData(o, &page)
 				s.expect(len(page.Items) > 0, o, "the saved Plex servers must be listed whether or not upstream wraps them")
 				for _, it := range page.Items {
 					s.expect(it.ID != "" && it.Name != "", o, "every Plex server carries its machine id and name; got %+v", it)
@@ -250,7 +250,7 @@ func (s *suite) libraryServerIntegrationWire() {
 		}
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_library.artwork-uris", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			for _, args := range []map[string]any{
 				{"action": "movie_images", "tmdb_id": 603, "kind": "poster"},
 				{"action": "tv_images", "tvdb_id": 81189, "kind": "background"},
@@ -262,7 +262,7 @@ func (s *suite) libraryServerIntegrationWire() {
 						URI string `json:"uri"`
 					} `json:"items"`
 				}
-				s.admData(o, &page)
+				s.okData(o, &page)
 				for _, it := range page.Items {
 					u, err := url.Parse(it.URI)
 					s.expect(err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil, o, "artwork uri %q is not a plain absolute http(s) URL", it.URI)
@@ -281,16 +281,16 @@ func (s *suite) settingsWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("DECISION-D4-SETTINGS-001", "read_settings.revisions", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			var e errs
 			for label, wire := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
 				var v settingsView
-				s.admData(o, &v)
+				s.okData(o, &v)
 				if v.Revision == "" {
 					e.addf("%s: a writable section must carry a revision", label)
 				}
-				calls := admCalls(o)
+				calls := upstreamCalls(o)
 				if len(calls) != 1 || calls[0].Method != "GET" || calls[0].Path != "/api/v1/Settings/"+wire {
 					e.addf("%s: want one GET /api/v1/Settings/%s, got %d calls", label, wire, len(calls))
 				}
@@ -298,7 +298,7 @@ func (s *suite) settingsWire() {
 			for _, label := range readOnlyViews {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
 				var v settingsView
-				s.admData(o, &v)
+				s.okData(o, &v)
 				if v.Revision != "" {
 					e.addf("%s: a read-only view must not offer a revision", label)
 				}
@@ -307,12 +307,12 @@ func (s *suite) settingsWire() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "read_settings.no-credential-values", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			var e errs
 			for label := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
 				var v settingsView
-				s.admData(o, &v)
+				s.okData(o, &v)
 				omitted := map[string]bool{}
 				for _, f := range v.OmittedFields {
 					omitted[f] = true
@@ -333,32 +333,32 @@ func (s *suite) settingsWire() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.cycle", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			var before map[string]any
-			s.admRaw("GET", "/api/v1/Settings/ombi", &before)
+			s.mockRaw("GET", "/api/v1/Settings/ombi", &before)
 			cur, ok := before["hideRequestsUsers"].(bool)
 			s.expect(ok, nil, "the mock's ombi settings have no hideRequestsUsers flag")
 			read := s.call(ctx, srv, "read_settings", map[string]any{"section": "ombi"})
 			var v settingsView
-			s.admData(read, &v)
+			s.okData(read, &v)
 			patch := map[string]any{"action": "patch", "section": "ombi", "revision": v.Revision, "changes": map[string]any{"hideRequestsUsers": !cur}}
 			o := s.call(ctx, srv, "write_settings_patch", patch)
-			calls := admCalls(o)
+			calls := upstreamCalls(o)
 			s.expect(len(calls) == 2 && calls[0].Method == "GET" && calls[1].Method == "POST" && calls[1].Path == "/api/v1/Settings/ombi", o,
 				"want the private GET then one POST /api/v1/Settings/ombi")
-			posted := admBody(calls[1])
+			posted := jsonBody(calls[1])
 			want := map[string]any{}
 			for k, val := range before {
 				want[k] = val
 			}
 			want["hideRequestsUsers"] = !cur
 			s.expect(reflect.DeepEqual(posted, want), o, "the POST must carry the full original model with only the change applied (secrets byte for byte)")
-			s.admOK(o)
+			s.wantOK(o)
 
 			stale := s.call(ctx, srv, "write_settings_patch", patch)
-			s.admCode(stale, "CONFLICT")
-			for _, c := range admCalls(stale) {
-				s.expect(c.Method != "POST", stale, "a stale revision must never reach a POST: %s", admCallLine(c))
+			s.wantCode(stale, "CONFLICT")
+			for _, c := range upstreamCalls(stale) {
+				s.expect(c.Method != "POST", stale, "a stale revision must never reach a POST: %s", callLine(c))
 			}
 		})
 
@@ -371,38 +371,38 @@ func (s *suite) settingsWire() {
 			"type-change":       {"vote", `{"enabled":"yes"}`},
 		} {
 			ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.rejects."+name, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, admAPIKey())
+				srv := s.shared(ctx, apiKeyConfig())
 				read := s.call(ctx, srv, "read_settings", map[string]any{"section": tc.section})
 				var v settingsView
-				s.admData(read, &v)
+				s.okData(read, &v)
 				o := s.call(ctx, srv, "write_settings_patch", map[string]any{"action": "patch", "section": tc.section, "revision": v.Revision, "changes": json.RawMessage(tc.changes)})
-				s.admCode(o, "INVALID_ARGUMENT")
-				for _, c := range admCalls(o) {
-					s.expect(c.Method != "POST", o, "a rejected patch must never POST: %s", admCallLine(c))
+				s.wantCode(o, "INVALID_ARGUMENT")
+				for _, c := range upstreamCalls(o) {
+					s.expect(c.Method != "POST", o, "a rejected patch must never POST: %s", callLine(c))
 				}
 			})
 		}
 
 		ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.no-op", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			var cur map[string]any
-			s.admRaw("GET", "/api/v1/Settings/vote", &cur)
+			s.mockRaw("GET", "/api/v1/Settings/vote", &cur)
 			read := s.call(ctx, srv, "read_settings", map[string]any{"section": "vote"})
 			var v settingsView
-			s.admData(read, &v)
+			s.okData(read, &v)
 			o := s.call(ctx, srv, "write_settings_patch", map[string]any{"action": "patch", "section": "vote", "revision": v.Revision, "changes": map[string]any{"enabled": cur["enabled"]}})
-			s.admCode(o, "INVALID_ARGUMENT")
-			for _, c := range admCalls(o) {
-				s.expect(c.Method != "POST", o, "a no-op patch must never POST: %s", admCallLine(c))
+			s.wantCode(o, "INVALID_ARGUMENT")
+			for _, c := range upstreamCalls(o) {
+				s.expect(c.Method != "POST", o, "a no-op patch must never POST: %s", callLine(c))
 			}
 		})
 
 		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_settings_patch.feature-unknown-name", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_settings_patch", map[string]any{"action": "feature", "name": "NoSuchFeature", "enabled": true})
-			s.admCode(o, "INVALID_ARGUMENT")
-			for _, c := range admCalls(o) {
-				s.expect(c.Method != "POST", o, "an unknown feature must never reach enable/disable: %s", admCallLine(c))
+			s.wantCode(o, "INVALID_ARGUMENT")
+			for _, c := range upstreamCalls(o) {
+				s.expect(c.Method != "POST", o, "an unknown feature must never reach enable/disable: %s", callLine(c))
 			}
 		})
 	})
@@ -414,55 +414,55 @@ func (s *suite) adminEffectsWire() {
 
 		for _, job := range []string{"update", "clearmediaserverdata", "autodeleterequests", "newsletter"} {
 			ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_job_run.off-by-default."+job, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, admAPIKey())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_job_run", map[string]any{"action": "run", "job": job})
-				s.admCode(o, "FORBIDDEN")
-				s.admNoTraffic(o)
+				s.wantCode(o, "FORBIDDEN")
+				s.noTraffic(o)
 			})
 		}
 
 		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_job_run.accepted-not-completed", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_job_run", map[string]any{"action": "run", "job": "arrAvailability"})
-			s.admOneCall(o, "POST", "/api/v1/Job/arrAvailability")
+			s.oneCall(o, "POST", "/api/v1/Job/arrAvailability")
 			var m admMutation
-			s.admData(o, &m)
+			s.okData(o, &m)
 			s.expect(m.Outcome == "accepted", o, "a started job is accepted, never completed; got %q", m.Outcome)
 		})
 
 		ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "write_integration_test.unprovisioned-profile", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_integration_test", map[string]any{"service": "discord", "profile_id": "not-provisioned-7f3a"})
-			s.admCode(o, "NOT_FOUND")
-			s.admNoTraffic(o)
+			s.wantCode(o, "NOT_FOUND")
+			s.noTraffic(o)
 		})
 
 		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_notification_send.unknown-recipient", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
-			s.admRaw("GET", "/api/v1/Identity/Users", &users)
+			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_notification_send", map[string]any{"subject": "S", "body": "B", "user_ids": []any{users[0]["id"], "no-such-user-1d2c"}})
-			s.admCode(o, "INVALID_ARGUMENT")
-			for _, c := range admCalls(o) {
-				s.expect(c.Method == "GET", o, "an unknown recipient must stop the call before anything is sent: %s", admCallLine(c))
+			s.wantCode(o, "INVALID_ARGUMENT")
+			for _, c := range upstreamCalls(o) {
+				s.expect(c.Method == "GET", o, "an unknown recipient must stop the call before anything is sent: %s", callLine(c))
 			}
 		})
 
 		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_notification_send.minimal-recipients", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
-			s.admRaw("GET", "/api/v1/Identity/Users", &users)
+			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_notification_send", map[string]any{"subject": "Maintenance", "body": "Tonight.", "user_ids": []any{users[0]["id"]}})
 			var sent *mockombi.Call
-			for _, c := range admCalls(o) {
+			for _, c := range upstreamCalls(o) {
 				if c.Method == "POST" && c.Path == "/api/v1/Notifications/massemail" {
 					sent = &c
 				}
 			}
 			s.expect(sent != nil, o, "want one POST /api/v1/Notifications/massemail")
-			body := admBody(*sent)
+			body := jsonBody(*sent)
 			rs, _ := body["users"].([]any)
 			s.expect(body["subject"] == "Maintenance" && len(rs) == 1, o, "the body must carry the subject and exactly the one resolved user; got %s", sent.Body)
 			u, _ := rs[0].(map[string]any)
@@ -484,19 +484,19 @@ func (s *suite) adminErrors() {
 		} {
 			ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_votes.500-stays-an-error."+name, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("vote_read_500", true)
-				srv := s.shared(ctx, admJWT())
+				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_votes", args)
-				s.admCode(o, "UPSTREAM_REJECTED")
+				s.wantCode(o, "UPSTREAM_REJECTED")
 				s.expect(len(o.Envelope.Data) == 0, o, "an upstream 500 is never turned into an empty vote page")
 			})
 		}
 
 		ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "read_logs.unknown-file-id", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_logs", map[string]any{"action": "read", "file_id": "log20261129"})
-			s.admCode(o, "INVALID_ARGUMENT")
-			for _, c := range admCalls(o) {
-				s.expect(c.Path == "/api/v2/System/logs", o, "an unknown file id must never read or download a file: %s", admCallLine(c))
+			s.wantCode(o, "INVALID_ARGUMENT")
+			for _, c := range upstreamCalls(o) {
+				s.expect(c.Path == "/api/v2/System/logs", o, "an unknown file id must never read or download a file: %s", callLine(c))
 			}
 		})
 	})
@@ -507,7 +507,7 @@ func (s *suite) adminLeaks() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			var texts []string
 			for label := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
@@ -521,7 +521,7 @@ func (s *suite) adminLeaks() {
 		})
 
 		ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_users.every-list", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			var texts []string
 			for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
 				o := s.call(ctx, srv, "read_users", map[string]any{"action": a})
@@ -531,7 +531,7 @@ func (s *suite) adminLeaks() {
 		})
 
 		ClauseItFor("RESULTS-BUDGET-001", "read_logs.sanitised-bounded", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admJWT())
+			srv := s.shared(ctx, jwtConfig())
 			list := s.call(ctx, srv, "read_logs", map[string]any{"action": "list"})
 			var files struct {
 				Files []struct {
@@ -539,7 +539,7 @@ func (s *suite) adminLeaks() {
 					Name   string `json:"name"`
 				} `json:"files"`
 			}
-			s.admData(list, &files)
+			s.okData(list, &files)
 			s.expect(len(files.Files) > 0, list, "the mock's log files must be listed")
 			var texts []string
 			for _, f := range files.Files {
@@ -549,10 +549,10 @@ func (s *suite) adminLeaks() {
 					var logs struct {
 						Lines []string `json:"lines"`
 					}
-					s.admData(o, &logs)
+					s.okData(o, &logs)
 					s.expect(len(logs.Lines) <= 500, o, "a log page carries at most 500 lines, got %d", len(logs.Lines))
-					for _, c := range admCalls(o) {
-						s.expect(!strings.Contains(strings.ToLower(c.Path), "download"), o, "logs/download is never called: %s", admCallLine(c))
+					for _, c := range upstreamCalls(o) {
+						s.expect(!strings.Contains(strings.ToLower(c.Path), "download"), o, "logs/download is never called: %s", callLine(c))
 					}
 					texts = append(texts, f.Name+": "+string(o.Structured))
 				}

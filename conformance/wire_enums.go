@@ -47,7 +47,7 @@ func (s *suite) enumAreas() {
 		ginkgo.BeforeEach(func() { s.clean() })
 
 		ClauseItFor("ROUTING-RULE4-ENUM-READ-001", "read_issues.mapped-and-unmapped-status", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			ginkgo.By("upstream answers one issue with a mapped status (1) and one with an unmapped status (99)")
 			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Issues/*/*/*", Status: 200, Times: 1,
 				Headers: map[string]string{"Content-Type": "application/json"},
@@ -56,7 +56,7 @@ func (s *suite) enumAreas() {
 			var page struct {
 				Items []map[string]any `json:"items"`
 			}
-			s.admData(o, &page)
+			s.okData(o, &page)
 			byID := map[float64]map[string]any{}
 			for _, it := range page.Items {
 				if id, ok := it["id"].(float64); ok {
@@ -80,7 +80,7 @@ func (s *suite) enumAreas() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		ClauseItFor("DECISION-D5-ISSUE-CLOSED-001", "write_issue_manage.set_status.closed", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_issue_manage", map[string]any{"action": "set_status", "issue_id": 1, "status": "closed"})
 			var post *mockombi.Call
 			for i := range o.Journal {
@@ -89,13 +89,13 @@ func (s *suite) enumAreas() {
 				}
 			}
 			s.expect(post != nil, o, "want one POST /api/v1/Issues/status")
-			s.expect(admSameJSON(post.Body, `{"issueId":1,"status":3}`), o, "closed is sent as T2 value 3; got %s", post.Body)
+			s.expect(sameJSON(post.Body, `{"issueId":1,"status":3}`), o, "closed is sent as T2 value 3; got %s", post.Body)
 			flagged := slices.ContainsFunc(o.Envelope.Warnings, func(w string) bool { return strings.Contains(w, "Deleted") })
 			s.expect(flagged, o, "setting closed must warn that upstream names 3 Deleted; warnings %q", o.Envelope.Warnings)
 		})
 
 		ClauseItFor("RESULTS-PAGING-TOTAL-001", "read_discover.requested-feed", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, admAPIKey())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_discover", map[string]any{"action": "browse", "media": "movie", "list": "requested"})
 			var page struct {
 				Page struct {
@@ -104,7 +104,7 @@ func (s *suite) enumAreas() {
 					NextOffset json.RawMessage `json:"next_offset"`
 				} `json:"page"`
 			}
-			s.admData(o, &page)
+			s.okData(o, &page)
 			s.expect(o.Envelope.Truncated, o, "the requested feed is Ombi's bounded recently-requested list: the result must be marked truncated")
 			s.expect(string(page.Page.Total) == "null" && string(page.Page.HasMore) == "null" && string(page.Page.NextOffset) == "null", o,
 				"a bounded feed knows no total or continuation: want total, has_more and next_offset null; got %s, %s, %s",

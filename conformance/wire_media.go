@@ -106,27 +106,27 @@ func (s *suite) mediaWire() {
 		ginkgo.BeforeEach(s.clean)
 		for _, tc := range mdWireCases() {
 			ClauseItFor("VERIFY-ROUTING-LEDGER-001", tc.name, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, tc.tool, tc.args)
-				calls := mdCalls(o)
+				calls := upstreamCalls(o)
 				s.expect(len(calls) > 0, o, "want %s %s upstream, got no call", tc.method, tc.path)
 				c := calls[0]
-				s.expect(c.Method == tc.method && c.Path == tc.path, o, "want %s %s first (literal spelling, escaping and case), got %s", tc.method, tc.path, rqCallLine(c))
+				s.expect(c.Method == tc.method && c.Path == tc.path, o, "want %s %s first (literal spelling, escaping and case), got %s", tc.method, tc.path, callLine(c))
 				s.expect(mdQueryEqual(c.Query, tc.query), o, "want query %q (a local page is never forwarded), got %q", tc.query.Encode(), c.Query)
 				if tc.body == "" {
 					s.expect(len(c.Body) == 0, o, "the route takes no body, got %s", c.Body)
 				} else {
-					s.expect(rqSameJSON(c.Body, tc.body), o, "want body %s, got %s", tc.body, c.Body)
+					s.expect(sameJSON(c.Body, tc.body), o, "want body %s, got %s", tc.body, c.Body)
 				}
 				for _, x := range calls[1:] {
 					allowed := false
 					for _, p := range tc.extra {
 						allowed = allowed || (x.Method == "GET" && strings.HasPrefix(x.Path, p))
 					}
-					s.expect(allowed, o, "an upstream call the ledger does not list for %s: %s", tc.name, rqCallLine(x))
+					s.expect(allowed, o, "an upstream call the ledger does not list for %s: %s", tc.name, callLine(x))
 				}
 				for _, x := range calls {
-					s.expect(x.Path != "/api/v2/Search/tv/81189", o, "TVDB details must never use the v2 TMDB route: %s", rqCallLine(x))
+					s.expect(x.Path != "/api/v2/Search/tv/81189", o, "TVDB details must never use the v2 TMDB route: %s", callLine(x))
 				}
 			})
 		}
@@ -152,7 +152,7 @@ func (s *suite) mediaProjection() {
 				s.fail(nil, "%v", err)
 			}
 			s.expect(len(values) > 10, nil, "the seed must carry undocumented fields with distinctive values; found %d", len(values))
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			var e errs
 			for _, tc := range []struct {
 				tool string
@@ -185,7 +185,7 @@ func (s *suite) mediaProjection() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_search.absent-available", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			s.injectFault(mockombi.Fault{Method: "GET", Path: searchMoviePrefix + "*", Status: 200, Headers: map[string]string{"Content-Type": "application/json"},
 				Body: `[{"id":603,"theMovieDbId":603,"title":"The Matrix","overview":"A hacker.","releaseDate":"1999-03-31T00:00:00"}]`})
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": "Matrix"})
@@ -198,10 +198,10 @@ func (s *suite) mediaProjection() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_search.text.tv.v1-namespaces", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "tv", "query": "Breaking"})
 			var raw []map[string]any
-			s.rqRaw("GET", "/api/v1/Search/tv/Breaking", &raw)
+			s.mockRaw("GET", "/api/v1/Search/tv/Breaking", &raw)
 			items := s.mdItems(o)
 			s.expect(len(raw) > 0 && len(items) == len(raw), o, "want one result per upstream record (%d), got %d", len(raw), len(items))
 			for i, it := range items {
@@ -216,10 +216,10 @@ func (s *suite) mediaProjection() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_media.details.tv.tmdb-namespaces", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_media", mdDetails("tv", "tmdb", 1396))
 			var raw map[string]any
-			s.rqRaw("GET", "/api/v2/Search/tv/moviedb/1396", &raw)
+			s.mockRaw("GET", "/api/v2/Search/tv/moviedb/1396", &raw)
 			items := s.mdItems(o)
 			s.expect(len(items) == 1, o, "details return one record, got %d", len(items))
 			it := items[0]
@@ -233,7 +233,7 @@ func (s *suite) mediaProjection() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_search.multi.media-type-case", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v2/Search/multi/*", Status: 200, Headers: map[string]string{"Content-Type": "application/json"},
 				Body: `[{"id":"` + mdArtist + `","title":"Radiohead","mediaType":"Artist"},{"id":"603","title":"The Matrix","mediaType":"MOVIE"}]`})
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "multi", "query": "Radiohead", "include": []string{"music", "movies"}})
@@ -244,7 +244,7 @@ func (s *suite) mediaProjection() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "media.identifiers-unique", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			var e errs
 			for _, args := range []map[string]any{mdDetails("movie", "tmdb", 603), mdDetails("tv", "tmdb", 1396), mdDetails("tv", "tvdb", 81189), mdDetails("movie", "imdb", "tt0133093")} {
 				o := s.call(ctx, srv, "read_media", args)
@@ -262,14 +262,14 @@ func (s *suite) mediaProjection() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_media.details.movie.collection-id", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			var raw struct {
 				ID         int `json:"id"`
 				Collection struct {
 					ID int `json:"id"`
 				} `json:"belongsToCollection"`
 			}
-			s.rqRaw("GET", "/api/v2/Search/movie/603", &raw)
+			s.mockRaw("GET", "/api/v2/Search/movie/603", &raw)
 			s.expect(raw.Collection.ID != 0 && raw.Collection.ID != raw.ID, nil, "the seed movie 603 must belong to a collection")
 			o := s.call(ctx, srv, "read_media", mdDetails("movie", "tmdb", 603))
 			items := s.mdItems(o)
@@ -296,7 +296,7 @@ func (s *suite) mediaErrors() {
 		for _, f := range families {
 			for _, tc := range cases {
 				ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", f.tool+"."+f.family+"."+tc.name, func(ctx ginkgo.SpecContext) {
-					srv := s.shared(ctx, rqAPIKeyConfig())
+					srv := s.shared(ctx, apiKeyConfig())
 					flt := tc.fault
 					flt.Method, flt.Path = f.method, f.path
 					s.injectFault(flt)

@@ -29,9 +29,9 @@ func (s *suite) requestsReadWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("DECISION-D3-LIST-MEDIA-001", "read_requests.list.no-media", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list"})
-			s.rqOneCall(o, "GET", "/api/v2/Requests/movie/25/0/RequestedDate/desc")
+			s.oneCall(o, "GET", "/api/v2/Requests/movie/25/0/RequestedDate/desc")
 			s.expect(o.Envelope.OK, o, "the minimal list example must succeed")
 			found := false
 			for _, w := range o.Envelope.Warnings {
@@ -48,13 +48,13 @@ func (s *suite) requestsReadWire() {
 		for _, media := range []string{"movie", "tv", "album"} {
 			for _, status := range statuses[media] {
 				ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list."+media+"."+status, func(ctx ginkgo.SpecContext) {
-					srv := s.shared(ctx, rqJWTConfig())
+					srv := s.shared(ctx, jwtConfig())
 					o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": media, "status": status})
 					seg := status + "/"
 					if status == "all" {
 						seg = "" // all is the base route, never an /all/ segment
 					}
-					c := s.rqOneCall(o, "GET", "/api/v2/Requests/"+media+"/"+seg+"25/0/RequestedDate/desc")
+					c := s.oneCall(o, "GET", "/api/v2/Requests/"+media+"/"+seg+"25/0/RequestedDate/desc")
 					s.expect(c.Query == "", o, "no query string may be sent; got %q", c.Query)
 					s.expect(!strings.Contains(strings.ToLower(c.Path), "availble"), o, "the availble alias is never the primary path")
 				})
@@ -62,24 +62,24 @@ func (s *suite) requestsReadWire() {
 		}
 
 		ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_requests.list.count-then-position", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv", "sort": map[string]any{"field": "request_date"},
 				"sort_direction": "asc", "page": map[string]any{"offset": 3, "limit": 7}})
-			s.rqOneCall(o, "GET", "/api/v2/Requests/tv/7/3/RequestedDate/asc")
+			s.oneCall(o, "GET", "/api/v2/Requests/tv/7/3/RequestedDate/asc")
 		})
 
 		ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list.album-unavailable-rejected", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "status": "unavailable"})
-			s.rqCode(o, "INVALID_ARGUMENT")
-			s.rqNoTraffic(o)
+			s.wantCode(o, "INVALID_ARGUMENT")
+			s.noTraffic(o)
 		})
 
 		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.list.tv-children", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv", "page": map[string]any{"limit": 100}})
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			s.expect(len(p.Items) > 0, o, "the mock holds TV requests; the list must not be empty")
 			parents := map[int]bool{}
 			for _, pr := range s.rqRawParents() {
@@ -92,10 +92,10 @@ func (s *suite) requestsReadWire() {
 		})
 
 		ClauseItFor("RESULTS-PROJECTION-001", "read_requests.list.movie-4k-separate", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}})
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			raw := map[int]map[string]any{}
 			for _, m := range s.rqRawMovies() {
 				raw[rqNum(m["id"])] = m
@@ -121,46 +121,46 @@ func (s *suite) requestsReadWire() {
 		})
 
 		ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_requests.list.truthful-paging", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "page": map[string]any{"offset": 0, "limit": 1}})
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			if p.Page.Total != nil {
 				more := p.Page.Returned < *p.Page.Total
 				s.expect(p.Page.HasMore != nil && *p.Page.HasMore == more, o, "has_more must follow the upstream total")
 				s.expect((p.Page.NextOffset != nil) == more, o, "a continuation offset is offered only when more records exist")
 			}
 			o = s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "page": map[string]any{"offset": 5000, "limit": 10}})
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			s.expect(p.Page.Returned == 0 && len(p.Items) == 0, o, "a window past the end returns nothing")
 			s.expect(p.Page.NextOffset == nil && (p.Page.HasMore == nil || !*p.Page.HasMore), o, "no false continuation past the end: %+v", p.Page)
 		})
 
 		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.get", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			movies, parents := s.rqRawMovies(), s.rqRawParents()
 			s.expect(len(movies) > 0 && len(parents) > 0, nil, "the mock must hold movie and TV requests")
 			mid, pid := rqNum(movies[0]["id"]), rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "get", "media": "movie", "request_id": mid})
-			s.rqOneCall(o, "GET", fmt.Sprintf("/api/v1/Request/movie/info/%d", mid))
+			s.oneCall(o, "GET", fmt.Sprintf("/api/v1/Request/movie/info/%d", mid))
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			s.expect(len(p.Items) == 1 && p.Items[0].Target.Kind == "movie" && p.Items[0].Target.ID == mid, o, "want the movie request %d", mid)
 			o = s.call(ctx, srv, "read_requests", map[string]any{"action": "get", "media": "tv", "request_id": pid})
-			s.rqOneCall(o, "GET", fmt.Sprintf("/api/v1/Request/tv/%d", pid))
-			s.rqData(o, &p)
+			s.oneCall(o, "GET", fmt.Sprintf("/api/v1/Request/tv/%d", pid))
+			s.okData(o, &p)
 			s.expect(len(p.Items) == 1 && p.Items[0].Target.Kind == "tv_parent" && p.Items[0].Target.ID == pid, o, "v1 parents stay parents: want tv_parent %d", pid)
 		})
 
 		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.children", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			parents := s.rqRawParents()
 			s.expect(len(parents) > 0, nil, "the mock must hold TV parents")
 			pid := rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "children", "parent_request_id": pid})
-			s.rqOneCall(o, "GET", fmt.Sprintf("/api/v1/Request/tv/%d/child", pid))
+			s.oneCall(o, "GET", fmt.Sprintf("/api/v1/Request/tv/%d/child", pid))
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			for _, it := range p.Items {
 				s.expect(it.Target.Kind == "tv_child", o, "children are tv_child targets, got %+v", it.Target)
 			}
@@ -171,23 +171,23 @@ func (s *suite) requestsReadWire() {
 			{"movie", "/api/v1/Request/movie/search/"}, {"tv", "/api/v1/Request/tv/search/"}, {"album", "/api/v1/request/music/search/"},
 		} {
 			ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_requests.search."+tc.media, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqJWTConfig())
+				srv := s.shared(ctx, jwtConfig())
 				term := "Dark/Side ?#1"
 				o := s.call(ctx, srv, "read_requests", map[string]any{"action": "search", "media": tc.media, "query": term})
-				c := s.rqOneCall(o, "GET", tc.prefix+url.PathEscape(term))
+				c := s.oneCall(o, "GET", tc.prefix+url.PathEscape(term))
 				s.expect(c.Query == "", o, "a local page is never forwarded; query %q", c.Query)
 			})
 		}
 
 		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.search.tv-linq-fallback", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			s.setQuirk("tv_search_linq", true)
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "search", "media": "tv", "query": "a"})
-			calls := rqCalls(o)
+			calls := upstreamCalls(o)
 			s.expect(len(calls) == 2 && calls[0].Path == "/api/v1/Request/tv/search/a" && calls[1].Method == "GET" && calls[1].Path == "/api/v1/Request/tv", o,
 				"a failing TV request search falls back to one bounded GET /api/v1/Request/tv")
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			s.expect(len(o.Envelope.Warnings) > 0, o, "the fallback must be said in warnings")
 			for _, it := range p.Items {
 				s.expect(it.Target.Kind == "tv_parent", o, "the parent scan yields parents, got %+v", it.Target)
@@ -197,16 +197,16 @@ func (s *suite) requestsReadWire() {
 		})
 
 		ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.resolution", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "recent"})
-			calls := rqCalls(o)
+			calls := upstreamCalls(o)
 			s.expect(len(calls) >= 1 && calls[0].Method == "GET" && calls[0].Path == "/api/v2/Requests/recentlyRequested", o, "recent reads GET /api/v2/Requests/recentlyRequested first")
 			for _, c := range calls[1:] {
-				s.expect(c.Method == "GET" && c.Path == "/api/v1/Request/tv", o, "the only other call is the bounded parent scan, got %s", rqCallLine(c))
+				s.expect(c.Method == "GET" && c.Path == "/api/v1/Request/tv", o, "the only other call is the bounded parent scan, got %s", callLine(c))
 			}
 			s.expect(len(calls) <= 2, o, "at most one parent scan, got %d calls", len(calls))
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			parents := map[int]bool{}
 			for _, pr := range s.rqRawParents() {
 				parents[rqNum(pr["id"])] = true
@@ -221,9 +221,9 @@ func (s *suite) requestsReadWire() {
 		})
 
 		ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.unresolvable", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			var rows []map[string]any
-			s.rqRaw("GET", "/api/v2/Requests/recentlyRequested", &rows)
+			s.mockRaw("GET", "/api/v2/Requests/recentlyRequested", &rows)
 			var tvChildren []int
 			for _, r := range rows {
 				if rqNum(r["type"]) == 0 {
@@ -234,7 +234,7 @@ func (s *suite) requestsReadWire() {
 			s.injectFault(rqFault("GET", "/api/v1/Request/tv", 500))
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "recent"})
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			for _, it := range p.Items {
 				s.expect(it.Target.Kind != "tv_parent" && it.Target.Kind != "tv_child", o, "with the parent scan failing no TV row can be resolved, got %+v", it.Target)
 			}
@@ -246,14 +246,14 @@ func (s *suite) requestsReadWire() {
 		})
 
 		ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_requests.retry_queue", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "retry_queue"})
-			s.rqOneCall(o, "GET", "/api/v1/RequestRetry")
+			s.oneCall(o, "GET", "/api/v1/RequestRetry")
 			var p rqPage
-			s.rqData(o, &p)
+			s.okData(o, &p)
 			s.expect(p.Kind == "retry_page", o, "retry_queue answers a retry_page")
 			var raw []map[string]any
-			s.rqRaw("GET", "/api/v1/RequestRetry", &raw)
+			s.mockRaw("GET", "/api/v1/RequestRetry", &raw)
 			queue := map[int]int{}
 			for _, r := range raw {
 				queue[rqNum(r["failedId"])] = rqNum(r["requestId"])
@@ -272,26 +272,26 @@ func (s *suite) requestsStatsWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.counts", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "counts"})
-			s.rqOneCall(o, "GET", "/api/v1/Request/count")
+			s.oneCall(o, "GET", "/api/v1/Request/count")
 			m := s.rqMetrics(o)
 			var raw map[string]any
-			s.rqRaw("GET", "/api/v1/Request/count", &raw)
+			s.mockRaw("GET", "/api/v1/Request/count", &raw)
 			for _, k := range []string{"pending", "approved", "available", "denied"} {
 				s.expect(m[k] == raw[k], o, "count %s = %v, upstream %v", k, m[k], raw[k])
 			}
 		})
 		for _, tc := range []struct{ media, base string }{{"movie", "/api/v1/Request/movie"}, {"tv", "/api/v1/Request/tv"}, {"album", "/api/v1/request/music"}} {
 			ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.total."+tc.media, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqJWTConfig())
+				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "total", "media": tc.media})
-				s.rqOneCall(o, "GET", tc.base+"/total")
+				s.oneCall(o, "GET", tc.base+"/total")
 			})
 			ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota."+tc.media+".no-limit", func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqJWTConfig()) // the admin has no limit
+				srv := s.shared(ctx, jwtConfig()) // the admin has no limit
 				o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "quota", "media": tc.media})
-				s.rqOneCall(o, "GET", tc.base+"/remaining")
+				s.oneCall(o, "GET", tc.base+"/remaining")
 				m := s.rqMetrics(o)
 				s.expect(m["has_limit"] == false && m["has_limit#scope"] == "principal", o, "the admin has no limit: want has_limit false with scope principal")
 				r, has := m["remaining"]
@@ -299,7 +299,7 @@ func (s *suite) requestsStatsWire() {
 			})
 		}
 		ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota.principal", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, s.rqUserConfig())
+			srv := s.shared(ctx, s.plainUserConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "quota", "media": "movie"})
 			m := s.rqMetrics(o)
 			s.expect(m["has_limit"] == true && m["limit#scope"] == "principal", o, "the plain user has a movie limit: want has_limit true, scope principal")
@@ -308,9 +308,9 @@ func (s *suite) requestsStatsWire() {
 			s.expect(ok && rem >= 0 && rem <= lim, o, "remaining must be a number within the limit, got %v of %v", m["remaining"], m["limit"])
 		})
 		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.has_requests", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "has_requests", "user_id": "u&1=2"})
-			c := s.rqOneCall(o, "GET", "/api/v1/Request/userhasrequest")
+			c := s.oneCall(o, "GET", "/api/v1/Request/userhasrequest")
 			q, err := url.ParseQuery(c.Query)
 			s.expect(err == nil && q.Get("userId") == "u&1=2" && len(q) == 1, o, "want the one escaped query userId, got %q", c.Query)
 			m := s.rqMetrics(o)
@@ -324,14 +324,14 @@ func (s *suite) requestsCreateWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.default", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			tmdb := s.rqFreshMovie()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb})
-			c := s.rqOneCall(o, "POST", "/api/v1/Request/movie")
-			s.expect(rqSameJSON(c.Body, fmt.Sprintf(`{"theMovieDbId":%d,"is4kRequest":false}`, tmdb)), o,
+			c := s.oneCall(o, "POST", "/api/v1/Request/movie")
+			s.expect(sameJSON(c.Body, fmt.Sprintf(`{"theMovieDbId":%d,"is4kRequest":false}`, tmdb)), o,
 				"want body {theMovieDbId, is4kRequest:false} (is_4k defaults to false; creation's name is is4kRequest), got %s", c.Body)
 			var mu rqMutation
-			s.rqData(o, &mu)
+			s.okData(o, &mu)
 			s.expect(mu.Outcome == "completed" && mu.Target != nil && mu.Target.Kind == "movie", o, "want a completed movie mutation")
 			found := false
 			for _, m := range s.rqRawMovies() {
@@ -341,22 +341,22 @@ func (s *suite) requestsCreateWire() {
 		})
 
 		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.options", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			tmdb := s.rqFreshMovie()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb, "is_4k": true, "language": "pt-BR",
 				"root_folder_id": 2, "quality_profile_id": 3})
-			c := s.rqOneCall(o, "POST", "/api/v1/Request/movie")
-			s.expect(rqSameJSON(c.Body, fmt.Sprintf(`{"theMovieDbId":%d,"is4kRequest":true,"languageCode":"pt-BR","rootFolderOverride":2,"qualityPathOverride":3}`, tmdb)), o,
+			c := s.oneCall(o, "POST", "/api/v1/Request/movie")
+			s.expect(sameJSON(c.Body, fmt.Sprintf(`{"theMovieDbId":%d,"is4kRequest":true,"languageCode":"pt-BR","rootFolderOverride":2,"qualityPathOverride":3}`, tmdb)), o,
 				"want the exact wire names theMovieDbId, is4kRequest, languageCode, rootFolderOverride, qualityPathOverride; got %s", c.Body)
 		})
 
 		for _, tc := range []struct{ mode, flag string }{{"all", "requestAll"}, {"first_season", "firstSeason"}, {"latest_season", "latestSeason"}} {
 			ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.tmdb."+tc.mode, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				tmdb, _ := s.rqFreshShow()
 				o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": tmdb, "selection": map[string]any{"mode": tc.mode}})
-				c := s.rqOneCall(o, "POST", "/api/v2/Requests/tv") // flag modes make no details read
-				b := rqBody(c)
+				c := s.oneCall(o, "POST", "/api/v2/Requests/tv") // flag modes make no details read
+				b := jsonBody(c)
 				s.expect(b != nil && rqNum(b["theMovieDbId"]) == tmdb, o, "want theMovieDbId %d, got %s", tmdb, c.Body)
 				for _, f := range []string{"requestAll", "firstSeason", "latestSeason"} {
 					s.expect(b[f] == (f == tc.flag), o, "mode %s sets exactly %s true and the other flags false; %s = %v", tc.mode, tc.flag, f, b[f])
@@ -369,11 +369,11 @@ func (s *suite) requestsCreateWire() {
 		}
 
 		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.tvdb.all", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			_, tvdb := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tvdb", "id": tvdb, "selection": map[string]any{"mode": "all"}})
-			c := s.rqOneCall(o, "POST", "/api/v1/Request/tv")
-			b := rqBody(c)
+			c := s.oneCall(o, "POST", "/api/v1/Request/tv")
+			b := jsonBody(c)
 			s.expect(b != nil && rqNum(b["tvDbId"]) == tvdb && b["requestAll"] == true, o, "want tvDbId %d and requestAll, got %s", tvdb, c.Body)
 			for _, k := range []string{"theMovieDbId", "languageCode", "is4kRequest", "source"} {
 				_, has := b[k]
@@ -386,7 +386,7 @@ func (s *suite) requestsCreateWire() {
 			{"tvdb", "/api/v1/Search/tv/info/%d", "/api/v1/Request/tv"},
 		} {
 			ClauseItFor("VERIFY-ROUTING-SEASON-NUMBERS-001", "write_request_create.tv."+tc.provider+".season", func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				tmdb, tvdb := s.rqFreshShow()
 				id := tmdb
 				if tc.provider == "tvdb" {
@@ -396,11 +396,11 @@ func (s *suite) requestsCreateWire() {
 				want := s.rqEpisodeLists(details)
 				o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": tc.provider, "id": id,
 					"selection": map[string]any{"mode": "season", "season_numbers": []int{2, 1}}})
-				calls := rqCalls(o)
+				calls := upstreamCalls(o)
 				s.expect(len(calls) == 2, o, "season mode makes exactly one details read and one POST, got %d calls", len(calls))
-				s.expect(calls[0].Method == "GET" && calls[0].Path == details, o, "the details read must be GET %s (same provider namespace), got %s", details, rqCallLine(calls[0]))
-				s.expect(calls[1].Method == "POST" && calls[1].Path == tc.post, o, "then POST %s, got %s", tc.post, rqCallLine(calls[1]))
-				b := rqBody(calls[1])
+				s.expect(calls[0].Method == "GET" && calls[0].Path == details, o, "the details read must be GET %s (same provider namespace), got %s", details, callLine(calls[0]))
+				s.expect(calls[1].Method == "POST" && calls[1].Path == tc.post, o, "then POST %s, got %s", tc.post, callLine(calls[1]))
+				b := jsonBody(calls[1])
 				got, ok := rqPostedEpisodes(b)
 				s.expect(ok && len(got) == 2, o, "want seasons 1 and 2 posted explicitly, got %s", calls[1].Body)
 				for _, n := range []int{1, 2} {
@@ -414,38 +414,38 @@ func (s *suite) requestsCreateWire() {
 		}
 
 		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.episodes", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			_, tvdb := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tvdb", "id": tvdb,
 				"selection": map[string]any{"mode": "episodes", "seasons": []any{map[string]any{"season_number": 1, "episodes": []int{1, 2}}}}})
-			c := s.rqOneCall(o, "POST", "/api/v1/Request/tv") // no details read
-			s.expect(rqSameJSON(c.Body, fmt.Sprintf(`{"tvDbId":%d,"requestAll":false,"firstSeason":false,"latestSeason":false,"seasons":[{"seasonNumber":1,"episodes":[{"episodeNumber":1},{"episodeNumber":2}]}]}`, tvdb)), o,
+			c := s.oneCall(o, "POST", "/api/v1/Request/tv") // no details read
+			s.expect(sameJSON(c.Body, fmt.Sprintf(`{"tvDbId":%d,"requestAll":false,"firstSeason":false,"latestSeason":false,"seasons":[{"seasonNumber":1,"episodes":[{"episodeNumber":1},{"episodeNumber":2}]}]}`, tvdb)), o,
 				"want the explicit picks as {seasonNumber, episodes:[{episodeNumber}]} with every flag false, got %s", c.Body)
 		})
 
 		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.album", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": "example-release-group-id"})
-			c := s.rqOneCall(o, "POST", "/api/v1/request/music")
-			s.expect(rqSameJSON(c.Body, `{"foreignAlbumId":"example-release-group-id"}`), o, "want {foreignAlbumId} only (no on-behalf, no overrides), got %s", c.Body)
+			c := s.oneCall(o, "POST", "/api/v1/request/music")
+			s.expect(sameJSON(c.Body, `{"foreignAlbumId":"example-release-group-id"}`), o, "want {foreignAlbumId} only (no on-behalf, no overrides), got %s", c.Body)
 		})
 
 		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.album.alias-api-key", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": "example-release-group-id", "requested_by_alias": "Kitchen"})
-			c := s.rqOneCall(o, "POST", "/api/v1/request/music")
-			s.expect(rqSameJSON(c.Body, `{"foreignAlbumId":"example-release-group-id","requestedByAlias":"Kitchen"}`), o, "want {foreignAlbumId, requestedByAlias}, got %s", c.Body)
+			c := s.oneCall(o, "POST", "/api/v1/request/music")
+			s.expect(sameJSON(c.Body, `{"foreignAlbumId":"example-release-group-id","requestedByAlias":"Kitchen"}`), o, "want {foreignAlbumId, requestedByAlias}, got %s", c.Body)
 			s.expect(c.Header.Get("ApiAlias") == "Kitchen", o, "upstream honours the alias only as the ApiAlias header with an API key; header %q", c.Header.Get("ApiAlias"))
 		})
 
 		ClauseItFor("RESULTS-PARTIAL-001", "write_request_create.collection", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "collection", "collection_id": 264})
-			c := s.rqOneCall(o, "POST", "/api/v2/Requests/movie/collection/264")
+			c := s.oneCall(o, "POST", "/api/v2/Requests/movie/collection/264")
 			s.expect(len(c.Body) == 0, o, "collection creation sends no body, got %s", c.Body)
 			if o.Envelope.OK {
 				var mu rqMutation
-				s.rqData(o, &mu)
+				s.okData(o, &mu)
 				s.expect(mu.Outcome == "accepted" || mu.Outcome == "unknown", o, "a collection result is accepted/unknown, got %s", mu.Outcome)
 				s.expect(len(mu.ItemResults) == 0 && mu.RequestID == 0 && mu.AffectedCount == nil, o, "no per-item results, ids or counts upstream never gave")
 			}
@@ -468,28 +468,28 @@ func (s *suite) requestsCreateWire() {
 		}
 		for _, tc := range rejects {
 			ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_create."+tc.field, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_create", rqRawArgs(tc.name))
-				s.rqCode(o, "INVALID_ARGUMENT")
-				s.rqNoTraffic(o)
+				s.wantCode(o, "INVALID_ARGUMENT")
+				s.noTraffic(o)
 			})
 		}
 
 		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_create.unknown-season", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": 1396,
 				"selection": map[string]any{"mode": "season", "season_numbers": []int{1, 77}}})
-			s.rqCode(o, "INVALID_ARGUMENT")
-			calls := rqCalls(o)
+			s.wantCode(o, "INVALID_ARGUMENT")
+			calls := upstreamCalls(o)
 			s.expect(len(calls) == 1 && calls[0].Method == "GET" && calls[0].Path == "/api/v2/Search/tv/moviedb/1396", o,
 				"an unknown season fails after the one details read and before any POST; got %d calls", len(calls))
 		})
 
 		ClauseItFor("VERIFY-SCHEMA-DEFAULTS-001", "write_request_create.alias-jwt", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqJWTConfig())
+			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": "x", "requested_by_alias": "Kitchen"})
-			s.rqCode(o, "UNSUPPORTED_CAPABILITY")
-			s.rqNoTraffic(o)
+			s.wantCode(o, "UNSUPPORTED_CAPABILITY")
+			s.noTraffic(o)
 		})
 	})
 }
@@ -539,7 +539,7 @@ func (s *suite) requestsModerationWire() {
 		}
 		for _, mc := range cases {
 			ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_request_moderate."+mc.action+"."+mc.media, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				args := map[string]any{"action": mc.action, "media": mc.media, "request_id": 987654}
 				if mc.action == "deny" {
 					args["reason"] = "Not currently accepting 4K requests."
@@ -548,23 +548,23 @@ func (s *suite) requestsModerationWire() {
 					args["is_4k"] = true
 				}
 				o := s.call(ctx, srv, "write_request_moderate", args)
-				c := s.rqOneCall(o, mc.method, mc.path)
-				s.expect(rqSameJSON(c.Body, fmt.Sprintf(mc.body, 987654)), o, "want body %s, got %s", fmt.Sprintf(mc.body, 987654), c.Body)
+				c := s.oneCall(o, mc.method, mc.path)
+				s.expect(sameJSON(c.Body, fmt.Sprintf(mc.body, 987654)), o, "want body %s, got %s", fmt.Sprintf(mc.body, 987654), c.Body)
 			})
 		}
 
 		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_moderate.deny-blank-reason", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_moderate", map[string]any{"action": "deny", "media": "tv", "request_id": 1, "reason": "   "})
-			s.rqCode(o, "INVALID_ARGUMENT")
-			s.rqNoTraffic(o)
+			s.wantCode(o, "INVALID_ARGUMENT")
+			s.noTraffic(o)
 		})
 
 		for _, tc := range []struct{ media, action string }{{"movie", "subscribe"}, {"movie", "unsubscribe"}, {"tv", "subscribe"}, {"tv", "unsubscribe"}} {
 			ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_request_subscribe."+tc.action+"."+tc.media, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_subscribe", map[string]any{"action": tc.action, "media": tc.media, "request_id": 2})
-				c := s.rqOneCall(o, "POST", "/api/v1/Request/"+tc.media+"/"+tc.action+"/2")
+				c := s.oneCall(o, "POST", "/api/v1/Request/"+tc.media+"/"+tc.action+"/2")
 				s.expect(len(c.Body) == 0, o, "subscription routes take no body, got %s", c.Body)
 			})
 		}
@@ -574,16 +574,16 @@ func (s *suite) requestsModerationWire() {
 			{"tv_parent", "/api/v1/Request/tv/987654"}, {"tv_child", "/api/v1/Request/tv/child/987654"},
 		} {
 			ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_request_delete."+tc.kind, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_delete", map[string]any{"kind": tc.kind, "request_id": 987654})
-				c := s.rqOneCall(o, "DELETE", tc.path)
+				c := s.oneCall(o, "DELETE", tc.path)
 				s.expect(len(c.Body) == 0, o, "delete takes no body")
 				s.expect(!o.Envelope.OK, o, "deleting a request that does not exist cannot succeed")
 			})
 		}
 
 		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_request_delete.tv_parent.children", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			tmdb, _ := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": tmdb, "selection": map[string]any{"mode": "first_season"}})
 			s.expect(o.Envelope.OK, o, "creating a request for an unrequested catalogue show must succeed")
@@ -595,28 +595,28 @@ func (s *suite) requestsModerationWire() {
 			}
 			s.expect(parent > 0, o, "the created TV parent of TMDB %d is not upstream", tmdb)
 			o = s.call(ctx, srv, "write_request_delete", map[string]any{"kind": "tv_parent", "request_id": parent})
-			s.rqOneCall(o, "DELETE", fmt.Sprintf("/api/v1/Request/tv/%d", parent))
+			s.oneCall(o, "DELETE", fmt.Sprintf("/api/v1/Request/tv/%d", parent))
 			var mu rqMutation
-			s.rqData(o, &mu)
+			s.okData(o, &mu)
 			s.expect(mu.Outcome == "completed" && mu.AffectedCount == nil, o, "an empty 200 is completed without an invented count")
 			s.expect(strings.Contains(strings.ToLower(mu.Message), "child"), o, "a parent delete must be described as removing its children; message %q", mu.Message)
 			var kids []any
-			code := s.rqRaw("GET", fmt.Sprintf("/api/v1/Request/tv/%d/child", parent), &kids)
+			code := s.mockRaw("GET", fmt.Sprintf("/api/v1/Request/tv/%d/child", parent), &kids)
 			s.expect(code != 200 || len(kids) == 0, o, "children of a deleted parent remain upstream")
 		})
 
 		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.movie_advanced.carry-over", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
 			id := rqNum(movies[0]["id"])
 			var cur map[string]any
-			s.rqRaw("GET", fmt.Sprintf("/api/v1/Request/movie/info/%d", id), &cur)
+			s.mockRaw("GET", fmt.Sprintf("/api/v1/Request/movie/info/%d", id), &cur)
 			o := s.call(ctx, srv, "write_request_options", map[string]any{"action": "movie_advanced", "request_id": id, "quality_profile_id": 9})
-			calls := rqCalls(o)
+			calls := upstreamCalls(o)
 			s.expect(len(calls) == 2 && calls[0].Method == "GET" && calls[0].Path == fmt.Sprintf("/api/v1/Request/movie/info/%d", id) &&
 				calls[1].Method == "POST" && calls[1].Path == "/api/v2/Requests/movie/advancedoptions", o, "want the current-request read, then one POST advancedoptions")
-			b := rqBody(calls[len(calls)-1])
+			b := jsonBody(calls[len(calls)-1])
 			s.expect(b != nil && rqNum(b["requestId"]) == id && rqNum(b["qualityOverride"]) == 9 && rqNum(b["rootPathOverride"]) == rqNum(cur["rootPathOverride"]), o,
 				"the omitted root must be carried over (%v), got %s", cur["rootPathOverride"], calls[len(calls)-1].Body)
 			for k := range b {
@@ -625,24 +625,24 @@ func (s *suite) requestsModerationWire() {
 		})
 
 		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.tv_advanced.carry-over", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			parents := s.rqRawParents()
 			s.expect(len(parents) > 0, nil, "the mock must hold a TV parent")
 			id := rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "write_request_options", map[string]any{"action": "tv_advanced", "parent_request_id": id, "language_profile_id": 2})
-			calls := rqCalls(o)
+			calls := upstreamCalls(o)
 			s.expect(len(calls) == 2 && calls[0].Path == fmt.Sprintf("/api/v1/Request/tv/%d", id) && calls[1].Method == "POST" && calls[1].Path == "/api/v2/Requests/tv/advancedoptions", o,
 				"want GET /api/v1/Request/tv/{id} then one POST tv/advancedoptions")
-			b := rqBody(calls[1])
+			b := jsonBody(calls[1])
 			s.expect(b != nil && rqNum(b["requestId"]) == id && rqNum(b["languageProfile"]) == 2 && rqNum(b["rootPathOverride"]) == rqNum(parents[0]["rootFolder"]) && rqNum(b["qualityOverride"]) == rqNum(parents[0]["qualityOverride"]), o,
 				"omitted root and quality must be carried over from the parent (%v/%v), got %s", parents[0]["rootFolder"], parents[0]["qualityOverride"], calls[1].Body)
 		})
 
 		for _, tc := range []struct{ action, field, seg string }{{"tv_root", "root_folder_id", "root"}, {"tv_quality", "quality_profile_id", "quality"}} {
 			ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_request_options."+tc.action, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_options", map[string]any{"action": tc.action, "parent_request_id": 987654, tc.field: 4})
-				c := s.rqOneCall(o, "PUT", "/api/v1/Request/tv/"+tc.seg+"/987654/4")
+				c := s.oneCall(o, "PUT", "/api/v1/Request/tv/"+tc.seg+"/987654/4")
 				s.expect(len(c.Body) == 0, o, "both ids are in the path; no body")
 			})
 		}
@@ -656,35 +656,35 @@ func (s *suite) requestsModerationWire() {
 			{map[string]any{"request_type": "tv", "request_id": 987654}, "/api/v2/Requests/reprocess/0/987654/false"},
 		} {
 			ClauseItFor("ROUTING-RULE4-ENUM-001", "write_request_reprocess."+strings.TrimPrefix(tc.path, "/api/v2/Requests/reprocess/"), func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, rqAPIKeyConfig())
+				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_reprocess", tc.args)
-				s.rqOneCall(o, "POST", tc.path)
+				s.oneCall(o, "POST", tc.path)
 			})
 		}
 		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_reprocess.album", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_reprocess", map[string]any{"request_type": "album", "request_id": 1})
-			s.rqCode(o, "UNSUPPORTED_CAPABILITY")
-			s.rqNoTraffic(o)
+			s.wantCode(o, "UNSUPPORTED_CAPABILITY")
+			s.noTraffic(o)
 		})
 		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_reprocess.tv-4k", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_reprocess", map[string]any{"request_type": "tv", "request_id": 1, "is_4k": true})
-			s.rqCode(o, "INVALID_ARGUMENT")
-			s.rqNoTraffic(o)
+			s.wantCode(o, "INVALID_ARGUMENT")
+			s.noTraffic(o)
 		})
 
 		ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_retry_remove", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_retry_remove", map[string]any{"queue_id": 987654})
-			c := s.rqOneCall(o, "DELETE", "/api/v1/RequestRetry/987654")
+			c := s.oneCall(o, "DELETE", "/api/v1/RequestRetry/987654")
 			s.expect(len(c.Body) == 0, o, "no body")
 		})
 		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_retry_remove.request-id", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, rqAPIKeyConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_retry_remove", map[string]any{"request_id": 3})
-			s.rqCode(o, "INVALID_ARGUMENT")
-			s.rqNoTraffic(o)
+			s.wantCode(o, "INVALID_ARGUMENT")
+			s.noTraffic(o)
 		})
 	})
 }
