@@ -9,17 +9,23 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ADDR        ?= 127.0.0.1:5000
 CONFORMANCE_FLAGS ?=
 
-.PHONY: all build test unit spec-independent lint conformance bench mock clean
+.PHONY: all build test unit race spec-independent lint conformance bench mock clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-test: lint unit spec-independent
+test: lint unit race spec-independent
 
 unit:
 	$(GO) test -count=1 ./...
+
+# The concurrent packages again under the race detector: the mock serves
+# many clients at once, the server's client shares one token across calls.
+race:
+	$(GO) test -race -count=1 ./mockombi/... ./cmd/mockombi/ ./conformance/harness/
+	$(GO) test -race -count=1 -run 'Client|Concurrent|Token|Login' ./server/
 
 spec-independent:
 	sh spec/independent/check.sh

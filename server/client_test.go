@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -414,5 +416,53 @@ func TestClient_unboundedBodyIsCut(t *testing.T) {
 	}
 	if _, err := c.streamingCountries(readCtx()); !errors.Is(err, ErrBodyTooLarge) {
 		t.Fatalf("error = %v, want ErrBodyTooLarge", err)
+	}
+}
+
+// TestClient_jwt_concurrentReadsShareOneLogin: calls racing for a token share
+// one login (the token is held under one lock across the login).
+func TestClient_jwt_concurrentReadsShareOneLogin(t *testing.T) {
+	var logins, searches atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/api/v1/Token":
+			logins.Add(1)
+			time.Sleep(20 * time.Millisecond) // widen the race window
+			_, _ = io.WriteString(w, `{"access_token":"tok-1","expiration":"2030-01-01T00:00:00Z"}`)
+		case r.Header.Get("Authorization") == "Bearer tok-1":
+			searches.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `[]`)
+		default:
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+	}))
+	t.Cleanup(up.Close)
+	c, err := newClient(Options{URL: up.URL, AuthMode: AuthJWT, Username: "alice", Password: "s3cret-pass", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("newClient: %v", err)
+	}
+	const n = 16
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.searchMovie(readCtx(), "alien"); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("searchMovie: %v", err)
+	}
+	if got := logins.Load(); got != 1 {
+		t.Errorf("%d concurrent reads made %d logins, want 1", n, got)
+	}
+	if got := searches.Load(); got != n {
+		t.Errorf("searches answered = %d, want %d", got, n)
 	}
 }
