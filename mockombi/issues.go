@@ -422,11 +422,7 @@ func (s *Server) issuesGet(w http.ResponseWriter, r *http.Request) {
 			out = st.issueJSON(x, issueView{reporter: true})
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // issuesByRequest answers GET Issues/request/{id}.
@@ -508,11 +504,7 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		x.Comments = append(x.Comments, c)
 		out = st.commentJSON(c, false)
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // issuesCommentDelete answers DELETE Issues/comments/{id}; a missing comment
@@ -663,9 +655,5 @@ func (s *Server) issuesDetails(w http.ResponseWriter, r *http.Request) {
 			out = map[string]any{"title": title, "count": len(list), "providerId": pid, "issues": list}
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }

@@ -774,17 +774,22 @@ func pagedV1Args(w http.ResponseWriter, r *http.Request) (count, position, order
 	return
 }
 
+// pagedV1FilterArgs reads pagedV1Args plus the {statusType} and
+// {availabilityType} segments, which the movie and album routes honour.
+func pagedV1FilterArgs(w http.ResponseWriter, r *http.Request) (count, position, order, status, avail int, ok bool) {
+	if count, position, order, ok = pagedV1Args(w, r); !ok {
+		return
+	}
+	if status, ok = intParam(w, r, "statusType"); !ok {
+		return
+	}
+	avail, ok = intParam(w, r, "availabilityType")
+	return
+}
+
 // requestMoviePagedV1 is GET /api/v1/Request/movie/{count}/{position}/{orderType}/{statusType}/{availabilityType}.
 func (s *Server) requestMoviePagedV1(w http.ResponseWriter, r *http.Request) {
-	count, position, order, ok := pagedV1Args(w, r)
-	if !ok {
-		return
-	}
-	status, ok := intParam(w, r, "statusType")
-	if !ok {
-		return
-	}
-	avail, ok := intParam(w, r, "availabilityType")
+	count, position, order, status, avail, ok := pagedV1FilterArgs(w, r)
 	if !ok {
 		return
 	}
@@ -856,15 +861,7 @@ func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
 
 // requestAlbumPagedV1 is GET /api/v1/request/music/{count}/{position}/{orderType}/{statusType}/{availabilityType}.
 func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
-	count, position, order, ok := pagedV1Args(w, r)
-	if !ok {
-		return
-	}
-	status, ok := intParam(w, r, "statusType")
-	if !ok {
-		return
-	}
-	avail, ok := intParam(w, r, "availabilityType")
+	count, position, order, status, avail, ok := pagedV1FilterArgs(w, r)
 	if !ok {
 		return
 	}
@@ -917,11 +914,7 @@ func (s *Server) requestMovieGet(w http.ResponseWriter, r *http.Request) {
 			out = st.movieRequestView(m, principalOf(r))
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // requestMovieTotal is GET /api/v1/Request/movie/total.
@@ -971,11 +964,7 @@ func (s *Server) requestTVGet(w http.ResponseWriter, r *http.Request) {
 			out = st.parentView(pr, principalOf(r), false)
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // requestTVSearch is GET /api/v1/Request/tv/search/{searchTerm}; the

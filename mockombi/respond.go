@@ -101,6 +101,16 @@ func intParam(w http.ResponseWriter, r *http.Request, name string) (int, bool) {
 // noContent answers 204, what ASP.NET does for a null action result.
 func noContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
 
+// writeRecord answers a single-record lookup: the record as JSON, or 204
+// when the action found nothing (ASP.NET's answer to a null result).
+func writeRecord(w http.ResponseWriter, out map[string]any) {
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 // okEmpty answers 200 with an empty body (void actions).
 func okEmpty(w http.ResponseWriter) { w.WriteHeader(http.StatusOK) }
 

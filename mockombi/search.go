@@ -967,11 +967,7 @@ func (s *Server) searchTVInfo(w http.ResponseWriter, r *http.Request) {
 			out["rating"] = "Ombi.Api.TvMaze.Models.Rating"
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // searchTVListV1 is GET /api/v1/Search/tv/{popular|anticipated|trending|mostwatched} (Trakt).
@@ -1124,11 +1120,7 @@ func (s *Server) searchTVDetails(w http.ResponseWriter, r *http.Request) {
 			out = st.tvFullView(sh, principalOf(r))
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // searchTVByRequest is GET /api/v2/Search/tv/request/{requestId} (TV parent id).
@@ -1261,11 +1253,7 @@ func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
 			out = st.albumView(a, al)
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // searchArtistAlbums is GET /api/v1/Search/music/artist/album/{foreignArtistId}.
@@ -1301,11 +1289,7 @@ func (s *Server) searchArtistInfo(w http.ResponseWriter, r *http.Request) {
 			out = st.artistInformation(a)
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // searchArtistByRequest is GET /api/v2/Search/artist/request/{requestId}: the
@@ -1346,11 +1330,7 @@ func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
 				"type": al.AlbumType, "artistId": a.ForeignArtistID, "artistName": a.ArtistName, "trackCount": al.TrackCount}, al.Extra)
 		}
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRecord(w, out)
 }
 
 // searchAlbumArt is GET /api/v2/Search/releasegroupart/{musicBrainzId}.
@@ -1369,31 +1349,33 @@ const rottenTomatoesFailure = "Response status code does not indicate success: 4
 
 // searchRatingsMovie is GET /api/v2/Search/ratings/movie/{name}/{year}.
 func (s *Server) searchRatingsMovie(w http.ResponseWriter, r *http.Request) {
-	if s.quirk(QuirkRatingsRottenTomatoes) {
-		writeOmbiError(w, http.StatusInternalServerError, rottenTomatoesFailure)
-		return
-	}
-	year, ok := intArg(w, r, "year")
-	if !ok {
-		return
-	}
-	var out map[string]any
-	s.store.Read(func(st *store) {
+	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
+		var out map[string]any
 		for _, m := range st.search.movies {
-			if strings.EqualFold(m.Title, r.PathValue("name")) && m.year() == year {
+			if strings.EqualFold(m.Title, name) && m.year() == year {
 				out = m.Ratings
 			}
 		}
+		return out
 	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
 }
 
 // searchRatingsTV is GET /api/v2/Search/ratings/tv/{name}/{year}.
 func (s *Server) searchRatingsTV(w http.ResponseWriter, r *http.Request) {
+	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
+		var out map[string]any
+		for _, sh := range st.search.shows {
+			if strings.EqualFold(sh.Title, name) && sh.year() == year {
+				out = sh.Ratings
+			}
+		}
+		return out
+	})
+}
+
+// writeRatings answers a ratings route: the Rotten Tomatoes quirk's 500, or
+// the ratings of the title and year that lookup finds (204 when none).
+func (s *Server) writeRatings(w http.ResponseWriter, r *http.Request, lookup func(st *store, name string, year int) map[string]any) {
 	if s.quirk(QuirkRatingsRottenTomatoes) {
 		writeOmbiError(w, http.StatusInternalServerError, rottenTomatoesFailure)
 		return
@@ -1403,18 +1385,8 @@ func (s *Server) searchRatingsTV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out map[string]any
-	s.store.Read(func(st *store) {
-		for _, sh := range st.search.shows {
-			if strings.EqualFold(sh.Title, r.PathValue("name")) && sh.year() == year {
-				out = sh.Ratings
-			}
-		}
-	})
-	if out == nil {
-		noContent(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	s.store.Read(func(st *store) { out = lookup(st, r.PathValue("name"), year) })
+	writeRecord(w, out)
 }
 
 // searchStream is GET /api/v2/Search/stream/{movie|tv}/{movieDbId}.
