@@ -46,6 +46,7 @@ func (p *properties) budgetCheck(ctx context.Context, tool string) {
 		p.s.fail(nil, "%v", err)
 	}
 	ctl := newControls(env, tool)
+	p.budgetEdges(ctx, env, ctl, tool)
 	p.check("budget", func(t *rapid.T) *caseReport {
 		a := p.drawArgs(t, tool, args)
 		rep := &caseReport{Tool: tool, Args: string(a)}
@@ -89,6 +90,82 @@ func (p *properties) budgetCheck(ctx context.Context, tool string) {
 		}
 		return nil
 	})
+}
+
+// Edge cases of the budget property: at most this many table examples (one
+// per action) get every over-budget growth on every run.
+const budgetEdgeExamples = 8
+
+// budgetEdges runs the over-budget growths of gen.OverBudget, with no
+// randomness, on one table example per action of the tool and on every
+// upstream answer those examples read: each growth crosses one budget edge,
+// so a server that breaks a budget rule fails this check whatever the seed.
+// The random cases of the property follow.
+func (p *properties) budgetEdges(ctx context.Context, env *propEnv, ctl *controls, tool string) {
+	ginkgo.GinkgoHelper()
+	seenAction := map[string]bool{}
+	tried := 0
+	for _, ex := range p.s.tables[tool].Valid {
+		if len(seenAction) >= budgetEdgeExamples {
+			break
+		}
+		action := exampleAction(ex.Args)
+		if seenAction[action] {
+			continue
+		}
+		c, err := ctl.get(ctx, ex.Args)
+		if err != nil {
+			p.s.fail(nil, "the unfaulted call of %s %s failed at the harness level: %v", tool, clip(ex.Args, 200), err)
+		}
+		if len(c.bodies) == 0 {
+			continue
+		}
+		seenAction[action] = true
+		for i, target := range c.calls {
+			doc, ok := c.bodies[i]
+			if !ok {
+				continue
+			}
+			for gi, g := range gen.OverBudget() {
+				tried++
+				infl := gen.Grow(doc, inflateMax, g)
+				body := gen.JSON(infl.Doc)
+				rep := &caseReport{Tool: tool, Args: string(ex.Args),
+					Upstream: fmt.Sprintf("edge case %d of %d: %s %s answered 200 with outermost arrays of %d records, nested arrays of %d and %d long strings (longest %d bytes), %d bytes: %s",
+						gi+1, len(gen.OverBudget()), target.Method, pathOnly(target.Path), infl.Records, g.Nested, len(infl.Markers), infl.Longest, len(body), body)}
+				f := faultFor(target, mockombi.Fault{Status: 200, Headers: map[string]string{"Content-Type": "application/json; charset=utf-8"}, Body: body})
+				if err := env.up.InjectFault(f); err != nil {
+					p.s.fail(nil, "%v", err)
+				}
+				o, err := env.call(ctx, tool, ex.Args)
+				_ = env.up.ClearFaults()
+				if err != nil {
+					rep.Observed = fmt.Sprintf("the server stopped answering: %v", err)
+				} else {
+					rep.Outcome = o
+					rep.Observed = budgetBreach(o, infl)
+				}
+				if rep.Observed != "" {
+					p.count("budget", tried, 0, true)
+					p.s.fail(nil, "%s", p.edgeReport("budget", rep))
+				}
+			}
+		}
+	}
+	p.count("budget", tried, 0, false)
+}
+
+// exampleAction is the discriminator of a table example (its "action",
+// else "kind", else "media"), "" when it has none.
+func exampleAction(args json.RawMessage) string {
+	var m map[string]any
+	_ = json.Unmarshal(args, &m)
+	for _, k := range []string{"action", "kind", "media"} {
+		if v, ok := m[k].(string); ok {
+			return k + "=" + v
+		}
+	}
+	return ""
 }
 
 // budgetBreach checks one result against the response budget and the

@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
@@ -30,6 +33,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "mutate" {
 		return mutateMain(ctx, args[1:], stderr)
 	}
+	if len(args) > 0 && args[0] == "soak" {
+		return soakMain(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("ombi-conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -43,7 +49,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		expected     = fs.String("expected-failures", "", "baseline file: one check id per line, # comments")
 		seed         = fs.Int64("seed", 0, "spec order seed, also the seed of property checks (0 = time based)")
 		verbose      = fs.Bool("v", false, "print the JSON-RPC wire trace of every session to stderr")
-		fixtures     = fs.String("fixtures", "", "fixtures/schema directory (default: found next to the executable or above the working directory)")
+		fixtures     = fs.String("fixtures", "", "fixtures/schema directory of schema example tables (default: the tables built into the suite)")
 		ombiURL      = fs.String("ombi-url", os.Getenv("OMBI_URL"), "live Ombi base URL; empty = the embedded mock")
 		authMode     = fs.String("auth-mode", envOr("OMBI_AUTH_MODE", "jwt"), "live auth mode: jwt or api_key")
 		username     = fs.String("username", os.Getenv("OMBI_USERNAME"), "live jwt user")
@@ -53,23 +59,24 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		allowMut     = fs.Bool("allow-mutations", false, "live: also run checks that write to the instance")
 		startTimeout = fs.Duration("start-timeout", 15*time.Second, "deadline for the server to answer initialize")
 		callTimeout  = fs.Duration("call-timeout", 30*time.Second, "deadline for each request")
+		transport    = fs.String("transport", harness.TransportStdio, "how to speak MCP to the server: stdio, or http (Streamable HTTP: --server must contain {addr}, replaced by a free loopback address)")
+		mcpPath      = fs.String("mcp-path", harness.DefaultMCPPath, "http: the server's MCP endpoint path")
+		serverURL    = fs.String("url", "", "MCP endpoint of a Streamable HTTP server already running, instead of --server; checks that need a restart are skipped")
+		mockAddr     = fs.String("mock-addr", "", "listen address of the embedded mock (default: a free loopback port); with --url, where the running server's OMBI_URL points")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: ombi-conformance [flags]\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitPass
-		}
-		return ExitHarness
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ombi-conformance: unexpected arguments %q\n", fs.Args())
-		return ExitHarness
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if *authMode != "jwt" && *authMode != "api_key" {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-mode must be jwt or api_key, not %q\n", *authMode)
+		return ExitHarness
+	}
+	if err := validateFilters(*labelFilter, *focus); err != nil {
+		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
 	}
 	// Libraries the suite uses consult the testing flags; they must exist and
@@ -92,6 +99,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Credentials:  harness.Credentials{Username: *username, Password: *password, APIKey: *apiKey, UserName: *userName},
 		StartTimeout: *startTimeout, CallTimeout: *callTimeout,
 		JUnitFile: *junit, JSONFile: *jsonOut, Out: stdout,
+		Rerun: rerunArgs(fs, invokedAs()),
 	}
 	if *list {
 		checks, err := Checks(opts)
@@ -106,12 +114,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitPass
 	}
-	cmd, err := serverCommand(*server)
+	target, err := targetOf(*server, *transport, *mcpPath, *serverURL)
 	if err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
 	}
-	opts.Target = harness.Target{Command: cmd}
+	opts.Target, opts.MockAddr = target, *mockAddr
 	if *expected != "" {
 		if opts.Expected, err = LoadBaseline(*expected); err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
@@ -134,6 +142,96 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return ExitPass
 }
+
+// parseFlags parses args into fs; !ok means return code: 0 after --help,
+// 2 for a bad flag or a stray argument.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitPass, false
+		}
+		return ExitHarness, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		return ExitHarness, false
+	}
+	return 0, true
+}
+
+// rerunFlags are the flags a rerun line repeats: everything that shapes
+// what a check sees. Reports, listing, the baseline and the focus (the
+// rerun sets its own) are left out, and so are credentials, which a rerun
+// reads from the OMBI_* environment as the first run could.
+var rerunFlags = map[string]bool{
+	"server": true, "label-filter": true, "fixtures": true, "ombi-url": true, "auth-mode": true,
+	"username": true, "user-name": true, "allow-mutations": true, "start-timeout": true, "call-timeout": true,
+	"transport": true, "mcp-path": true, "url": true, "mock-addr": true,
+}
+
+// rerunArgs is the command line that reruns this invocation: the suite as
+// it was invoked and every flag of rerunFlags set on the command line,
+// shell-quoted, with the values exactly as given.
+func rerunArgs(fs *flag.FlagSet, self string) []string {
+	out := []string{shellWord(self)}
+	fs.Visit(func(f *flag.Flag) {
+		if !rerunFlags[f.Name] {
+			return
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+			return
+		}
+		out = append(out, "--"+f.Name, shellWord(f.Value.String()))
+	})
+	return out
+}
+
+// invokedAs is the suite's own command as the user typed it (os.Args[0]),
+// so a rerun line works where the first run worked.
+func invokedAs() string {
+	if len(os.Args) > 0 && os.Args[0] != "" {
+		return os.Args[0]
+	}
+	return "ombi-conformance"
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return shellQuote(s)
+}
+
+// validateFilters refuses a label filter Ginkgo cannot parse and a focus
+// that is not a regular expression: usage errors, exit 2.
+func validateFilters(labelFilter, focus string) error {
+	if labelFilter != "" {
+		if _, err := types.ParseLabelFilter(labelFilter); err != nil {
+			return fmt.Errorf("--label-filter %q: %s", labelFilter, firstLine(err.Error()))
+		}
+	}
+	if focus != "" {
+		if _, err := regexp.Compile(focus); err != nil {
+			return fmt.Errorf("--focus %q: %v", focus, err)
+		}
+	}
+	return nil
+}
+
+// firstLine is s up to its first non-empty line, without terminal colours.
+func firstLine(s string) string {
+	s = ansiEscape.ReplaceAllString(s, "")
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return s
+}
+
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
@@ -158,6 +256,29 @@ func serverCommand(flagValue string) ([]string, error) {
 		return []string{p}, nil
 	}
 	return nil, errors.New("find the server under test: no ombi-mcp next to this executable or on PATH; pass --server \"CMD ARGS\"")
+}
+
+// targetOf builds the server under test from --server, --transport,
+// --mcp-path and --url. An http target without --server is ombi-mcp
+// (found as for stdio) with --http {addr}.
+func targetOf(server, transport, mcpPath, url string) (harness.Target, error) {
+	t := harness.Target{Transport: transport, MCPPath: mcpPath, URL: url}
+	if url != "" {
+		if server != "" {
+			return t, errors.New("choose the server under test: --url (a server already running) and --server (a command to start) exclude each other")
+		}
+		t.Transport = harness.TransportHTTP
+	} else {
+		cmd, err := serverCommand(server)
+		if err != nil {
+			return t, err
+		}
+		if server == "" && transport == harness.TransportHTTP {
+			cmd = append(cmd, "--http", harness.AddrPlaceholder)
+		}
+		t.Command = cmd
+	}
+	return t, harness.CheckTarget(t)
 }
 
 // mutateMain runs the hidden mutate subcommand: a stdio proxy around a

@@ -2,8 +2,10 @@ package conformance_test
 
 import (
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -46,6 +48,10 @@ func TestCLI_usageErrors(t *testing.T) {
 		{"unterminated quote", nil, []string{"--server", "'ombi-mcp"}, "unterminated quote"},
 		{"missing baseline", []string{fakeEnv + "=mcp"}, []string{"--server", self, "--expected-failures", "/nonexistent/baseline"}, "load baseline"},
 		{"no check executed", []string{fakeEnv + "=mcp"}, []string{"--server", self, "--focus", "NO-SUCH-CHECK-999"}, "no check executed"},
+		{"bad label filter", nil, []string{"--label-filter", "protocol &&"}, `--label-filter "protocol &&"`},
+		{"bad focus", nil, []string{"--focus", "read_search("}, `--focus "read_search("`},
+		{"soak: bad label filter", nil, []string{"soak", "--label-filter", "(property"}, `--label-filter "(property"`},
+		{"soak: unknown mutant", []string{fakeEnv + "=mcp"}, []string{"soak", "--server", self, "--seeds", "0", "--mutants", "no-such-mutant"}, `unknown mutant "no-such-mutant"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,6 +61,39 @@ func TestCLI_usageErrors(t *testing.T) {
 			}
 			mustContain(t, "stderr", r.stderr, tt.want)
 		})
+	}
+}
+
+// TestCLI_rerunLine checks that a failure's rerun line carries every flag
+// the run used, the suite's own path as invoked, the server command as
+// given and the run's seed, and that running the line reproduces the
+// failure.
+func TestCLI_rerunLine(t *testing.T) {
+	self := selfCommand(t)
+	env := []string{fakeEnv + "=mcp"}
+	r := runCLI(t, env, "--server", self, "--auth-mode", "jwt", "--call-timeout", "20s", "--label-filter", "protocol",
+		"--focus", "MCP-TOOLS-LISTCHANGED-001", "--seed", "4242")
+	if r.code != 1 {
+		t.Fatalf("exit code %d, want 1\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+	}
+	var line string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if _, after, ok := strings.Cut(l, "rerun: "); ok {
+			line = after
+			break
+		}
+	}
+	want := cliBinary(t) + " --auth-mode jwt --call-timeout 20s --label-filter protocol --server " + self +
+		" --seed 4242 --focus 'MCP-TOOLS-LISTCHANGED-001'"
+	if line != want {
+		t.Fatalf("rerun line\n  %s\nwant\n  %s", line, want)
+	}
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "FAILED  MCP-TOOLS-LISTCHANGED-001") {
+		t.Fatalf("the rerun line does not reproduce the failure: %v\n%s", err, clipText(string(out)))
 	}
 }
 
@@ -113,7 +152,7 @@ func TestCLI_reportsAndBaseline(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("the fake server declares listChanged: exit code %d, want 1\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
 	}
-	mustContain(t, "stdout", r.stdout, "FAILED  MCP-TOOLS-LISTCHANGED-001", "rerun: ombi-conformance --server", "area ", "-- area protocol")
+	mustContain(t, "stdout", r.stdout, "FAILED  MCP-TOOLS-LISTCHANGED-001", "rerun: "+cliBinary(t)+" --server "+self+" --seed ", "area ", "-- area protocol")
 
 	b, err := os.ReadFile(junit)
 	if err != nil {
@@ -163,4 +202,18 @@ func TestCLI_reportsAndBaseline(t *testing.T) {
 			mustContain(t, "stdout", r.stdout, tt.wantOut)
 		})
 	}
+}
+
+// TestCLI_runsOutsideACheckout runs the suite from an empty directory, as
+// an installed kit runs: the schema tables and the contract are built in.
+func TestCLI_runsOutsideACheckout(t *testing.T) {
+	srv := serverBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(cliBinary(t), "--server", srv, "--focus", `VERIFY-SCHEMA-VALIDATE-001\.read_search\.(valid|invalid)`)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run from %s: %v\n%s", dir, err, clipText(string(out)))
+	}
+	mustContain(t, "output", string(out), "schema           2       0")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -56,6 +57,9 @@ func (s *suite) shared(ctx context.Context, cfg harness.Config) *harness.Server 
 // fresh starts a server for this check only; it is closed when the check ends.
 func (s *suite) fresh(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
+	if s.h.Target.URL != "" {
+		ginkgo.Skip("needs a fresh server process; --url judges one running server, which cannot be restarted")
+	}
 	srv := s.start(ctx, cfg)
 	ginkgo.DeferCleanup(srv.Close)
 	return srv
@@ -78,10 +82,16 @@ func (s *suite) start(ctx context.Context, cfg harness.Config) *harness.Server {
 func (s *suite) closeAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var wg sync.WaitGroup
 	for k, srv := range s.servers {
-		_ = srv.Close()
+		wg.Add(1)
+		go func() { // each close may wait out a grace period: in parallel
+			defer wg.Done()
+			_ = srv.Close()
+		}()
 		delete(s.servers, k)
 	}
+	wg.Wait()
 }
 
 // call performs one tools/call and fails the check on a harness error or on
@@ -204,8 +214,21 @@ func (s *suite) failure(o *harness.Outcome, msg string) string {
 	return b.String()
 }
 
+// rerun is the command that runs one check again exactly as it ran: the
+// invocation's flags, the run's seed (property cases and spec order derive
+// from it) and a focus on the check alone; a non-default case count comes
+// first as the environment it was read from.
 func (s *suite) rerun(checkID string) string {
-	return fmt.Sprintf("ombi-conformance --server %s --focus '%s'", shellQuote(s.h.Target.String()), regexp.QuoteMeta(checkID))
+	words := s.opts.Rerun
+	if len(words) == 0 {
+		words = []string{"ombi-conformance", "--server", shellQuote(s.h.Target.String())}
+	}
+	var b strings.Builder
+	if v := os.Getenv(ChecksEnv); v != "" {
+		fmt.Fprintf(&b, "%s=%s ", ChecksEnv, shellWord(v))
+	}
+	fmt.Fprintf(&b, "%s --seed %d --focus %s", strings.Join(words, " "), ginkgo.GinkgoRandomSeed(), shellQuote(regexp.QuoteMeta(checkID)))
+	return b.String()
 }
 
 func shellQuote(s string) string {

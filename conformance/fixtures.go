@@ -2,11 +2,12 @@ package conformance
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
+
+	"github.com/ombi-mcp/ombi-mcp/fixtures"
 )
 
 // Example is one named argument object of a schema table.
@@ -25,53 +26,40 @@ type Table struct {
 
 // LoadTables reads every *.json table in dir, keyed by tool.
 func LoadTables(dir string) (map[string]Table, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	return LoadTablesFS(os.DirFS(dir), dir)
+}
+
+// EmbeddedTables returns the schema tables built into the suite
+// (fixtures/schema of the module it was built from).
+func EmbeddedTables() (map[string]Table, error) {
+	return LoadTablesFS(fixtures.Schema(), "the embedded fixtures/schema")
+}
+
+// LoadTablesFS reads every *.json table at the root of fsys, keyed by tool;
+// where names it in errors.
+func LoadTablesFS(fsys fs.FS, where string) (map[string]Table, error) {
+	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, fmt.Errorf("load schema tables: %w", err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("load schema tables: no *.json in %s", dir)
+		return nil, fmt.Errorf("load schema tables: no *.json in %s", where)
 	}
 	sort.Strings(files)
 	out := map[string]Table{}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, fmt.Errorf("load schema tables: %w", err)
 		}
 		var t Table
 		if err := json.Unmarshal(b, &t); err != nil {
-			return nil, fmt.Errorf("load schema table %s: %w", filepath.Base(f), err)
+			return nil, fmt.Errorf("load schema table %s: %w", f, err)
 		}
 		if t.Tool == "" {
-			return nil, fmt.Errorf("load schema table %s: no tool", filepath.Base(f))
+			return nil, fmt.Errorf("load schema table %s: no tool", f)
 		}
 		out[t.Tool] = t
 	}
 	return out, nil
-}
-
-// FindFixtures locates the fixtures/schema directory: next to the
-// executable's parent (an installed kit), then in the working directory or
-// any of its parents (a source checkout).
-func FindFixtures() (string, error) {
-	var candidates []string
-	if exe, err := os.Executable(); err == nil {
-		d := filepath.Dir(exe)
-		candidates = append(candidates, filepath.Join(d, "fixtures", "schema"), filepath.Join(d, "..", "fixtures", "schema"))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			candidates = append(candidates, filepath.Join(d, "fixtures", "schema"))
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return c, nil
-		}
-	}
-	return "", errors.New("find fixtures: no fixtures/schema directory next to the executable or above the working directory; pass --fixtures DIR")
 }

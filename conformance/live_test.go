@@ -1,11 +1,10 @@
 package conformance_test
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
@@ -31,12 +30,8 @@ func TestCLI_live(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("live protocol run: exit %d\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
 	}
-	b, err := os.ReadFile(report)
+	rep, err := conformance.ReadJSONReport(report)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var rep reportJSON
-	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	state := map[string]string{}

@@ -211,28 +211,40 @@ func (p *properties) check(property string, body func(t *rapid.T) *caseReport) {
 	p.s.fail(nil, "%s", p.reproducer(property, c.ID, runSeed, tried, shrunk, last, tb))
 }
 
+// edgeReport describes a falsified fixed edge case of a property: the
+// case, and the rerun line (edge cases need no seed).
+func (p *properties) edgeReport(property string, r *caseReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "property %s falsified by a fixed edge case (tried on every run, whatever the seed):\n", property)
+	p.describeCase(&b, r)
+	return b.String()
+}
+
+// describeCase writes the tool, arguments, upstream, what broke and the
+// call of one case.
+func (p *properties) describeCase(b *strings.Builder, r *caseReport) {
+	fmt.Fprintf(b, "  tool:      %s\n  arguments: %s\n", r.Tool, clipString(r.Args, 600))
+	if r.Upstream != "" {
+		fmt.Fprintf(b, "  upstream:  %s\n", clipString(r.Upstream, 1200))
+	}
+	fmt.Fprintf(b, "  broken:    %s\n", r.Observed)
+	if r.Excerpt != "" {
+		fmt.Fprintf(b, "  output:    %s\n", r.Excerpt)
+	}
+	if r.Outcome != nil {
+		b.WriteString(indentLines(r.Outcome.Describe(), "  | "))
+	}
+}
+
 func (p *properties) reproducer(property, checkID string, runSeed int64, tried, shrunk int, r *caseReport, tb *propTB) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "property %s falsified at case %d (then %d runs shrinking it); the shrunk case:\n", property, tried, shrunk)
 	if r == nil {
 		fmt.Fprintf(&b, "  (no case recorded)\n  rapid: %s\n", strings.Join(tb.logs, "\n  rapid: "))
 	} else {
-		fmt.Fprintf(&b, "  tool:      %s\n  arguments: %s\n", r.Tool, clipString(r.Args, 600))
-		if r.Upstream != "" {
-			fmt.Fprintf(&b, "  upstream:  %s\n", clipString(r.Upstream, 1200))
-		}
-		fmt.Fprintf(&b, "  broken:    %s\n", r.Observed)
-		if r.Excerpt != "" {
-			fmt.Fprintf(&b, "  output:    %s\n", r.Excerpt)
-		}
-		if r.Outcome != nil {
-			b.WriteString(indentLines(r.Outcome.Describe(), "  | "))
-		}
+		p.describeCase(&b, r)
 	}
-	fmt.Fprintf(&b, "replay: ombi-conformance --server %s --seed %d --focus '%s'", shellQuote(p.s.h.Target.String()), runSeed, strings.ReplaceAll(checkID, ".", `\.`))
-	if v := os.Getenv(ChecksEnv); v != "" {
-		fmt.Fprintf(&b, " (with %s=%s)", ChecksEnv, v)
-	}
+	fmt.Fprintf(&b, "the rerun line below replays this case: same seed (%d), same cases", runSeed)
 	return b.String()
 }
 

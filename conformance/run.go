@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // Options configure one run of the suite.
 type Options struct {
 	Target      harness.Target
-	FixturesDir string // fixtures/schema directory; "" = FindFixtures()
+	FixturesDir string // fixtures/schema directory; "" = the tables built into the suite
 
 	LabelFilter string // Ginkgo label filter; "" = every area
 	Focus       string // regexp on check text; "" = all
@@ -30,6 +31,9 @@ type Options struct {
 	AuthMode       string              // live auth mode; "" = jwt
 	Credentials    harness.Credentials // live credentials
 	AllowMutations bool                // live: also run checks that write
+	// MockAddr is the embedded mock's listen address; "" = a free loopback
+	// port. With Target.URL the running server's OMBI_URL must point there.
+	MockAddr string
 
 	StartTimeout time.Duration // initialize deadline; 0 = 15s
 	CallTimeout  time.Duration // per request deadline; 0 = 30s
@@ -39,6 +43,12 @@ type Options struct {
 	Expected  Baseline  // expected failures
 	Trace     io.Writer // wire trace of every session; nil = none
 	Out       io.Writer // progress, failures and summary; nil = io.Discard
+
+	// Rerun is the shell command line (already quoted word by word) that
+	// repeats this run: the suite as invoked and every flag that shapes
+	// what a check sees. A failure's rerun line adds the seed and the
+	// check's focus. Empty: "ombi-conformance --server TARGET".
+	Rerun []string
 }
 
 // Outcome states of a check in a result.
@@ -55,6 +65,7 @@ type CheckResult struct {
 	Check
 	State    string        `json:"state"`
 	Failure  string        `json:"failure,omitempty"`
+	Reason   string        `json:"reason,omitempty"` // why a check was skipped, when it says
 	Duration time.Duration `json:"duration_ns"`
 }
 
@@ -125,13 +136,12 @@ func newSuite(opts Options, up *harness.Upstream, needTables bool) (*suite, erro
 	}
 	var tables map[string]Table
 	if needTables {
-		dir := opts.FixturesDir
-		if dir == "" {
-			if dir, err = FindFixtures(); err != nil {
-				return nil, err
-			}
+		if opts.FixturesDir == "" {
+			tables, err = EmbeddedTables()
+		} else {
+			tables, err = LoadTables(opts.FixturesDir)
 		}
-		if tables, err = LoadTables(dir); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -141,7 +151,8 @@ func newSuite(opts Options, up *harness.Upstream, needTables bool) (*suite, erro
 		servers: map[string]*harness.Server{},
 		quirks:  map[string]bool{},
 		h: &harness.Harness{Target: opts.Target, Upstream: up, Validator: v,
-			StartTimeout: opts.StartTimeout, CallTimeout: opts.CallTimeout, Trace: opts.Trace},
+			StartTimeout: opts.StartTimeout, CallTimeout: opts.CallTimeout, Trace: opts.Trace,
+			Schemas: &harness.SchemaCache{}},
 	}, nil
 }
 
@@ -153,12 +164,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if out == nil {
 		out = io.Discard
 	}
+	if opts.Target.URL != "" && opts.OmbiURL == "" && opts.MockAddr == "" {
+		return nil, errors.New("run suite: --url judges a server already running, which must be pointed at the suite's upstream: give --mock-addr ADDR (the running server's OMBI_URL is http://ADDR) or --ombi-url")
+	}
 	var up *harness.Upstream
 	if opts.OmbiURL != "" {
 		up = harness.Live(opts.OmbiURL, opts.Credentials)
 		opts.LabelFilter = liveFilter(opts.LabelFilter, opts.AllowMutations)
 	} else {
-		m, err := harness.StartMock(mockombi.Options{})
+		m, err := harness.StartMockAt(opts.MockAddr, mockombi.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -169,6 +183,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Target.URL != "" {
+		s.h.Running = &harness.RunningServer{Config: s.allConfig(), Upstream: up}
+	}
+	// Runs after closeAll: stops servers closed in the background or never.
+	s.h.Processes = &harness.Processes{}
+	defer s.h.Processes.Close()
 	defer s.closeAll()
 
 	// Preflight: a server that cannot even initialize and list its tools
@@ -187,6 +207,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	_ = pre.Close()
+	if opts.Target.URL != "" {
+		s.skipRestarts()
+	}
 
 	res := &Result{}
 	prog := &progress{out: out, start: time.Now()}
@@ -266,8 +289,23 @@ func verdict(sr types.SpecReport, base Baseline) CheckResult {
 		c.Failure = sr.Failure.Message
 	default:
 		c.State = StateSkipped
+		c.Reason = sr.Failure.Message
 	}
 	return c
+}
+
+// skipRestarts makes a run against a server already running (--url) skip,
+// with the reason, every check that needs a server started with other
+// settings: a configuration or upstream of its own (Harness.Unavailable),
+// a fresh process (suite.fresh), or a private mock per case (the property
+// areas).
+func (s *suite) skipRestarts() {
+	s.h.Unavailable = func(reason string) { ginkgo.Skip(reason) }
+	ginkgo.BeforeEach(func() {
+		if slices.Contains(ginkgo.CurrentSpecReport().Labels(), "property") {
+			ginkgo.Skip("needs servers started against a private mock per case; --url judges one running server, which cannot be restarted")
+		}
+	})
 }
 
 // progress prints one line per area as the run moves through the areas.
@@ -342,6 +380,19 @@ func (r *Result) Summary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped)
 	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
+	reasons := map[string]int{}
+	var why []string
+	for _, c := range r.Checks {
+		if c.State == StateSkipped && c.Reason != "" {
+			if reasons[c.Reason] == 0 {
+				why = append(why, c.Reason)
+			}
+			reasons[c.Reason]++
+		}
+	}
+	for _, reason := range why {
+		fmt.Fprintf(w, "SKIPPED %4d: %s\n", reasons[reason], reason)
+	}
 	for _, c := range r.Checks {
 		switch c.State {
 		case StateFailed:

@@ -1,8 +1,15 @@
 package mockombi
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -10,11 +17,14 @@ import (
 const controlPrefix = "/_mock/"
 
 // controlPath reports whether an escaped path is a control call and returns
-// the part after /_mock/.
+// the part after /_mock/ ("" for the dashboard, also for "/_mock" itself).
 func (s *Server) controlPath(escaped string) (string, bool) {
 	p := escaped
 	if s.basePath != "" && len(p) > len(s.basePath) && strings.EqualFold(p[:len(s.basePath)], s.basePath) {
 		p = p[len(s.basePath):]
+	}
+	if p == strings.TrimSuffix(controlPrefix, "/") {
+		return "", true
 	}
 	if !strings.HasPrefix(p, controlPrefix) {
 		return "", false
@@ -23,33 +33,60 @@ func (s *Server) controlPath(escaped string) (string, bool) {
 }
 
 // serveControl answers the control API; it is never journaled and needs no
-// Ombi credentials.
+// Ombi credentials. Browsers may call it from the dashboard's own origin or
+// from Options.CORSOrigins; requests from any other origin get 403.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest string) {
-	s.cors(w, r)
+	if !s.controlOrigin(w, r) {
+		writeControlError(w, http.StatusForbidden, fmt.Sprintf("origin %s may not call the control API; start mockombi with --cors-origin %s (Options.CORSOrigins) to allow it",
+			r.Header.Get("Origin"), r.Header.Get("Origin")))
+		return
+	}
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	limit := int64(MaxControlBody)
+	switch {
+	case rest == "state":
+		limit = orDefault(s.opts.MaxStateBytes, DefaultMaxStateBytes)
+	case rest == "faults" && r.Method == http.MethodPost:
+		limit = maxFaultRequest // the fault's body, JSON-escaped, and its fields
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	if s.serveDashboard(w, r, rest) {
+		return
+	}
+	if id, ok := strings.CutPrefix(rest, "faults/"); ok {
+		s.controlFault(w, r, id)
+		return
+	}
 	switch r.Method + " " + rest {
 	case "GET journal":
-		writeJSON(w, http.StatusOK, s.Journal())
+		s.controlJournal(w, r)
 	case "DELETE journal":
 		s.ClearJournal()
 		w.WriteHeader(http.StatusNoContent)
 	case "POST reset":
 		s.Reset()
 		w.WriteHeader(http.StatusNoContent)
+	case "GET faults":
+		writeJSON(w, http.StatusOK, s.Faults())
 	case "POST faults":
-		var f Fault
-		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
-			writeControlError(w, http.StatusBadRequest, "decode fault: "+err.Error())
+		f, err := decodeFault(r.Body)
+		if err != nil {
+			writeControlError(w, bodyErrorStatus(err), err.Error())
 			return
 		}
-		if err := s.InjectFault(f); err != nil {
+		id, err := s.AddFault(f)
+		if err != nil {
 			writeControlError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		w.WriteHeader(http.StatusCreated)
+		af, _ := s.LookupFault(id)
+		w.Header().Set("Location", s.basePath+controlPrefix+"faults/"+strconv.Itoa(id))
+		writeJSON(w, http.StatusCreated, af)
 	case "DELETE faults":
 		s.ClearFaults()
 		w.WriteHeader(http.StatusNoContent)
@@ -65,7 +102,11 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 			Enabled *bool  `json:"enabled"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&q); err != nil || q.Enabled == nil {
-			writeControlError(w, http.StatusBadRequest, `decode quirk: want {"name": string, "enabled": bool}`)
+			status := http.StatusBadRequest
+			if err != nil {
+				status = bodyErrorStatus(err)
+			}
+			writeControlError(w, status, `decode quirk: want {"name": string, "enabled": bool}`)
 			return
 		}
 		if err := s.SetQuirk(q.Name, *q.Enabled); err != nil {
@@ -80,9 +121,262 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 		w.WriteHeader(http.StatusNoContent)
 	case "GET credentials":
 		writeJSON(w, http.StatusOK, s.Credentials())
+	case "GET info":
+		writeJSON(w, http.StatusOK, s.info())
+	case "GET state":
+		b, err := s.store.export()
+		if err != nil {
+			writeControlError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		_, _ = w.Write(b)
+	case "POST state":
+		s.controlReplaceState(w, r)
 	default:
 		writeControlError(w, http.StatusNotFound, "unknown control route "+r.Method+" "+controlPrefix+rest)
 	}
+}
+
+// controlOrigin applies the control API's CORS policy: no Origin (curl, Go
+// clients) and the request's own origin (the dashboard) pass; an origin in
+// Options.CORSOrigins passes with CORS headers; any other origin fails.
+func (s *Server) controlOrigin(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	w.Header().Add("Vary", "Origin")
+	if origin == "" {
+		return true
+	}
+	if u, err := url.Parse(origin); err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	if !slices.Contains(s.opts.CORSOrigins, "*") && !slices.ContainsFunc(s.opts.CORSOrigins, func(o string) bool {
+		return strings.EqualFold(strings.TrimSuffix(o, "/"), origin)
+	}) {
+		return false
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Access-Control-Expose-Headers", "Location, X-Mock-Journal-Last, X-Mock-Journal-Dropped, X-Mock-Journal-Epoch")
+	if r.Method == http.MethodOptions {
+		h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type")
+		h.Set("Access-Control-Max-Age", "600")
+	}
+	return true
+}
+
+// controlJournal answers GET /_mock/journal[?since=SEQ][&limit=N]: the calls
+// numbered above since, at most the last limit of them, streamed one call
+// at a time. X-Mock-Journal-Last is the last number handed out,
+// X-Mock-Journal-Dropped how many calls the journal's bounds have dropped and
+// X-Mock-Journal-Epoch how many clears (and resets) there were: when it
+// changes, numbering restarted at 1.
+func (s *Server) controlJournal(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	since, limit := 0, 0
+	for name, dst := range map[string]*int{"since": &since, "limit": &limit} {
+		if v := q.Get(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				writeControlError(w, http.StatusBadRequest, fmt.Sprintf("journal: %s=%q: want a non-negative integer", name, v))
+				return
+			}
+			*dst = n
+		}
+	}
+	calls := s.journal.since(since, limit)
+	st := s.journal.stats()
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Mock-Journal-Last", strconv.Itoa(st.Last))
+	h.Set("X-Mock-Journal-Dropped", strconv.Itoa(st.Dropped))
+	h.Set("X-Mock-Journal-Epoch", strconv.Itoa(st.Epoch))
+	w.WriteHeader(http.StatusOK)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_, _ = io.WriteString(w, "[")
+	for i := range calls {
+		buf.Reset()
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(&calls[i]); err != nil {
+			return
+		}
+		if _, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+			return
+		}
+		calls[i] = Call{} // done with it
+	}
+	_, _ = io.WriteString(w, "]")
+}
+
+// controlFault answers GET and DELETE /_mock/faults/{id}.
+func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, raw string) {
+	id, err := strconv.Atoi(raw)
+	if err != nil || id <= 0 {
+		writeControlError(w, http.StatusNotFound, fmt.Sprintf("no fault %q: ids are positive integers", raw))
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
+		af, ok := s.LookupFault(id)
+		if !ok {
+			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no fault %d (spent, removed or never injected)", id))
+			return
+		}
+		writeJSON(w, http.StatusOK, af)
+	case http.MethodDelete:
+		if !s.RemoveFault(id) {
+			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no fault %d (spent, removed or never injected)", id))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.Header().Set("Allow", "GET, DELETE")
+		writeControlError(w, http.StatusMethodNotAllowed, r.Method+" "+controlPrefix+"faults/"+raw+": want GET or DELETE")
+	}
+}
+
+// controlReplaceState answers POST /_mock/state.
+func (s *Server) controlReplaceState(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeControlError(w, bodyErrorStatus(err), "read state: "+err.Error())
+		return
+	}
+	if err := s.ReplaceState(b); err != nil {
+		var se *StateError
+		if errors.As(err, &se) {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": se.Error(), "problems": se.Problems})
+			return
+		}
+		writeControlError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, s.info())
+}
+
+// faultBody is a fault as the control API reads it: body may be a string or
+// any JSON value (kept as its JSON text).
+type faultBody struct {
+	Method  string          `json:"method"`
+	Path    string          `json:"path"`
+	Status  int             `json:"status"`
+	Headers map[string]any  `json:"headers"`
+	Body    json.RawMessage `json:"body"`
+	DelayMS int             `json:"delay_ms"`
+	Kind    string          `json:"kind"`
+	Size    int64           `json:"size"`
+	Times   int             `json:"times"`
+}
+
+// decodeFault reads one fault object; errors name the field at fault.
+func decodeFault(r io.Reader) (Fault, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var in faultBody
+	if err := dec.Decode(&in); err != nil {
+		var typ *json.UnmarshalTypeError
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			return Fault{}, err
+		case errors.As(err, &typ):
+			return Fault{}, fmt.Errorf("inject fault: %s: want %s, got a JSON %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return Fault{}, fmt.Errorf("inject fault: %s; want method, path, status, headers, body, delay_ms, kind, size, times",
+				strings.TrimPrefix(err.Error(), "json: "))
+		case errors.Is(err, io.EOF):
+			return Fault{}, errors.New(`inject fault: empty body; want a JSON object such as {"path":"/api/v1/Status","status":500}`)
+		}
+		return Fault{}, fmt.Errorf("inject fault: invalid JSON: %v", err)
+	}
+	f := Fault{Method: in.Method, Path: in.Path, Status: in.Status, DelayMS: in.DelayMS, Kind: in.Kind, Size: in.Size, Times: in.Times}
+	for _, k := range sortedKeys(in.Headers) {
+		v, ok := in.Headers[k].(string)
+		if !ok {
+			return Fault{}, fmt.Errorf("inject fault: headers.%s: want a string, got %s", k, describeJSON(in.Headers[k]))
+		}
+		if f.Headers == nil {
+			f.Headers = map[string]string{}
+		}
+		f.Headers[k] = v
+	}
+	if len(in.Body) > 0 && string(in.Body) != "null" {
+		if in.Body[0] == '"' {
+			if err := json.Unmarshal(in.Body, &f.Body); err != nil {
+				return Fault{}, fmt.Errorf("inject fault: body: %v", err)
+			}
+		} else {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, in.Body); err != nil {
+				return Fault{}, fmt.Errorf("inject fault: body: %v", err)
+			}
+			f.Body = buf.String()
+		}
+	}
+	return f, nil
+}
+
+// jsonTypeName names a Go type of faultBody the way a JSON user reads it.
+func jsonTypeName(goType string) string {
+	switch goType {
+	case "int", "int64":
+		return "an integer"
+	case "string":
+		return "a string"
+	case "map[string]interface {}":
+		return `an object of strings, e.g. {"Retry-After": "30"}`
+	}
+	return goType
+}
+
+// bodyErrorStatus is 413 for a body over the control API's cap, else 400.
+func bodyErrorStatus(err error) int {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
+}
+
+// mockInfo is what GET /_mock/info returns: where the data comes from, what
+// the store holds, the journal's state and the limits in force.
+type mockInfo struct {
+	DataSet  string         `json:"data_set"`
+	BasePath string         `json:"base_path"`
+	Counts   map[string]int `json:"counts"`
+	Journal  journalStats   `json:"journal"`
+	Faults   int            `json:"faults"`
+	Limits   map[string]any `json:"limits"`
+}
+
+// info collects mockInfo.
+func (s *Server) info() mockInfo {
+	in := mockInfo{BasePath: s.basePath, Faults: len(s.Faults())}
+	s.store.Read(func(st *store) {
+		in.DataSet = st.label
+		children := 0
+		for _, p := range st.requests.tv {
+			children += len(st.requests.childrenOf(p.ID))
+		}
+		in.Counts = map[string]int{"movies": len(st.search.movies), "shows": len(st.search.shows), "artists": len(st.search.artists),
+			"users": len(st.users.accounts), "movie_requests": len(st.requests.movies), "tv_requests": len(st.requests.tv),
+			"tv_child_requests": children, "album_requests": len(st.requests.albums), "issues": len(st.issues.issues), "votes": len(st.votes.votes)}
+	})
+	in.Journal = s.journal.stats()
+	in.Limits = map[string]any{
+		"max_body_bytes": orDefault(s.opts.MaxBodyBytes, DefaultMaxBodyBytes), "journal_body_bytes": orDefault(s.opts.JournalBodyBytes, DefaultJournalBodyBytes),
+		"max_state_bytes": orDefault(s.opts.MaxStateBytes, DefaultMaxStateBytes), "max_control_body": MaxControlBody,
+		"max_fault_delay_ms": MaxFaultDelay.Milliseconds(), "max_fault_size": int64(MaxFaultSize), "max_fault_body": MaxFaultBody,
+		"journal_responses": s.opts.JournalResponses,
+	}
+	return in
 }
 
 // writeControlError answers a control-API failure.

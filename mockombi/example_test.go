@@ -38,3 +38,38 @@ func ExampleServer_Handler() {
 	// Output:
 	// 401 Invalid API Key
 }
+
+// Each fault has an id: list it, then remove it alone.
+func ExampleServer_AddFault() {
+	srv := mockombi.New(mockombi.Options{})
+	id, _ := srv.AddFault(mockombi.Fault{Path: "/api/v2/Requests/**", Kind: mockombi.FaultOversized, Size: 1 << 30})
+	_, err := srv.AddFault(mockombi.Fault{Path: "/api/v1/Status", Status: 101})
+	fmt.Println(err)
+	for _, f := range srv.Faults() {
+		fmt.Println(f.ID, f.Name, f.Path, f.Remaining == nil)
+	}
+	fmt.Println(srv.RemoveFault(id), len(srv.Faults()))
+	// Output:
+	// inject fault: status: 101 is out of range; want 0 (the kind's default) or 200-599
+	// 1 oversized#1 /api/v2/Requests/** true
+	// true 0
+}
+
+// A data file replaces the seed; its users with a password are the logins.
+func ExampleNewServer() {
+	srv, err := mockombi.NewServer(mockombi.Options{DataFile: "testdata/example-data.json"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, u := range srv.Credentials().Users {
+		fmt.Println(u.Username, u.Role)
+	}
+	_, err = mockombi.NewServer(mockombi.Options{DataSet: "huge"})
+	fmt.Println(err)
+	// Output:
+	// admin admin
+	// alice power_user
+	// bob user
+	// options: DataSet "huge": want "default" or "large" (or a DataFile)
+}

@@ -37,16 +37,19 @@ type Fault struct {
 	// path.Match per segment, "*" one segment, "**" any rest. It may be written
 	// below BasePath or with it, escaped ("The%20Matrix") or not.
 	Path string `json:"path"`
-	// Status is the answer status; 0 means 500 (200 for the 200-kinds). A
-	// kind "" fault with Status 0 only delays and adds headers, then the
-	// request proceeds normally.
+	// Status is the answer status: 0 (the kind's default: 502 for html, 200
+	// for the 200-kinds) or 200-599. A kind "" fault with Status 0 only
+	// delays and adds headers, then the request proceeds normally.
 	Status int `json:"status"`
-	// Headers are added to the answer, e.g. {"Retry-After": "30"}.
+	// Headers are added to the answer, e.g. {"Retry-After": "30"}: valid
+	// names, each once ignoring case, no hop-by-hop or framing header.
 	Headers map[string]string `json:"headers"`
-	// Body replaces the default body. For business_error a JSON object is
-	// merged into the RequestEngineResult; other text becomes errorMessage.
+	// Body replaces the default body (at most MaxFaultBody bytes). For
+	// business_error a JSON object is merged into the RequestEngineResult;
+	// other text becomes errorMessage. The control API also takes it as a
+	// JSON value rather than a string.
 	Body string `json:"body"`
-	// DelayMS delays the answer (any kind).
+	// DelayMS delays the answer (any kind), at most MaxFaultDelay.
 	DelayMS int `json:"delay_ms"`
 	// Kind selects the failure; see the Fault* constants.
 	Kind string `json:"kind"`
@@ -56,11 +59,49 @@ type Fault struct {
 	Times int `json:"times"`
 }
 
+// Fault bounds, checked when a fault is added.
+const (
+	// MaxFaultDelay is the longest delay_ms a fault may ask for.
+	MaxFaultDelay = 5 * time.Minute
+	// MaxFaultSize is the largest size an oversized fault may stream.
+	MaxFaultSize = 1 << 40
+	// MaxFaultBody is the longest body a fault may carry: room for the
+	// oversized collections a budget check serves (tens of thousands of
+	// records), far below what would strain the mock.
+	MaxFaultBody = 32 << 20
+	// maxFaultHeaders is how many headers one fault may add.
+	maxFaultHeaders = 64
+	// maxFaultHeaderValue is the longest header value a fault may add.
+	maxFaultHeaderValue = 8 << 10
+)
+
+// ActiveFault is an injected fault as the control API lists it: its id, its
+// journal name, the fault, how often it fired and how often it still will
+// (nil: always).
+type ActiveFault struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+	Fault
+	Fired     int  `json:"fired"`
+	Remaining *int `json:"remaining"`
+}
+
 // activeFault is an injected fault with its remaining count.
 type activeFault struct {
 	f     Fault
 	id    int
 	fired int
+}
+
+// view is the listed form of af.
+func (af *activeFault) view() ActiveFault {
+	v := ActiveFault{ID: af.id, Name: faultName(af), Fault: af.f, Fired: af.fired}
+	v.Headers = cloneMap(af.f.Headers)
+	if af.f.Times > 0 {
+		left := af.f.Times - af.fired
+		v.Remaining = &left
+	}
+	return v
 }
 
 // faultSet holds the injected faults in injection order.
@@ -70,37 +111,160 @@ type faultSet struct {
 	faults []*activeFault
 }
 
-// add validates and stores f.
-func (fs *faultSet) add(f Fault) error {
-	switch f.Kind {
-	case FaultStatus, FaultReset, FaultTruncate, FaultMalformed, FaultOversized,
-		FaultEmpty, FaultHTML, FaultBusinessError, FaultWrongContentType:
-	default:
-		return fmt.Errorf("inject fault: unknown kind %q", f.Kind)
-	}
-	if f.Path == "" {
-		return fmt.Errorf("inject fault: path is required")
-	}
-	for _, seg := range strings.Split(f.Path, "/") {
-		if _, err := path.Match(seg, ""); err != nil {
-			return fmt.Errorf("inject fault: bad path glob %q: %w", f.Path, err)
-		}
-	}
-	if f.Status != 0 && (f.Status < 100 || f.Status > 999) {
-		return fmt.Errorf("inject fault: status %d out of range", f.Status)
-	}
-	if f.Times < 0 || f.DelayMS < 0 || f.Size < 0 {
-		return fmt.Errorf("inject fault: times, delay_ms and size must not be negative")
+// add validates and stores f and returns its id.
+func (fs *faultSet) add(f Fault) (int, error) {
+	if err := validateFault(f); err != nil {
+		return 0, err
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.nextID++
 	f.Headers = cloneMap(f.Headers)
 	fs.faults = append(fs.faults, &activeFault{f: f, id: fs.nextID})
+	return fs.nextID, nil
+}
+
+// validateFault checks every field of f; the error names the field by its
+// JSON name.
+func validateFault(f Fault) error {
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("inject fault: %s: %s", field, fmt.Sprintf(format, args...))
+	}
+	switch f.Kind {
+	case FaultStatus, FaultReset, FaultTruncate, FaultMalformed, FaultOversized,
+		FaultEmpty, FaultHTML, FaultBusinessError, FaultWrongContentType:
+	default:
+		return bad("kind", "unknown kind %q; want one of \"\", reset, truncate, malformed, oversized, empty, html, business_error, wrong_content_type", f.Kind)
+	}
+	if f.Method != "" && f.Method != "*" && !isToken(f.Method) {
+		return bad("method", "%q is not an HTTP method", f.Method)
+	}
+	if f.Path == "" {
+		return bad("path", "required, e.g. \"/api/v1/Status\" or \"/api/**\"")
+	}
+	if !strings.HasPrefix(f.Path, "/") {
+		return bad("path", "%q must start with /", f.Path)
+	}
+	for _, seg := range strings.Split(f.Path, "/") {
+		if _, err := path.Match(seg, ""); err != nil {
+			return bad("path", "bad glob %q: %v", f.Path, err)
+		}
+	}
+	if f.Status != 0 && (f.Status < 200 || f.Status > 599) {
+		return bad("status", "%d is out of range; want 0 (the kind's default) or 200-599", f.Status)
+	}
+	if f.DelayMS < 0 || time.Duration(f.DelayMS)*time.Millisecond > MaxFaultDelay {
+		return bad("delay_ms", "%d is out of range; want 0-%d", f.DelayMS, MaxFaultDelay.Milliseconds())
+	}
+	if f.Size < 0 || f.Size > MaxFaultSize {
+		return bad("size", "%d is out of range; want 0-%d", f.Size, int64(MaxFaultSize))
+	}
+	if f.Times < 0 {
+		return bad("times", "%d must not be negative (0 means always)", f.Times)
+	}
+	if len(f.Body) > MaxFaultBody {
+		return bad("body", "%d bytes is longer than %d", len(f.Body), MaxFaultBody)
+	}
+	if len(f.Headers) > maxFaultHeaders {
+		return bad("headers", "%d headers, at most %d", len(f.Headers), maxFaultHeaders)
+	}
+	seen := map[string]string{}
+	names := make([]string, 0, len(f.Headers))
+	for k := range f.Headers {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		v := f.Headers[k]
+		field := "headers." + k
+		if !isToken(k) {
+			return bad(field, "%q is not a valid header name", k)
+		}
+		canon := http.CanonicalHeaderKey(k)
+		if prev, ok := seen[canon]; ok {
+			return bad(field, "given twice (as %q and %q); header names ignore case", prev, k)
+		}
+		seen[canon] = k
+		if forbiddenFaultHeader(canon) {
+			return bad(field, "%s is a hop-by-hop or framing header the mock sets itself; use kind truncate, oversized or reset to break framing", canon)
+		}
+		if len(v) > maxFaultHeaderValue {
+			return bad(field, "value of %d bytes is longer than %d", len(v), maxFaultHeaderValue)
+		}
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+				return bad(field, "value holds control character %#02x", c)
+			}
+		}
+	}
 	return nil
 }
 
-// clear removes every fault.
+// forbiddenFaultHeader reports the headers a fault must not set: hop-by-hop
+// headers and the ones that frame the message.
+func forbiddenFaultHeader(canon string) bool {
+	switch canon {
+	case "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authenticate", "Proxy-Authorization",
+		"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Host":
+		return true
+	}
+	return false
+}
+
+// isToken reports whether s is an RFC 9110 token (method and header names).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// list returns every live fault in injection order.
+func (fs *faultSet) list() []ActiveFault {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	out := make([]ActiveFault, 0, len(fs.faults))
+	for _, af := range fs.faults {
+		out = append(out, af.view())
+	}
+	return out
+}
+
+// get returns the live fault with id.
+func (fs *faultSet) get(id int) (ActiveFault, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, af := range fs.faults {
+		if af.id == id {
+			return af.view(), true
+		}
+	}
+	return ActiveFault{}, false
+}
+
+// remove deletes the live fault with id; false when there is none.
+func (fs *faultSet) remove(id int) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i, af := range fs.faults {
+		if af.id == id {
+			fs.faults = slices.Delete(fs.faults, i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+// clear removes every fault; ids keep counting up.
 func (fs *faultSet) clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()

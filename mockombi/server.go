@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -18,8 +20,29 @@ import (
 // DefaultAPIKey is the API key used when Options.APIKey is empty.
 const DefaultAPIKey = "0b6d0e2c4f8a4d1e9c3b7a5f2e1d4c6b"
 
-// maxRequestBody caps how much of a request body is read and journaled.
-const maxRequestBody = 16 << 20
+// Request and server bounds used when the Options fields are 0.
+const (
+	// DefaultMaxBodyBytes caps an upstream request body; larger ones get
+	// 413, as Kestrel's default MaxRequestBodySize (30,000,000 bytes) does.
+	DefaultMaxBodyBytes = 30_000_000
+	// DefaultMaxStateBytes caps a POST /_mock/state document.
+	DefaultMaxStateBytes = 64 << 20
+	// MaxControlBody caps every other control-API request body (a posted
+	// fault may hold a body of MaxFaultBody, escaped).
+	MaxControlBody = 1 << 20
+	// maxFaultRequest caps a POST /_mock/faults request: a fault body of
+	// MaxFaultBody bytes JSON-escaped (at most twice as long, unless full of
+	// control characters), plus the other fields.
+	maxFaultRequest = 2*MaxFaultBody + MaxControlBody
+	// DefaultReadHeaderTimeout, DefaultReadTimeout and DefaultIdleTimeout
+	// bound the connections Start accepts: a request's header must arrive
+	// within 10s and the whole request within 60s; an idle keep-alive
+	// connection closes after 120s. Answers have no write timeout, so
+	// delayed and oversized faults stream as long as they are asked to.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 60 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+)
 
 // Options configure a Server. The zero value is a usable mock.
 type Options struct {
@@ -30,6 +53,10 @@ type Options struct {
 	// DataSet selects the seed: "" or "default" for the realistic set,
 	// "large" for the generated budget-test set.
 	DataSet string
+	// DataFile, when set, is a JSON data document (the format of
+	// GET /_mock/state, see docs/mockombi.md) that replaces the seed; DataSet
+	// must then be "" or "default".
+	DataFile string
 	// BasePath is a reverse-proxy prefix such as "/ombi"; "" means none.
 	BasePath string
 	// Latency is added to every upstream (non-control) request; 0 means none.
@@ -42,6 +69,36 @@ type Options struct {
 	Log io.Writer
 	// Clock is the time source; nil means time.Now.
 	Clock func() time.Time
+
+	// JournalSize is how many upstream calls the journal keeps, oldest
+	// dropped first; 0 means DefaultJournalSize, negative means no limit.
+	JournalSize int
+	// JournalBytes caps the memory the journal holds (bodies, headers,
+	// paths); the oldest calls are dropped first. 0 means
+	// DefaultJournalBytes, negative means no limit.
+	JournalBytes int64
+	// JournalBodyBytes is how much of each request (and recorded response)
+	// body a journaled call keeps; longer bodies are cut and marked
+	// truncated. 0 means DefaultJournalBodyBytes, negative means all.
+	JournalBodyBytes int
+	// JournalResponses records each answer's headers and body in the journal.
+	JournalResponses bool
+	// MaxBodyBytes caps an upstream request body: a longer one gets 413.
+	// 0 means DefaultMaxBodyBytes, negative means no limit.
+	MaxBodyBytes int64
+	// MaxStateBytes caps a POST /_mock/state document; 0 means
+	// DefaultMaxStateBytes.
+	MaxStateBytes int64
+	// CORSOrigins are the browser origins allowed to call the /_mock/
+	// control API from another origin ("*" allows any); none by default.
+	// Cross-origin control calls from other origins are refused with 403.
+	// The Ombi API routes answer every origin whatever this says.
+	CORSOrigins []string
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout configure the listener
+	// of Start; 0 means the Default* value, negative means none.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
 }
 
 // User is a login account of the mock.
@@ -104,9 +161,23 @@ type Server struct {
 	http *http.Server
 }
 
-// New builds a Server from opts; it does not listen. It panics only when the
-// embedded seed data is broken, which is a build defect.
+// New builds a Server from opts; it does not listen. It panics when
+// NewServer fails: use NewServer for options that come from users (a data
+// file, user accounts, a data set name).
 func New(opts Options) *Server {
+	s, err := NewServer(opts)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// NewServer builds a Server from opts; it does not listen. It fails on bad
+// options, naming the option (and for DataFile the JSON path at fault).
+func NewServer(opts Options) (*Server, error) {
+	if err := checkOptions(opts); err != nil {
+		return nil, err
+	}
 	if opts.APIKey == "" {
 		opts.APIKey = DefaultAPIKey
 	}
@@ -124,7 +195,7 @@ func New(opts Options) *Server {
 		opts:     opts,
 		basePath: strings.TrimSuffix(opts.BasePath, "/"),
 		users:    append([]User(nil), users...),
-		journal:  &journal{},
+		journal:  newJournal(orDefault(opts.JournalSize, DefaultJournalSize), orDefault(opts.JournalBytes, DefaultJournalBytes)),
 		faults:   &faultSet{},
 		quirks:   newQuirkSet(),
 		auth:     newAuthKeys(),
@@ -134,15 +205,81 @@ func New(opts Options) *Server {
 	}
 	rt, err := newRouter(s.routes())
 	if err != nil {
-		panic(err)
+		return nil, fmt.Errorf("build mockombi routes: %w", err)
 	}
 	s.router = rt
-	st, err := newStore(opts.DataSet, s.users, opts.Clock)
+	var doc *stateDoc
+	if opts.DataFile != "" {
+		b, err := os.ReadFile(opts.DataFile)
+		if err != nil {
+			return nil, fmt.Errorf("read data file: %w", err)
+		}
+		if doc, err = parseState(b, "data file "+opts.DataFile, opts.Users); err != nil {
+			return nil, err
+		}
+	}
+	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Clock)
 	if err != nil {
-		panic(fmt.Errorf("load mockombi seed: %w", err))
+		return nil, fmt.Errorf("load mockombi seed: %w", err)
 	}
 	s.store = st
-	return s
+	return s, nil
+}
+
+// checkOptions refuses option values no mock can run with.
+func checkOptions(o Options) error {
+	switch o.DataSet {
+	case "", DataSetDefault:
+	case DataSetLarge:
+		if o.DataFile != "" {
+			return fmt.Errorf("options: DataSet %q and DataFile %q: give one", o.DataSet, o.DataFile)
+		}
+	default:
+		return fmt.Errorf("options: DataSet %q: want %q or %q (or a DataFile)", o.DataSet, DataSetDefault, DataSetLarge)
+	}
+	for i, u := range o.Users {
+		switch {
+		case u.Username == "":
+			return fmt.Errorf("options: Users[%d]: empty user name", i)
+		case u.Role != RoleAdmin && u.Role != RolePowerUser && u.Role != RoleUser:
+			return fmt.Errorf("options: Users[%d] (%s): role %q: want %s, %s or %s", i, u.Username, u.Role, RoleAdmin, RolePowerUser, RoleUser)
+		}
+		for _, v := range o.Users[:i] {
+			if strings.EqualFold(v.Username, u.Username) {
+				return fmt.Errorf("options: Users[%d]: user name %q given twice", i, u.Username)
+			}
+		}
+	}
+	if o.BasePath != "" && strings.ContainsAny(o.BasePath, "?#") {
+		return fmt.Errorf("options: BasePath %q: a path prefix holds no query or fragment", o.BasePath)
+	}
+	for i, origin := range o.CORSOrigins {
+		if origin != "*" && !validOrigin(origin) {
+			return fmt.Errorf("options: CORSOrigins[%d]: %q is not an origin like http://localhost:4200 (or *)", i, origin)
+		}
+	}
+	if o.Latency < 0 || o.TokenTTL < 0 {
+		return fmt.Errorf("options: Latency and TokenTTL must not be negative")
+	}
+	return nil
+}
+
+// validOrigin reports whether s is a serialized origin: scheme://host[:port].
+func validOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		u.Path == "" && u.RawQuery == "" && u.Fragment == "" && u.User == nil
+}
+
+// orDefault maps 0 to def and a negative value to 0 (no limit).
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // Handler returns the upstream routes plus the /_mock/ control API.
@@ -154,7 +291,13 @@ func (s *Server) Start(addr string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: orDefault(s.opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       orDefault(s.opts.ReadTimeout, DefaultReadTimeout),
+		IdleTimeout:       orDefault(s.opts.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes:    1 << 20,
+	}
 	s.mu.Lock()
 	s.ln, s.http = ln, srv
 	s.mu.Unlock()
@@ -194,11 +337,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return srv.Shutdown(ctx)
 }
 
-// Reset puts the store back to its seed, clears journal, faults and quirks,
-// and rotates auth so earlier tokens stop working.
+// Reset puts the store back to its seed (the data set or DataFile given at
+// start), clears journal, faults and quirks, and rotates auth so earlier
+// tokens stop working.
 func (s *Server) Reset() {
 	if err := s.store.reset(); err != nil {
-		panic(fmt.Errorf("reload mockombi seed: %w", err))
+		panic(fmt.Errorf("reload mockombi seed: %w", err)) // the seed loaded once, so it is a defect
 	}
 	s.journal.clear()
 	s.faults.clear()
@@ -212,11 +356,50 @@ func (s *Server) Journal() []Call { return s.journal.list() }
 // ClearJournal forgets every recorded call.
 func (s *Server) ClearJournal() { s.journal.clear() }
 
-// InjectFault adds a fault; it fails when the fault is malformed.
-func (s *Server) InjectFault(f Fault) error { return s.faults.add(f) }
+// InjectFault adds a fault; it fails when the fault is malformed. AddFault
+// also returns the fault's id.
+func (s *Server) InjectFault(f Fault) error {
+	_, err := s.faults.add(f)
+	return err
+}
+
+// AddFault adds a fault and returns its id (the N of the journal's
+// "status_429#N"); it fails when the fault is malformed, naming the field.
+func (s *Server) AddFault(f Fault) (int, error) { return s.faults.add(f) }
+
+// Faults lists the live faults in injection order; spent ones are gone.
+func (s *Server) Faults() []ActiveFault { return s.faults.list() }
+
+// LookupFault returns the live fault with id.
+func (s *Server) LookupFault(id int) (ActiveFault, bool) { return s.faults.get(id) }
+
+// RemoveFault removes the live fault with id; false when there is none.
+func (s *Server) RemoveFault(id int) bool { return s.faults.remove(id) }
 
 // ClearFaults removes every fault.
 func (s *Server) ClearFaults() { s.faults.clear() }
+
+// WriteState writes the current store as a data document (the format
+// DataFile and POST /_mock/state read).
+func (s *Server) WriteState(w io.Writer) error {
+	b, err := s.store.export()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// ReplaceState validates a data document and replaces the store with it;
+// journal, faults, quirks and tokens stay. Reset still goes back to the seed
+// the server started with. On error the store is unchanged.
+func (s *Server) ReplaceState(doc []byte) error {
+	d, err := parseState(doc, "state", s.opts.Users)
+	if err != nil {
+		return err
+	}
+	return s.store.replace(d)
+}
 
 // SetQuirk switches a named quirk; an unknown name is an error.
 func (s *Server) SetQuirk(name string, on bool) error { return s.quirks.set(name, on) }
@@ -237,9 +420,11 @@ func (s *Server) RotateAuth() { s.auth.rotate() }
 // Credentials returns the API key and login accounts.
 func (s *Server) Credentials() Credentials {
 	c := Credentials{APIKey: s.opts.APIKey, Users: []CredentialUser{}}
-	for _, u := range s.users {
-		c.Users = append(c.Users, CredentialUser(u))
-	}
+	s.store.Read(func(st *store) {
+		for _, u := range st.logins {
+			c.Users = append(c.Users, CredentialUser(u))
+		}
+	})
 	return c
 }
 
@@ -255,31 +440,58 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
-	_ = r.Body.Close()
+	body, readErr := readBody(w, r, orDefault(s.opts.MaxBodyBytes, DefaultMaxBodyBytes))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 
+	bodyCap := orDefault(s.opts.JournalBodyBytes, DefaultJournalBodyBytes)
+	if s.opts.JournalBodyBytes < 0 {
+		bodyCap = -1
+	}
 	rec := &recorder{ResponseWriter: w}
+	if s.opts.JournalResponses {
+		rec.capture = &capture{limit: bodyCap}
+	}
 	reset := false // a reset fault answers nothing: the journal records status 0
 	call := Call{
+		Time:   s.now().UTC(),
 		Method: r.Method,
 		Path:   escaped,
 		Query:  r.URL.RawQuery,
 		Header: r.Header.Clone(),
-		Body:   journalBody(body),
+	}
+	call.Body, call.BodyTruncated = journalBody(body, bodyCap)
+	if call.BodyTruncated || readErr != nil {
+		call.BodyBytes = len(body)
 	}
 	defer func() {
 		call.Status = rec.statusCode()
 		if reset {
 			call.Status = 0
 		}
+		if rec.capture != nil {
+			call.ResponseHeader = rec.header
+			call.ResponseBody, call.ResponseTruncated = rec.capture.body()
+			call.ResponseBytes = rec.capture.n
+		}
+		d := time.Since(start)
+		call.DurationMS = float64(d.Microseconds()) / 1000
 		s.journal.add(call)
-		s.logRequest(call, time.Since(start))
+		s.logRequest(call, d)
 	}()
 
 	s.cors(rec, r)
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 		rec.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if readErr != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(readErr, &tooLarge) {
+			call.BodyTruncated = true
+			writeOmbiError(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large. The max request body size is %d bytes.", tooLarge.Limit))
+			return
+		}
+		writeOmbiError(rec, http.StatusBadRequest, "read request body: "+readErr.Error())
 		return
 	}
 	if s.opts.Latency > 0 {
@@ -318,6 +530,28 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveStatic(out, r, upstream)
+}
+
+// readBody reads a request body of at most limit bytes (limit 0: any); a
+// longer body fails with *http.MaxBytesError.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	defer r.Body.Close()
+	rd := r.Body
+	if limit > 0 {
+		if r.ContentLength > limit {
+			return nil, &http.MaxBytesError{Limit: limit}
+		}
+		rd = http.MaxBytesReader(w, r.Body, limit)
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && (limit <= 0 || r.ContentLength <= limit) {
+		buf.Grow(int(r.ContentLength) + 1)
+	}
+	_, err := buf.ReadFrom(rd)
+	return buf.Bytes(), err
 }
 
 // serveAPI runs the Ombi middleware order for /api paths and returns the
@@ -388,7 +622,8 @@ func isAPIPath(p string) bool {
 	return len(p) == 4 || p[4] == '/'
 }
 
-// cors answers browsers from any origin, as a development mock should.
+// cors answers browsers on the Ombi API routes from any origin, as a
+// development mock for a UI on another port should.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -445,26 +680,39 @@ func (s *Server) logRequest(c Call, d time.Duration) {
 	_, _ = s.opts.Log.Write(append(line, '\n'))
 }
 
-// recorder remembers the status a handler wrote.
+// recorder remembers the status a handler wrote and, with a capture, the
+// answer's headers and the start of its body.
 type recorder struct {
 	http.ResponseWriter
-	status int
+	status  int
+	capture *capture
+	header  http.Header
 }
 
 // WriteHeader records the status.
 func (rw *recorder) WriteHeader(code int) {
 	if rw.status == 0 {
 		rw.status = code
+		if rw.capture != nil {
+			rw.header = rw.ResponseWriter.Header().Clone()
+		}
 	}
 	rw.ResponseWriter.WriteHeader(code)
 }
 
-// Write records an implicit 200.
+// Write records an implicit 200 and the bytes written.
 func (rw *recorder) Write(b []byte) (int, error) {
 	if rw.status == 0 {
 		rw.status = http.StatusOK
+		if rw.capture != nil {
+			rw.header = rw.ResponseWriter.Header().Clone()
+		}
 	}
-	return rw.ResponseWriter.Write(b)
+	n, err := rw.ResponseWriter.Write(b)
+	if rw.capture != nil {
+		rw.capture.write(b[:n])
+	}
+	return n, err
 }
 
 // Unwrap lets http.ResponseController reach Flush and Hijack.

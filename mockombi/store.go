@@ -29,11 +29,29 @@ const (
 type store struct {
 	mu sync.RWMutex
 
-	dataSet  string
-	logins   []User
-	now      func() time.Time
+	dataSet string
+	// doc is the data document the store starts from (and Reset returns
+	// to); nil for the built-in data sets.
+	doc *stateDoc
+	// defLogins are the login accounts of a built-in data set (Options.Users
+	// or DefaultUsers); optLogins are Options.Users as given (nil when
+	// unset), merged into a data document's own logins.
+	defLogins []User
+	optLogins []User
+	now       func() time.Time
+
+	storeData
+}
+
+// storeData is everything one load builds; it is swapped in whole, so a
+// failed load leaves the store as it was.
+type storeData struct {
 	ids      map[string]int
 	canaries []Canary
+	// logins are the login accounts of the loaded state (Credentials).
+	logins []User
+	// label names where the loaded state came from.
+	label string
 
 	users         userState
 	search        searchState
@@ -48,8 +66,8 @@ type store struct {
 	notifications notificationState
 }
 
-// newStore loads the seed for dataSet.
-func newStore(dataSet string, logins []User, now func() time.Time) (*store, error) {
+// newStore loads the seed: doc when given, else the built-in dataSet.
+func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, now func() time.Time) (*store, error) {
 	switch dataSet {
 	case "", DataSetDefault:
 		dataSet = DataSetDefault
@@ -57,7 +75,7 @@ func newStore(dataSet string, logins []User, now func() time.Time) (*store, erro
 	default:
 		return nil, fmt.Errorf("load data set: unknown data set %q", dataSet)
 	}
-	st := &store{dataSet: dataSet, logins: logins, now: now}
+	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, now: now}
 	if err := st.load(); err != nil {
 		return nil, err
 	}
@@ -78,45 +96,92 @@ func (st *store) Write(fn func(st *store)) {
 	fn(st)
 }
 
-// reset reloads the seed.
+// reset reloads the seed the store started from.
 func (st *store) reset() error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.load()
 }
 
-// load (re)builds every domain from the seed; the caller holds the lock or
-// owns the store exclusively.
-func (st *store) load() error {
-	sd := &seedSet{fsys: fixtures.Ombi(), large: st.dataSet == DataSetLarge, now: st.now, ids: map[string]int{}}
-	if err := sd.scanCanaries(); err != nil {
+// replace swaps in the state of a data document, built outside the lock.
+func (st *store) replace(doc *stateDoc) error {
+	d, err := st.build(doc)
+	if err != nil {
 		return err
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.storeData = d
+	return nil
+}
+
+// load (re)builds every domain from the start-up seed; the caller holds the
+// lock or owns the store exclusively.
+func (st *store) load() error {
+	d, err := st.build(st.doc)
+	if err != nil {
+		return err
+	}
+	st.storeData = d
+	return nil
+}
+
+// build loads every domain from doc, or from the built-in data set when doc
+// is nil. It reads only the store's fixed configuration.
+func (st *store) build(doc *stateDoc) (storeData, error) {
+	sd := &seedSet{fsys: fixtures.Ombi(), large: doc == nil && st.dataSet == DataSetLarge, now: st.now, ids: map[string]int{}}
+	logins := st.defLogins
+	if doc != nil {
+		sd.files, sd.source = doc.files, doc.source
+		logins = st.optLogins
+	}
+	if err := sd.scanCanaries(); err != nil {
+		return storeData{}, err
+	}
+	var d storeData
 	var err error
 	steps := []struct {
 		name string
 		fn   func() error
 	}{
-		{"users", func() error { st.users, err = newUserState(sd, st.logins); return err }},
-		{"search", func() error { st.search, err = newSearchState(sd); return err }},
-		{"requests", func() error { st.requests, err = newRequestState(sd, &st.users, &st.search); return err }},
-		{"issues", func() error { st.issues, err = newIssueState(sd); return err }},
-		{"votes", func() error { st.votes, err = newVoteState(sd); return err }},
-		{"identity", func() error { st.identity, err = newIdentityState(sd); return err }},
-		{"settings", func() error { st.settings, err = newSettingsState(sd); return err }},
-		{"system", func() error { st.system, err = newSystemState(sd); return err }},
-		{"library", func() error { st.library, err = newLibraryState(sd); return err }},
-		{"integrations", func() error { st.integrations, err = newIntegrationState(sd); return err }},
-		{"notifications", func() error { st.notifications, err = newNotificationState(sd); return err }},
+		{"users", func() error { d.users, err = newUserState(sd, logins); return err }},
+		{"search", func() error { d.search, err = newSearchState(sd); return err }},
+		{"requests", func() error { d.requests, err = newRequestState(sd, &d.users, &d.search); return err }},
+		{"issues", func() error { d.issues, err = newIssueState(sd); return err }},
+		{"votes", func() error { d.votes, err = newVoteState(sd); return err }},
+		{"identity", func() error { d.identity, err = newIdentityState(sd); return err }},
+		{"settings", func() error { d.settings, err = newSettingsState(sd); return err }},
+		{"system", func() error { d.system, err = newSystemState(sd); return err }},
+		{"library", func() error { d.library, err = newLibraryState(sd); return err }},
+		{"integrations", func() error { d.integrations, err = newIntegrationState(sd); return err }},
+		{"notifications", func() error { d.notifications, err = newNotificationState(sd); return err }},
 	}
 	for _, step := range steps {
 		if err := step.fn(); err != nil {
-			return fmt.Errorf("load %s seed: %w", step.name, err)
+			return storeData{}, fmt.Errorf("load %s seed: %w", step.name, err)
 		}
 	}
-	st.canaries = sd.canaries
-	st.ids = sd.ids
-	return nil
+	d.canaries = sd.canaries
+	d.ids = sd.ids
+	d.logins, d.label = st.defLogins, st.dataSet
+	if doc != nil {
+		d.logins, d.label = mergeLogins(doc.logins, st.optLogins), doc.source
+	}
+	return d, nil
+}
+
+// mergeLogins is base with each of over replacing the same-named account
+// (names compared ignoring case) or appended.
+func mergeLogins(base, over []User) []User {
+	out := slices.Clone(base)
+	for _, o := range over {
+		if i := slices.IndexFunc(out, func(u User) bool { return strings.EqualFold(u.Username, o.Username) }); i >= 0 {
+			out[i] = o
+		} else {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // nextID hands out the next id of a kind, after the highest seeded one.
@@ -127,7 +192,11 @@ func (st *store) nextID(kind string) int {
 
 // seedSet gives domains their seed data and collects planted canaries.
 type seedSet struct {
-	fsys     fs.FS
+	fsys fs.FS
+	// files replace the seed files of the same name (a data document's
+	// sections); source names where they come from.
+	files    map[string]seedFile
+	source   string
 	large    bool
 	now      func() time.Time
 	canaries []Canary
@@ -145,8 +214,15 @@ func (sd *seedSet) seenID(kind string, id int) {
 // canaryPattern finds planted secrets in seed files.
 var canaryPattern = regexp.MustCompile(`CANARY-[A-Za-z0-9_.]+-[0-9a-f]{8,}`)
 
-// decode reads ombi/<name> into v. A missing file leaves v untouched.
+// decode reads ombi/<name> (or the data document's replacement) into v. A
+// missing file leaves v untouched.
 func (sd *seedSet) decode(name string, v any) error {
+	if f, ok := sd.files[name]; ok {
+		if err := json.Unmarshal(f.data, v); err != nil {
+			return fmt.Errorf("decode %s%s: %w", sd.source, f.prefix, err)
+		}
+		return nil
+	}
 	b, err := fs.ReadFile(sd.fsys, "ombi/"+name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -160,31 +236,47 @@ func (sd *seedSet) decode(name string, v any) error {
 	return nil
 }
 
-// scanCanaries registers every canary string found in the seed files with the
-// JSON pointer where it sits.
+// scanCanaries registers every canary string found in the seed files (and
+// a data document's sections) with the JSON pointer where it sits.
 func (sd *seedSet) scanCanaries() error {
-	return fs.WalkDir(sd.fsys, "ombi", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		b, err := fs.ReadFile(sd.fsys, p)
-		if err != nil {
-			return fmt.Errorf("read seed %s: %w", p, err)
-		}
+	scan := func(b []byte, where string) error {
 		if !canaryPattern.Match(b) {
 			return nil
 		}
 		var doc any
 		if err := json.Unmarshal(b, &doc); err != nil {
-			return fmt.Errorf("decode seed %s: %w", p, err)
+			return fmt.Errorf("decode seed %s: %w", where, err)
 		}
 		walkJSON(doc, "", func(ptr, s string) {
 			for _, m := range canaryPattern.FindAllString(s, -1) {
-				sd.canaries = append(sd.canaries, Canary{Name: canaryName(m), Value: m, Where: "fixtures/" + p + "#" + ptr})
+				sd.canaries = append(sd.canaries, Canary{Name: canaryName(m), Value: m, Where: where + ptr})
 			}
 		})
 		return nil
+	}
+	err := fs.WalkDir(sd.fsys, "ombi", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		if _, replaced := sd.files[strings.TrimPrefix(p, "ombi/")]; replaced {
+			return nil
+		}
+		b, err := fs.ReadFile(sd.fsys, p)
+		if err != nil {
+			return fmt.Errorf("read seed %s: %w", p, err)
+		}
+		return scan(b, "fixtures/"+p+"#")
 	})
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(sd.files) {
+		f := sd.files[name]
+		if err := scan(f.data, sd.source+"#"+f.prefix); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // plant makes a canary for a secret created in code and records where it lives.

@@ -86,6 +86,12 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 			MovieRequestLimit: su.MovieRequestLimit, EpisodeRequestLimit: su.EpisodeRequestLimit,
 			MusicRequestLimit: su.MusicRequestLimit, LastLoggedIn: su.LastLoggedIn, Raw: raw,
 		}
+		// a data document's user may carry a login password; it never
+		// reaches an answer
+		if pw, ok := raw["password"].(string); ok {
+			acc.Password = pw
+		}
+		delete(raw, "password")
 		us.accounts = append(us.accounts, acc)
 	}
 	for _, l := range logins {

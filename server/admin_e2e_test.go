@@ -171,6 +171,22 @@ func TestWriteIssueCreate_sendsOnlyTheMappedFields(t *testing.T) {
 	}
 }
 
+// TestWriteIssueCreate_associationReadWithoutIDs checks that a media read
+// answered by an object without any id (a business failure, say) is a
+// schema mismatch, never a refusal of provider_id: it proves no mismatch,
+// and nothing is posted.
+func TestWriteIssueCreate_associationReadWithoutIDs(t *testing.T) {
+	e := newAdminEnv(t, mockombi.RoleAdmin)
+	if err := e.m.InjectFault(mockombi.Fault{Method: "GET", Path: "/api/v2/Search/movie/request/1", Kind: mockombi.FaultBusinessError}); err != nil {
+		t.Fatal(err)
+	}
+	r, calls := e.do(t, "write_issue_create", map[string]any{
+		"title": "Dune", "subject": "Audio", "description": "Out of sync.", "category_id": 1, "request_type": "movie", "request_id": 1, "provider_id": "438631",
+	})
+	wantRoutes(t, calls, "GET /api/v2/Search/movie/request/1")
+	wantError(t, r, CodeUpstreamSchemaMismatch)
+}
+
 func TestReadVotes_upstream500StaysAnError(t *testing.T) {
 	e := newAdminEnv(t, mockombi.RoleAdmin)
 	if err := e.m.SetQuirk("vote_read_500", true); err != nil {
@@ -446,9 +462,10 @@ func TestWriteNotificationSend_resolvesEveryIDFirst(t *testing.T) {
 }
 
 func TestWriteJobsAndTesters_followTheDeploymentLists(t *testing.T) {
-	t.Setenv("OMBI_ALLOWED_JOBS", "update")
-	t.Setenv("OMBI_PROFILES", "discord:default,radarr:4k")
-	e := newAdminEnv(t, mockombi.RoleAdmin)
+	m := startMock(t, mockombi.Options{})
+	o := roleOptions(t, m, mockombi.RoleAdmin)
+	o.AllowedJobs, o.Profiles = []string{"update"}, []string{"discord:default", "radarr:4k"}
+	e := &adminEnv{m: m, h: newHarness(t, m, o)}
 	_, calls := e.do(t, "write_job_run", map[string]any{"action": "run", "job": "update"})
 	wantRoutes(t, calls, "POST /api/v1/Job/update")
 	r, calls := e.do(t, "write_job_run", map[string]any{"action": "run", "job": "plexuserimporter"})

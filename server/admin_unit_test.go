@@ -191,7 +191,7 @@ func TestOptionRefs(t *testing.T) {
 }
 
 func TestDeploymentLists(t *testing.T) {
-	def := allowedJobs("")
+	def := allowedJobs(commaList(""))
 	for _, j := range riskyJobs {
 		if def[j] {
 			t.Errorf("risky job %s is on by default", j)
@@ -200,10 +200,10 @@ func TestDeploymentLists(t *testing.T) {
 	if !def["arrAvailability"] || len(def) != len(allJobs)-len(riskyJobs) {
 		t.Errorf("default jobs = %v", def)
 	}
-	if got := allowedJobs(" update , bogus,newsletter"); !reflect.DeepEqual(got, map[string]bool{"update": true, "newsletter": true}) {
+	if got := allowedJobs(commaList(" update , bogus,newsletter")); !reflect.DeepEqual(got, map[string]bool{"update": true, "newsletter": true}) {
 		t.Errorf("explicit jobs = %v", got)
 	}
-	if got := parseProfiles("discord:default, radarr:4k,bad,:x,emby:"); !reflect.DeepEqual(got, map[string]bool{"discord:default": true, "radarr:4k": true}) {
+	if got := parseProfiles(commaList("discord:default, radarr:4k,bad,:x,emby:")); !reflect.DeepEqual(got, map[string]bool{"discord:default": true, "radarr:4k": true}) {
 		t.Errorf("profiles = %v", got)
 	}
 }

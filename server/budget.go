@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -24,18 +26,35 @@ const (
 var recordKeys = []string{"items", "values", "lines", "files"}
 
 // fit bounds env in place and returns its serialisation, at most
-// maxResultBytes long. It caps arrays, shortens long strings, then drops
-// trailing records (keeping page metadata truthful), setting truncated and
-// a warning for every cut. A result that still cannot fit becomes an
-// INTERNAL_ERROR envelope, which always fits.
+// maxResultBytes long. Every result passes here, so here is the output
+// hygiene too: control, escape and bidi characters leave every string
+// (data, warnings, error), and identifiers and *_id fields that are not
+// valid ids are omitted with a warning. Then it caps arrays, shortens long
+// strings, then drops trailing records (keeping page metadata truthful),
+// setting truncated and a warning for every cut. A result that still
+// cannot fit becomes an INTERNAL_ERROR envelope, which always fits.
 func fit(env *envelope) []byte {
-	env.Warnings = capWarnings(env.Warnings)
+	for i, w := range env.Warnings {
+		env.Warnings[i] = cleanText(w, false)
+	}
+	if e := env.Error; e != nil {
+		e.Message, e.Field = cleanText(e.Message, false), cleanText(e.Field, false)
+	}
 	if env.Data != nil {
 		g, err := generic(env.Data)
 		if err != nil {
 			return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: result could not be encoded"}, nil))
 		}
+		var h hygiene
+		g = h.clean(g)
+		if h.ids > 0 {
+			env.Warnings = append(env.Warnings, fmt.Sprintf("omitted %d upstream identifier or *_id values that are not valid ids (an id is a positive integer or a provider id such as tt0133093)", h.ids))
+		}
 		env.Data = g
+	}
+	env.Warnings = capWarnings(env.Warnings)
+	if env.Data != nil {
+		g := env.Data
 		if obj, ok := g.(map[string]any); ok {
 			b := &budget{env: env}
 			b.capArrays(obj, 0, "")
@@ -58,6 +77,71 @@ func fit(env *envelope) []byte {
 		return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: the result does not fit the response budget"}, nil))
 	}
 	return out
+}
+
+// hygiene cleans a generic result value: it counts the ids it omitted.
+type hygiene struct{ ids int }
+
+// clean returns v with every string and key cleaned (cleanText), every
+// identifiers entry that is not a valid identifier and every *_id field
+// that is not a valid id removed.
+func (h *hygiene) clean(v any) any {
+	switch t := v.(type) {
+	case string:
+		return cleanText(t, true)
+	case []any:
+		for i, e := range t {
+			t[i] = h.clean(e)
+		}
+		return t
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		for _, k := range keys {
+			e := t[k]
+			if ck := cleanText(k, false); ck != k {
+				delete(t, k)
+				if _, taken := t[ck]; taken || ck == "" {
+					continue
+				}
+				k = ck
+			}
+			e = h.clean(e)
+			switch {
+			case k == "identifiers":
+				e = h.identifiers(e)
+			case strings.HasSuffix(k, "_id") && !validIDField(e):
+				delete(t, k)
+				h.ids++
+				continue
+			}
+			t[k] = e
+		}
+		return t
+	}
+	return v
+}
+
+// identifiers keeps the entries of an identifiers array that are valid.
+func (h *hygiene) identifiers(v any) any {
+	arr, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	kept := arr[:0]
+	for _, e := range arr {
+		m, _ := e.(map[string]any)
+		ns, _ := m["namespace"].(string)
+		val, _ := m["value"].(string)
+		if m == nil || !validIdentifier(ns, val) {
+			h.ids++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return kept
 }
 
 type budget struct {
@@ -274,4 +358,45 @@ func mustMarshal(v any) []byte {
 		panic(fmt.Sprintf("encode envelope: %v", err))
 	}
 	return b
+}
+
+// ---- upstream body budget ----
+
+// bodyBudget bounds the upstream answer bytes held by all calls in flight of
+// one client (Options.BodyBudgetBytes). A call reserves before it
+// allocates and releases when it ends; a reservation that does not fit
+// fails at once, it never waits.
+type bodyBudget struct {
+	mu    sync.Mutex
+	limit int64
+	used  int64
+}
+
+// reserve takes n bytes of the budget; false (nothing taken) when they do
+// not fit.
+func (b *bodyBudget) reserve(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n < 0 || b.used+n > b.limit {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// release gives n reserved bytes back.
+func (b *bodyBudget) release(n int64) {
+	if n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used = max(b.used-n, 0)
+}
+
+// inUse reports the bytes reserved now.
+func (b *bodyBudget) inUse() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
 }

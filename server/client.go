@@ -9,11 +9,15 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,21 +26,47 @@ import (
 // authentication, the per-call deadline and the bounded read, and decodes the
 // JSON answer. Endpoint methods live in the domain files; each is a few lines
 // ending in a doc comment line "upstream: METHOD /literal/path/{param}".
+//
+// Upstream policy, whatever the request:
+//   - a redirect to another origin than OMBI_URL's is never followed (a
+//     307/308 would re-send the body, the login's password included); it
+//     fails as a RedirectError. Same-origin redirects are followed, at most
+//     maxRedirects.
+//   - a write goes through its own transport with keep-alives off: it never
+//     rides a reused connection, so no layer replays it when upstream drops
+//     one (Go's transport retries idempotent-looking requests such as the
+//     newsletter opt-out GET only on reused connections).
+//   - every upstream body is read under the per-call cap and the budget all
+//     calls in flight share (Options.BodyBudgetBytes).
 type Client struct {
-	base     *url.URL
-	http     *http.Client
-	mode     string
-	username string
-	password string
-	apiKey   string
-	userName string
-	timeout  time.Duration
-	maxBody  int64
-	log      *slog.Logger
+	base      *url.URL
+	origin    string       // normalised scheme://host:port of base
+	http      *http.Client // reads and the login
+	writeHTTP *http.Client // writes: one fresh connection each
+	// writeTraced says writeHTTP runs on a transport of this client's own,
+	// whose httptrace hooks prove that a failed write never left.
+	writeTraced bool
+	mode        string
+	username    string
+	password    string
+	apiKey      string
+	userName    string
+	timeout     time.Duration
+	maxBody     int64
+	chunk       int64 // unit of a streamed read and of a call's admission
+	bodies      *bodyBudget
+	chunks      sync.Pool // *[]byte of chunk bytes
+	log         *slog.Logger
 
 	mu    sync.Mutex // guards token; held across a login so concurrent calls share one
 	token string
 }
+
+// maxRedirects bounds the same-origin redirects one request follows.
+const maxRedirects = 5
+
+// bodyChunkBytes is the unit in which an answer of unknown length is read.
+const bodyChunkBytes = 64 << 10
 
 // newClient builds the upstream client from validated Options.
 func newClient(o Options) (*Client, error) {
@@ -44,26 +74,82 @@ func newClient(o Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse OMBI_URL: %w", err)
 	}
-	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	hc := &http.Client{Transport: cloneDefaultTransport()}
 	if o.HTTPClient != nil {
 		cp := *o.HTTPClient
 		hc = &cp
 	}
+	wc := *hc
+	var traced bool
+	wc.Transport, traced = noReuse(hc.Transport)
 	c := &Client{
-		base: base, http: hc, mode: o.AuthMode,
+		base: base, origin: originKey(base), http: hc, writeHTTP: &wc, writeTraced: traced, mode: o.AuthMode,
 		username: o.Username, password: o.Password, apiKey: o.APIKey, userName: o.UserName,
 		timeout: o.timeout(), maxBody: o.maxBody(), log: o.logger(),
 	}
+	c.chunk = min(bodyChunkBytes, c.maxBody+1)
+	c.bodies = &bodyBudget{limit: o.bodyBudget()}
+	c.chunks.New = func() any {
+		b := make([]byte, c.chunk)
+		return &b
+	}
 	hc.CheckRedirect = c.checkRedirect
+	wc.CheckRedirect = c.checkRedirect
 	return c, nil
+}
+
+// cloneDefaultTransport is a transport of the client's own.
+func cloneDefaultTransport() http.RoundTripper {
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		return t.Clone()
+	}
+	return http.DefaultTransport
+}
+
+// noReuse derives the write transport: a clone with keep-alives off, so a
+// write always has a connection of its own and the transport never retries
+// it (it only retries on reused connections). traced reports that the
+// clone is an *http.Transport, whose GotConn hook then proves whether a
+// failed write left. A RoundTripper of another kind is used as it is: the
+// caller who supplied it owns its connection reuse.
+func noReuse(rt http.RoundTripper) (_ http.RoundTripper, traced bool) {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	t, ok := rt.(*http.Transport)
+	if !ok {
+		return rt, false
+	}
+	w := t.Clone()
+	w.DisableKeepAlives = true
+	return w, true
+}
+
+// closeIdle closes the idle upstream connections.
+func (c *Client) closeIdle() {
+	c.http.CloseIdleConnections()
+	c.writeHTTP.CloseIdleConnections()
 }
 
 type intentKey struct{}
 
+// intent is what a call's context says about it: whether the calling tool
+// mutates, and the mark, shared by every request of the call, that one of
+// its writes was handed to the transport.
+type intent struct {
+	write bool
+	sent  *atomic.Bool
+}
+
 // withIntent records whether the calling tool mutates. The registry sets it
 // for every call; requests built from a context without it count as writes.
+// A context that already has an intent keeps its sent mark.
 func withIntent(ctx context.Context, write bool) context.Context {
-	return context.WithValue(ctx, intentKey{}, write)
+	in := intent{write: write, sent: new(atomic.Bool)}
+	if prev, ok := ctx.Value(intentKey{}).(intent); ok {
+		in.sent = prev.sent
+	}
+	return context.WithValue(ctx, intentKey{}, in)
 }
 
 // readOnly marks a private read made by a write tool (e.g. the TV details
@@ -71,8 +157,35 @@ func withIntent(ctx context.Context, write bool) context.Context {
 func readOnly(ctx context.Context) context.Context { return withIntent(ctx, false) }
 
 func isWrite(ctx context.Context) bool {
-	w, ok := ctx.Value(intentKey{}).(bool)
-	return !ok || w
+	in, ok := ctx.Value(intentKey{}).(intent)
+	return !ok || in.write
+}
+
+// writeSent reports whether a write of this call may have reached upstream
+// (true when the context carries no intent: nothing is known).
+func writeSent(ctx context.Context) bool {
+	in, ok := ctx.Value(intentKey{}).(intent)
+	return !ok || in.sent.Load()
+}
+
+func markWriteSent(ctx context.Context) {
+	if in, ok := ctx.Value(intentKey{}).(intent); ok {
+		in.sent.Store(true)
+	}
+}
+
+// unsent marks err as a failure that happened before any write of the call
+// left (a login, a private read, a write whose connection never opened),
+// unless a write of the call may already have reached upstream.
+func unsent(ctx context.Context, err error) error {
+	if err == nil || writeSent(ctx) {
+		return err
+	}
+	var u *unsentError
+	if errors.As(err, &u) {
+		return err
+	}
+	return &unsentError{err: err}
 }
 
 // newRequest builds a request for relPath, a path relative to the base URL
@@ -93,7 +206,7 @@ func (c *Client) newRequest(ctx context.Context, method, relPath string, body an
 			return nil, fmt.Errorf("build request: empty path segment: %w", ErrPathValue)
 		}
 		if raw == "." || raw == ".." {
-			return nil, fmt.Errorf("build request: %w", ErrPathValue)
+			return nil, &pathValueError{value: raw}
 		}
 	}
 	u, err := url.Parse(c.base.String() + "/" + pathPart)
@@ -124,21 +237,35 @@ func (c *Client) newRequest(ctx context.Context, method, relPath string, body an
 // bounded, and discarded). The whole call, login included, runs under the
 // per-call deadline. In jwt mode a 401 on a read invalidates the cached
 // token, logs in exactly once more and retries exactly once; a write is
-// never replayed and its 401 is returned as is.
-func (c *Client) do(req *http.Request, v any) error {
+// never replayed and its 401 is returned as is. A failure before a write
+// left (admission, login) or of a read is marked unsent when no write of the
+// call may have reached upstream, so it maps to its own error, never
+// UNKNOWN_OUTCOME.
+func (c *Client) do(req *http.Request, v any) (err error) {
 	write := isWrite(req.Context())
 	op := req.Method + " " + strings.TrimPrefix(req.URL.EscapedPath(), c.base.EscapedPath())
 	ctx, cancel := context.WithTimeout(req.Context(), c.timeout)
 	defer cancel()
 	req = req.WithContext(ctx)
+	sent := false // this request is a write that may have reached upstream
+	defer func() {
+		if err != nil && !sent {
+			err = unsent(ctx, err)
+		}
+	}()
 
+	body := c.lease()
+	defer body.done()
+	if !body.grow(c.chunk) { // admission: nothing is sent without a first chunk
+		return fmt.Errorf("admit %s: %w", op, ErrBodyBudget)
+	}
 	used, err := c.authorize(ctx, req)
 	if err != nil {
 		return err
 	}
-	resp, err := c.http.Do(req)
+	resp, sent, err := c.send(req, write, op)
 	if err != nil {
-		return &TransportError{Op: op, Write: write, Err: err}
+		return err
 	}
 	if resp.StatusCode == http.StatusUnauthorized && c.mode == AuthJWT && !write {
 		drain(resp)
@@ -152,41 +279,83 @@ func (c *Client) do(req *http.Request, v any) error {
 		if _, err := c.authorize(ctx, retry); err != nil {
 			return err
 		}
-		if resp, err = c.http.Do(retry); err != nil {
-			return &TransportError{Op: op, Write: write, Err: err}
+		if resp, _, err = c.send(retry, false, op); err != nil {
+			return err
 		}
 	}
 	defer drain(resp)
 	if err := checkResponse(resp); err != nil {
 		return err
 	}
-	return c.decode(resp, op, write, v)
+	return c.decode(resp, op, write, v, body)
 }
 
-// decode reads the body through the hard cap and decodes it into v.
-func (c *Client) decode(resp *http.Response, op string, write bool, v any) error {
-	buf, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+// send hands req to the transport of its intent. sent reports that req is
+// a write that may have reached upstream (also after an error); a write
+// whose connection provably never opened is not sent, and its error says
+// so. A refused redirect is returned as the *RedirectError.
+func (c *Client) send(req *http.Request, write bool, op string) (resp *http.Response, sent bool, err error) {
+	hc := c.http
+	var connected atomic.Bool
+	if write {
+		hc = c.writeHTTP
+		if c.writeTraced {
+			req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+				GotConn: func(httptrace.GotConnInfo) { connected.Store(true) },
+			}))
+		}
+	}
+	resp, err = hc.Do(req)
+	if write && (err == nil || !((c.writeTraced && !connected.Load()) || dialFailed(err))) {
+		sent = true
+		markWriteSent(req.Context())
+	}
+	if err == nil {
+		return resp, sent, nil
+	}
+	var redirect *RedirectError
+	if errors.As(err, &redirect) {
+		return nil, sent, redirect
+	}
+	return nil, sent, &TransportError{Op: op, Write: sent, Err: err}
+}
+
+// dialFailed reports a failure to open the connection: nothing was sent.
+func dialFailed(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// decode reads the body through the hard cap and the shared budget, and
+// decodes it into v.
+func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *lease) error {
+	buf, err := c.readBody(resp, op, write, l)
 	if err != nil {
-		return &TransportError{Op: op, Write: write, Err: err}
-	}
-	if int64(len(buf)) > c.maxBody {
-		return fmt.Errorf("read %s: %w", op, ErrBodyTooLarge)
-	}
-	if v == nil {
-		return nil
+		return err
 	}
 	trimmed := bytes.TrimSpace(buf)
+	if v == nil {
+		// an answer the tool does not read (Ombi's empty Ok()) must still be
+		// empty or JSON: an HTML page or garbage is not Ombi's answer
+		if len(trimmed) == 0 || resp.StatusCode == http.StatusNoContent {
+			return nil
+		}
+		if err := htmlContent(resp, op); err != nil {
+			return err
+		}
+		if !json.Valid(trimmed) {
+			return &SchemaError{Op: op, Reason: "not valid JSON"}
+		}
+		return nil
+	}
 	if resp.StatusCode == http.StatusNoContent {
 		return ErrNoContent
 	}
 	if len(trimmed) == 0 {
 		return &SchemaError{Op: op, Reason: "empty body where JSON was expected"}
 	}
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		mt, _, _ := mime.ParseMediaType(ct)
-		if strings.Contains(mt, "html") || strings.Contains(mt, "xml") {
-			return &SchemaError{Op: op, Reason: "content type " + mt + " instead of JSON"}
-		}
+	if err := htmlContent(resp, op); err != nil {
+		return err
 	}
 	if bytes.Equal(trimmed, []byte("null")) {
 		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.Elem().Kind() == reflect.Struct {
@@ -194,12 +363,145 @@ func (c *Client) decode(resp *http.Response, op string, write bool, v any) error
 		}
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if err := dec.Decode(v); err != nil {
+	// Unmarshal decodes in place: no second buffer as a Decoder would grow.
+	if err := json.Unmarshal(trimmed, v); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) && syn.Offset > 1 && json.Valid(trimmed[:syn.Offset-1]) {
+			return &SchemaError{Op: op, Reason: "trailing data after the JSON value"}
+		}
 		return &SchemaError{Op: op, Reason: decodeReason(err)}
 	}
-	if dec.InputOffset() != int64(len(trimmed)) {
-		return &SchemaError{Op: op, Reason: "trailing data after the JSON value"}
+	return nil
+}
+
+// readBody reads an answer under the per-call cap and the shared budget,
+// reserving before it allocates. A known length over the cap is refused
+// unread and one of at most the cap is read into one exact buffer; an
+// unknown length is read in pooled chunks (cut as soon as it passes the
+// cap) and assembled once when there is more than one. The bytes stay
+// valid until l is done. A budget refusal is ErrBodyBudget; for a write,
+// whose answer is then lost, inside a TransportError.
+func (c *Client) readBody(resp *http.Response, op string, write bool, l *lease) ([]byte, error) {
+	tooLarge := func() error { return fmt.Errorf("read %s: %w", op, ErrBodyTooLarge) }
+	overBudget := func() error {
+		if write {
+			return &TransportError{Op: op, Write: true, Err: fmt.Errorf("read answer: %w", ErrBodyBudget)}
+		}
+		return fmt.Errorf("read %s: %w", op, ErrBodyBudget)
+	}
+	if n := resp.ContentLength; n >= 0 {
+		if n > c.maxBody {
+			return nil, tooLarge()
+		}
+		if n > l.held && !l.grow(n-l.held) {
+			return nil, overBudget()
+		}
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, buf); err != nil {
+			return nil, &TransportError{Op: op, Write: write, Err: err}
+		}
+		return buf, nil
+	}
+	var (
+		parts [][]byte
+		total int64
+	)
+	for {
+		if int64(len(l.chunks)+1)*c.chunk > l.held && !l.grow(c.chunk) {
+			return nil, overBudget()
+		}
+		buf := l.getChunk()
+		n, err := fill(resp.Body, buf)
+		total += int64(n)
+		parts = append(parts, buf[:n])
+		if total > c.maxBody {
+			return nil, tooLarge()
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &TransportError{Op: op, Write: write, Err: err}
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0], nil
+	}
+	if !l.grow(total) {
+		return nil, overBudget()
+	}
+	buf := make([]byte, 0, total)
+	for _, p := range parts {
+		buf = append(buf, p...)
+	}
+	l.putChunks()
+	return buf, nil
+}
+
+// fill reads into buf until it is full or r fails; io.EOF is the end of
+// the answer, any other error (a truncated body included) a failure.
+func fill(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// lease is one call's share of the body budget and the pooled chunks it
+// read into. done gives both back; a lease is used by one goroutine.
+type lease struct {
+	c      *Client
+	held   int64
+	chunks []*[]byte
+}
+
+func (c *Client) lease() *lease { return &lease{c: c} }
+
+// grow reserves n more bytes; false (nothing reserved) when they do not fit.
+func (l *lease) grow(n int64) bool {
+	if !l.c.bodies.reserve(n) {
+		return false
+	}
+	l.held += n
+	return true
+}
+
+func (l *lease) getChunk() []byte {
+	b := l.c.chunks.Get().(*[]byte)
+	l.chunks = append(l.chunks, b)
+	return *b
+}
+
+// putChunks returns the chunks to the pool and their bytes to the budget.
+func (l *lease) putChunks() {
+	n := min(int64(len(l.chunks))*l.c.chunk, l.held)
+	for _, b := range l.chunks {
+		l.c.chunks.Put(b)
+	}
+	l.chunks = nil
+	l.held -= n
+	l.c.bodies.release(n)
+}
+
+// done ends the lease: every chunk and reserved byte goes back.
+func (l *lease) done() {
+	l.putChunks()
+	l.c.bodies.release(l.held)
+	l.held = 0
+}
+
+// htmlContent refuses an answer served as HTML or XML where JSON was due.
+func htmlContent(resp *http.Response, op string) error {
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		mt, _, _ := mime.ParseMediaType(ct)
+		if strings.Contains(mt, "html") || strings.Contains(mt, "xml") {
+			return &SchemaError{Op: op, Reason: "content type " + mt + " instead of JSON"}
+		}
 	}
 	return nil
 }
@@ -272,7 +574,8 @@ type tokenResponse struct {
 	AccessToken string `json:"access_token"`
 }
 
-// login obtains a JWT.
+// login obtains a JWT. A redirect off OMBI_URL's origin is refused before
+// the password could follow it.
 //
 // upstream: POST /api/v1/Token
 func (c *Client) login(ctx context.Context) (string, error) {
@@ -281,16 +584,21 @@ func (c *Client) login(ctx context.Context) (string, error) {
 		return "", err
 	}
 	op := "POST /api/v1/Token"
-	resp, err := c.http.Do(req)
+	body := c.lease()
+	defer body.done()
+	if !body.grow(c.chunk) {
+		return "", fmt.Errorf("admit %s: %w", op, ErrBodyBudget)
+	}
+	resp, _, err := c.send(req, false, op)
 	if err != nil {
-		return "", &TransportError{Op: op, Err: err}
+		return "", err
 	}
 	defer drain(resp)
 	if err := checkResponse(resp); err != nil {
 		return "", err
 	}
 	var t tokenResponse
-	if err := c.decode(resp, op, false, &t); err != nil {
+	if err := c.decode(resp, op, false, &t, body); err != nil {
 		return "", err
 	}
 	if t.AccessToken == "" {
@@ -300,18 +608,55 @@ func (c *Client) login(ctx context.Context) (string, error) {
 	return t.AccessToken, nil
 }
 
-// checkRedirect follows at most five redirects and strips every credential
-// header when a redirect leaves the base URL's origin.
+// checkRedirect follows at most maxRedirects redirects, and none that
+// leaves OMBI_URL's origin (scheme, host and port): Go would re-send the
+// body of a 307/308 there (the login's password) and the answer would be
+// trusted (its token). Credentials never go to another origin, so neither
+// does any request.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= 5 {
-		return errors.New("follow redirect: too many redirects")
+	status := 0
+	if req.Response != nil {
+		status = req.Response.StatusCode
 	}
-	if req.URL.Scheme != c.base.Scheme || req.URL.Host != c.base.Host {
-		for _, h := range []string{"Authorization", "ApiKey", "UserName", "Cookie"} {
-			req.Header.Del(h)
-		}
+	if originKey(req.URL) != c.origin {
+		return &RedirectError{Status: status, Origin: displayOrigin(req.URL)}
+	}
+	if len(via) >= maxRedirects {
+		return &RedirectError{Status: status, TooMany: true}
 	}
 	return nil
+}
+
+// originKey is the normalised origin of u: lower-case scheme and host, and
+// the port spelled out (80 and 443 by default).
+func originKey(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+var (
+	schemeText = regexp.MustCompile(`^[a-z][a-z0-9+.-]{0,15}$`)
+	hostText   = regexp.MustCompile(`^(\[[0-9a-f:.]{2,45}\]|[a-z0-9.-]{1,253})(:[0-9]{1,5})?$`)
+)
+
+// displayOrigin spells u's origin for an error message: scheme and host
+// only (never user info, path or query), or a fixed text when either is
+// not plain.
+func displayOrigin(u *url.URL) string {
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if !schemeText.MatchString(scheme) || !hostText.MatchString(host) {
+		return "an origin that cannot be displayed"
+	}
+	return scheme + "://" + host
 }
 
 // secrets are the values no output may ever contain.

@@ -24,7 +24,16 @@ const (
 const (
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxBodyBytes = 8 << 20
+	// DefaultBodyBudgetBytes is the default shared budget of upstream answer
+	// bytes: eight answers of the default cap at once.
+	DefaultBodyBudgetBytes = 64 << 20
 )
+
+// bodyBudgetSlack is what a budget needs beyond twice the per-call cap so
+// one answer of the cap can always be read: an answer of unknown length is
+// read in chunks (up to two of which may be partly empty) and assembled
+// into one buffer.
+const bodyBudgetSlack = 2 * bodyChunkBytes
 
 // Options configure a server. OptionsFromEnv fills them from the harness
 // contract environment; tests build them directly.
@@ -49,18 +58,50 @@ type Options struct {
 	// MaxBodyBytes caps every upstream body read. Zero means
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// BodyBudgetBytes bounds the upstream answer bytes all calls in flight
+	// hold at once, the server's memory bound for upstream bodies: a call
+	// reserves before it reads and gives back when it ends, and a call that
+	// finds the budget spent fails RATE_LIMITED (retryable) instead of
+	// allocating. An answer of unknown length may hold up to twice its size
+	// while it is assembled. Zero means DefaultBodyBudgetBytes, or
+	// 2*MaxBodyBytes+128 KiB when that is larger; a value set must be at
+	// least that much.
+	BodyBudgetBytes int64
 	// Version is reported as serverInfo.version. Empty means "dev".
 	Version string
 	// HTTPClient sends upstream requests. Nil means a client of its own with
-	// a clone of http.DefaultTransport. Its CheckRedirect is replaced.
+	// a clone of http.DefaultTransport. Its CheckRedirect is replaced (no
+	// redirect off OMBI_URL's origin is followed). Writes go through a
+	// clone of its Transport with keep-alives off, so no write is ever
+	// replayed on a reused connection; a Transport that is not an
+	// *http.Transport is used as it is for writes too, and must then never
+	// replay a request itself.
 	HTTPClient *http.Client
 	// Logger receives diagnostics (never credentials). Nil discards them.
 	Logger *slog.Logger
+
+	// AllowedJobs are the write_job_run jobs this deployment enables, spelled
+	// as the job enum (OMBI_ALLOWED_JOBS); names that are not jobs are
+	// ignored. Nil means every job but the risky ones (update,
+	// clearmediaserverdata, autodeleterequests, newsletter).
+	AllowedJobs []string
+	// Profiles are the "service:profile_id" pairs write_integration_test may
+	// use (OMBI_PROFILES). Nil means none: every tester call is NOT_FOUND.
+	Profiles []string
+
+	// MCPToken, when not empty, is the bearer token the Streamable HTTP
+	// endpoint requires (OMBI_MCP_TOKEN, see http.go). Unused on stdio.
+	MCPToken string
+	// AllowedOrigins are the browser origins the Streamable HTTP endpoint
+	// accepts besides loopback ones; "*" accepts any
+	// (OMBI_MCP_ALLOWED_ORIGINS). Unused on stdio.
+	AllowedOrigins []string
 }
 
 // OptionsFromEnv reads the harness contract: OMBI_URL, OMBI_AUTH_MODE,
 // OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES
-// and OMBI_TIMEOUT. getenv is usually os.Getenv. Every problem is reported,
+// and OMBI_TIMEOUT, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN and
+// OMBI_MCP_ALLOWED_ORIGINS. getenv is usually os.Getenv. Every problem is reported,
 // joined, and the Options are validated.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	o := Options{
@@ -70,7 +111,11 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 		Password: getenv("OMBI_PASSWORD"),
 		APIKey:   getenv("OMBI_API_KEY"),
 		UserName: getenv("OMBI_USER_NAME"),
+
+		AllowedJobs: commaList(getenv("OMBI_ALLOWED_JOBS")),
+		Profiles:    commaList(getenv("OMBI_PROFILES")),
 	}
+	o.httpFromEnv(getenv)
 	var errs []error
 	if b := strings.TrimSpace(getenv("OMBI_BUNDLES")); b != "" {
 		for _, name := range strings.Split(b, ",") {
@@ -141,6 +186,14 @@ func (o Options) Validate() error {
 	if o.MaxBodyBytes < 0 {
 		errs = append(errs, errors.New("max body bytes: must not be negative"))
 	}
+	if o.BodyBudgetBytes < 0 {
+		errs = append(errs, errors.New("body budget bytes: must not be negative"))
+	} else if o.BodyBudgetBytes > 0 && o.MaxBodyBytes >= 0 && o.BodyBudgetBytes < o.minBodyBudget() {
+		errs = append(errs, fmt.Errorf("body budget bytes: must be at least twice max body bytes plus 128 KiB (%d), so one answer of the cap can be read", o.minBodyBudget()))
+	}
+	if err := o.validateHTTP(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -170,9 +223,31 @@ func (o Options) maxBody() int64 {
 	return o.MaxBodyBytes
 }
 
+// minBodyBudget is the smallest budget that reads one answer of the cap.
+func (o Options) minBodyBudget() int64 { return 2*o.maxBody() + bodyBudgetSlack }
+
+func (o Options) bodyBudget() int64 {
+	if o.BodyBudgetBytes == 0 {
+		return max(DefaultBodyBudgetBytes, o.minBodyBudget())
+	}
+	return o.BodyBudgetBytes
+}
+
 func (o Options) logger() *slog.Logger {
 	if o.Logger == nil {
 		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return o.Logger
+}
+
+// commaList splits a comma list, trimming and dropping empty entries; nil
+// when nothing is left.
+func commaList(s string) []string {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }

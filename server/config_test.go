@@ -1,6 +1,7 @@
 package server
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,13 @@ func TestOptionsFromEnv(t *testing.T) {
 			check: func(t *testing.T, o Options) {
 				if o.timeout() != DefaultTimeout || !o.bundles()["core"] || len(o.bundles()) != 1 {
 					t.Fatalf("%+v", o)
+				}
+			}},
+		{name: "deployment lists", env: map[string]string{"OMBI_URL": "https://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k",
+			"OMBI_ALLOWED_JOBS": " update, newsletter ,", "OMBI_PROFILES": "discord:default,radarr:4k"},
+			check: func(t *testing.T, o Options) {
+				if !reflect.DeepEqual(o.AllowedJobs, []string{"update", "newsletter"}) || !reflect.DeepEqual(o.Profiles, []string{"discord:default", "radarr:4k"}) {
+					t.Fatalf("jobs %q, profiles %q", o.AllowedJobs, o.Profiles)
 				}
 			}},
 		{name: "nothing", env: map[string]string{}, wantErr: []string{"OMBI_URL", "OMBI_AUTH_MODE"}},

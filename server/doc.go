@@ -7,7 +7,8 @@
 // Layout: config.go (Options from the environment), client.go (the one
 // upstream client), errors.go (typed upstream errors and the one mapper to
 // the envelope error), sanitize.go, envelope.go, budget.go, enums.go,
-// tools.go (the one registry), server.go (New), and one file per Ombi domain
+// tools.go (the one registry), server.go (New), transport.go (the hardened
+// stdio transport), http.go (Streamable HTTP: RunHTTP), and one file per Ombi domain
 // (search.go, reference.go ...) holding that domain's client methods,
 // projections and tool handlers. CONTRIBUTING-TOOLS.md says how to add one.
 //
@@ -17,5 +18,9 @@
 //	if err != nil { ... }
 //	s, err := server.New(opts)
 //	if err != nil { ... }
-//	err = s.Run(ctx, &mcp.StdioTransport{})
+//	err = s.Run(ctx, server.NewStdioTransport(os.Stdin, os.Stdout))
+//
+// or, over Streamable HTTP on a loopback address:
+//
+//	err = server.RunHTTP(ctx, opts, server.HTTPConfig{Addr: "127.0.0.1:8080"})
 package server

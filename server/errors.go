@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +38,88 @@ var (
 	ErrBodyTooLarge = errors.New("upstream body exceeds the read cap")
 	// ErrPathValue: a path value would change the route ("." or "..").
 	ErrPathValue = errors.New("path value not allowed")
+	// ErrBodyBudget: the upstream answers of the calls in flight already
+	// hold the whole body budget (Options.BodyBudgetBytes).
+	ErrBodyBudget = errors.New("upstream body budget exhausted")
 )
+
+// RedirectError is an upstream redirect the client refused: one to another
+// origin than OMBI_URL's (never followed: the body and the credentials
+// would go there), or one more than the bound. Origin is the target's
+// scheme and host only, never a path, query or credential.
+type RedirectError struct {
+	Status  int
+	Origin  string
+	TooMany bool
+}
+
+// Error implements error.
+func (e *RedirectError) Error() string {
+	if e.TooMany {
+		return fmt.Sprintf("follow redirect: more than %d redirects (the last HTTP %d)", maxRedirects, e.Status)
+	}
+	return fmt.Sprintf("follow redirect: upstream answered HTTP %d to %s, another origin; refused", e.Status, e.Origin)
+}
+
+// pathValueError is a path segment newRequest refused; value is the
+// segment as the caller gave it, so the registry can blame its field.
+type pathValueError struct{ value string }
+
+// Error implements error.
+func (e *pathValueError) Error() string { return "build request: " + ErrPathValue.Error() }
+
+// Unwrap returns ErrPathValue.
+func (e *pathValueError) Unwrap() error { return ErrPathValue }
+
+// blamePathValue turns a refused path value into an INVALID_ARGUMENT on the
+// argument that carried it: the first (in pointer order) string of args
+// equal to the refused segment. Any other error is returned as is.
+func blamePathValue(err error, args json.RawMessage) error {
+	var pv *pathValueError
+	if !errors.As(err, &pv) {
+		return err
+	}
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return err
+	}
+	var found []string
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		switch t := v.(type) {
+		case string:
+			if t == pv.value {
+				found = append(found, ptr)
+			}
+		case map[string]any:
+			for k, e := range t {
+				walk(e, ptr+"/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(k))
+			}
+		case []any:
+			for i, e := range t {
+				walk(e, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	walk(v, "")
+	if len(found) == 0 {
+		return err
+	}
+	slices.Sort(found)
+	return &ArgumentError{Field: found[0], Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
+}
+
+// unsentError marks a failure that happened before any write of the call
+// left: a login, an admission, a private read, a write whose connection
+// never opened. The mapper treats it as a read's failure: it is never
+// UNKNOWN_OUTCOME, and retrying is as safe as for a read.
+type unsentError struct{ err error }
+
+// Error implements error.
+func (e *unsentError) Error() string { return e.err.Error() }
+
+// Unwrap returns the failure.
+func (e *unsentError) Unwrap() error { return e.err }
 
 // APIError is an upstream HTTP status outside 2xx. Message is fixed text
 // chosen by the server; upstream bodies are never quoted.
@@ -126,6 +209,14 @@ type ArgumentError struct {
 // Error implements error.
 func (e *ArgumentError) Error() string { return "invalid argument " + e.Field + ": " + e.Message }
 
+// notFoundError is a lookup the server made that found nothing, although
+// no upstream call answered 404 (for example a fallback search without an
+// exact match): NOT_FOUND without an http_status.
+type notFoundError struct{ Message string }
+
+// Error implements error.
+func (e *notFoundError) Error() string { return e.Message }
+
 // UnsupportedError is a branch or tool this server does not serve.
 type UnsupportedError struct{ Message string }
 
@@ -145,17 +236,24 @@ type ErrorObject struct {
 // errorObject is the ONE mapper from any error to the envelope error object.
 // write says whether the tool mutates: replay is never called safe for a
 // write, and a transport failure or deadline after sending one is
-// UNKNOWN_OUTCOME.
+// UNKNOWN_OUTCOME. A failure marked unsent (nothing of the call's writes
+// left) maps as a read's.
 func errorObject(err error, write bool) *ErrorObject {
 	var (
-		arg   *ArgumentError
-		unsup *UnsupportedError
-		api   *APIError
-		rate  *RateLimitError
-		biz   *BusinessError
-		sch   *SchemaError
-		tr    *TransportError
+		arg      *ArgumentError
+		unsup    *UnsupportedError
+		api      *APIError
+		rate     *RateLimitError
+		biz      *BusinessError
+		sch      *SchemaError
+		tr       *TransportError
+		redirect *RedirectError
+		un       *unsentError
+		nf       *notFoundError
 	)
+	if errors.As(err, &un) {
+		write = false
+	}
 	switch {
 	case errors.As(err, &arg):
 		// The validator's text may quote the offending value, and a field
@@ -188,8 +286,20 @@ func errorObject(err error, write bool) *ErrorObject {
 		return &ErrorObject{Code: CodeUpstreamSchemaMismatch, Message: "upstream answer is not the expected JSON shape (" + sch.Op + ")"}
 	case errors.Is(err, ErrNoContent):
 		return &ErrorObject{Code: CodeNotFound, Message: "upstream returned no record for this id"}
+	case errors.As(err, &nf):
+		return &ErrorObject{Code: CodeNotFound, Message: nf.Message}
 	case errors.Is(err, ErrPathValue):
 		return &ErrorObject{Code: CodeInvalidArgument, Message: "a path value may not be \".\" or \"..\""}
+	case errors.As(err, &redirect):
+		if redirect.TooMany {
+			return &ErrorObject{Code: CodeUpstreamRejected, Message: fmt.Sprintf("upstream redirected more than %d times (the last HTTP %d); the redirects were not followed further", maxRedirects, redirect.Status)}
+		}
+		return &ErrorObject{Code: CodeUpstreamRejected, Message: fmt.Sprintf("upstream answered HTTP %d, a redirect to another origin (%s); it was refused, not followed", redirect.Status, redirect.Origin)}
+	case errors.Is(err, ErrBodyBudget):
+		if errors.As(err, &tr) && tr.Write {
+			return &ErrorObject{Code: CodeUnknownOutcome, Message: "the request was sent but its answer could not be read (the memory budget for upstream answers is exhausted); read the current state before retrying"}
+		}
+		return &ErrorObject{Code: CodeRateLimited, Message: "the server's memory budget for upstream answers is held by calls in flight; retry shortly", Retryable: !write}
 	case errors.As(err, &tr):
 		write = write || tr.Write
 		switch {
@@ -197,6 +307,8 @@ func errorObject(err error, write bool) *ErrorObject {
 			return &ErrorObject{Code: CodeUnknownOutcome, Message: "the request was sent but no answer arrived; read the current state before retrying"}
 		case tr.Timeout():
 			return &ErrorObject{Code: CodeTimeout, Message: "upstream did not answer within the deadline", Retryable: true}
+		case errors.Is(tr.Err, context.Canceled):
+			return &ErrorObject{Code: CodeUpstreamRejected, Message: "the call was cancelled before upstream answered", Retryable: true}
 		default:
 			return &ErrorObject{Code: CodeUpstreamRejected, Message: "upstream could not be reached", Retryable: true}
 		}

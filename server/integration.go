@@ -231,7 +231,7 @@ func savedServer(settings json.RawMessage, want string, keys []string) (json.Raw
 		}
 	}
 	if len(found) != 1 {
-		return nil, &APIError{Status: http.StatusNotFound, Message: "no single saved server has this id; read_settings lists the saved servers"}
+		return nil, &notFoundError{Message: "no single saved server has this id; read_settings lists the saved servers"}
 	}
 	return found[0], nil
 }

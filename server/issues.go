@@ -454,6 +454,11 @@ func (d *deps) sameMedia(ctx context.Context, media string, requestID int, provi
 	if err != nil {
 		return associationError(err)
 	}
+	if w.TheMovieDbID == "" && w.ID == "" && w.TheTvDbID == "" && w.ImdbID == "" {
+		// an answer without any id is not the request's media (for example
+		// a RequestEngineResult failure): it cannot prove a mismatch
+		return &SchemaError{Op: "GET /api/v2/Search/" + media + "/request/{requestId}", Reason: "the answer carries no media id"}
+	}
 	for _, id := range []flexID{w.TheMovieDbID, w.ID, w.TheTvDbID} {
 		if id != "" && string(id) == strings.TrimSpace(providerID) {
 			return nil
@@ -492,7 +497,7 @@ func writeIssueComment(d *deps) tool {
 		}
 		w, err := d.client.addIssueComment(ctx, commentBody{Comment: in.Comment, IssueID: in.IssueID})
 		if errors.Is(err, ErrNoContent) {
-			return nil, &APIError{Status: http.StatusNotFound, Message: "upstream has no issue " + strconv.Itoa(in.IssueID)}
+			return nil, &notFoundError{Message: "upstream has no issue " + strconv.Itoa(in.IssueID)}
 		}
 		if err != nil {
 			return nil, err

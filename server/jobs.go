@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 )
@@ -24,10 +23,9 @@ var allJobs = []string{
 
 // allowedJobs parses OMBI_ALLOWED_JOBS: unset means every job but the
 // risky four; otherwise exactly the listed jobs ("none" allows none).
-func allowedJobs(env string) map[string]bool {
+func allowedJobs(jobs []string) map[string]bool {
 	set := map[string]bool{}
-	env = strings.TrimSpace(env)
-	if env == "" {
+	if len(jobs) == 0 {
 		for _, j := range allJobs {
 			if !slices.Contains(riskyJobs, j) {
 				set[j] = true
@@ -35,7 +33,7 @@ func allowedJobs(env string) map[string]bool {
 		}
 		return set
 	}
-	for _, j := range strings.Split(env, ",") {
+	for _, j := range jobs {
 		if j = strings.TrimSpace(j); slices.Contains(allJobs, j) {
 			set[j] = true
 		}
@@ -87,10 +85,9 @@ type jobInput struct {
 	Job    string `json:"job"`
 }
 
-// writeJobRun serves write_job_run. The allowed set is read once from
-// OMBI_ALLOWED_JOBS when the registry is built.
+// writeJobRun serves write_job_run, for the jobs of Options.AllowedJobs.
 func writeJobRun(d *deps) tool {
-	allowed := allowedJobs(os.Getenv("OMBI_ALLOWED_JOBS"))
+	allowed := d.allowedJobs
 	return tool{name: "write_job_run", handle: func(ctx context.Context, c *call) (any, error) {
 		var in jobInput
 		if err := c.decode(&in); err != nil {

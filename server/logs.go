@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -72,13 +71,13 @@ func (c *Client) logLines(ctx context.Context, name string, offset, limit int) (
 	defer drain(resp)
 	br := bufio.NewReaderSize(io.LimitReader(resp.Body, maxLogScanBytes), 64<<10)
 	if first, err := br.Peek(1); err == nil && first[0] == '"' {
-		// A JSON string body: bounded by the body cap, then split.
-		buf, err := io.ReadAll(io.LimitReader(br, c.maxBody+1))
+		// A JSON string body: bounded by the body cap and the shared
+		// budget, then split.
+		l := c.lease()
+		defer l.done()
+		buf, err := c.readBody(&http.Response{Body: io.NopCloser(br), ContentLength: -1}, op, false, l)
 		if err != nil {
-			return lineWindow{}, &TransportError{Op: op, Err: err}
-		}
-		if int64(len(buf)) > c.maxBody {
-			return lineWindow{}, fmt.Errorf("read %s: %w", op, ErrBodyTooLarge)
+			return lineWindow{}, err
 		}
 		var text string
 		if err := json.Unmarshal(bytes.TrimSpace(buf), &text); err != nil {
@@ -165,19 +164,24 @@ func (c *Client) openText(req *http.Request) (*http.Response, string, context.Ca
 	if err != nil {
 		return fail(err)
 	}
-	resp, err := c.http.Do(req)
+	// the one send path: a write goes through the no-replay transport and
+	// is marked sent, a redirect off the origin is refused
+	resp, sent, err := c.send(req, write, op)
 	if err != nil {
-		return fail(&TransportError{Op: op, Write: write, Err: err})
+		if !sent {
+			err = unsent(ctx, err)
+		}
+		return fail(err)
 	}
 	if resp.StatusCode == http.StatusUnauthorized && c.mode == AuthJWT && !write {
 		drain(resp)
 		c.invalidate(used)
 		retry := req.Clone(ctx)
 		if _, err := c.authorize(ctx, retry); err != nil {
-			return fail(err)
+			return fail(unsent(ctx, err))
 		}
-		if resp, err = c.http.Do(retry); err != nil {
-			return fail(&TransportError{Op: op, Write: write, Err: err})
+		if resp, _, err = c.send(retry, false, op); err != nil {
+			return fail(err)
 		}
 	}
 	if err := checkResponse(resp); err != nil {
@@ -200,12 +204,11 @@ func (c *Client) doText(req *http.Request) (string, error) {
 	}
 	defer cancel()
 	defer drain(resp)
-	buf, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	l := c.lease()
+	defer l.done()
+	buf, err := c.readBody(resp, op, isWrite(req.Context()), l)
 	if err != nil {
-		return "", &TransportError{Op: op, Write: isWrite(req.Context()), Err: err}
-	}
-	if int64(len(buf)) > c.maxBody {
-		return "", fmt.Errorf("read %s: %w", op, ErrBodyTooLarge)
+		return "", err
 	}
 	var text string
 	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' && json.Unmarshal(t, &text) == nil {

@@ -84,7 +84,10 @@ func newMediaPage(items []mediaRecord, pg paging) mediaPage {
 
 // flexID is an upstream id that arrives as a JSON number or string (Ombi's
 // theMovieDbId is a string on search models and an int on requests). It
-// keeps the decimal text; "" when absent, null, zero or not an id.
+// keeps the text as sent, trimmed ("" when absent, null or zero), so it is
+// not yet an id: positive() accepts only a positive int32, and the result
+// hygiene (fit) omits any identifier or *_id value that is not a valid id
+// (-7, -0, 1e400, 2.5e3, 30 digits).
 type flexID string
 
 // UnmarshalJSON accepts a number or a string.

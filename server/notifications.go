@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 )
@@ -151,9 +150,9 @@ var deliveryServices = []string{"email", "discord", "telegram", "pushbullet", "p
 // For media servers the profile id is a saved server id; for radarr
 // "default" and "4k" pick the part of the combined model; elsewhere
 // "default" is the saved settings.
-func parseProfiles(env string) map[string]bool {
+func parseProfiles(profiles []string) map[string]bool {
 	set := map[string]bool{}
-	for _, p := range strings.Split(env, ",") {
+	for _, p := range profiles {
 		svc, id, ok := strings.Cut(strings.TrimSpace(p), ":")
 		if ok && svc != "" && id != "" {
 			set[svc+":"+id] = true
@@ -171,7 +170,7 @@ type integrationTestInput struct {
 // provisioned for the service; an unknown one is NOT_FOUND with no
 // upstream traffic.
 func writeIntegrationTest(d *deps) tool {
-	profiles := parseProfiles(os.Getenv("OMBI_PROFILES"))
+	profiles := d.profiles
 	return tool{name: "write_integration_test", handle: func(ctx context.Context, c *call) (any, error) {
 		var in integrationTestInput
 		if err := c.decode(&in); err != nil {
@@ -182,7 +181,7 @@ func writeIntegrationTest(d *deps) tool {
 			return nil, &ArgumentError{Field: "/service", Message: "unknown tester service"}
 		}
 		if !profiles[in.Service+":"+in.ProfileID] {
-			return nil, &APIError{Status: http.StatusNotFound, Message: "no provisioned profile " + in.ProfileID + " for " + in.Service + " (OMBI_PROFILES)"}
+			return nil, &notFoundError{Message: "no provisioned profile " + in.ProfileID + " for " + in.Service + " (OMBI_PROFILES)"}
 		}
 		settings, err := d.client.settingsSection(readOnly(ctx), section)
 		if err != nil {
@@ -238,7 +237,7 @@ func testerBody(service, profile string, settings json.RawMessage) (json.RawMess
 		return part("whatsAppSettings", "whatsapp")
 	}
 	if profile != "default" {
-		return nil, &APIError{Status: http.StatusNotFound, Message: "profile " + profile + " of " + service + " does not exist; only default does"}
+		return nil, &notFoundError{Message: "profile " + profile + " of " + service + " does not exist; only default does"}
 	}
 	return settings, nil
 }

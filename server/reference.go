@@ -174,7 +174,10 @@ func readReference(d *deps) tool {
 			}
 			r, ok := refOf(c, w, "keyword")
 			if !ok {
-				return nil, ErrNoContent
+				// a 200 object without id or name is not a keyword (for
+				// example a RequestEngineResult failure): only 204 or a
+				// null body mean "not found"
+				return nil, &SchemaError{Op: "GET /api/v1/TheMovieDb/Keywords/{keywordId}", Reason: "the answer has neither an id nor a name"}
 			}
 			return newReferencePage([]reference{r}, singlePage(1, unitReferences)), nil
 		case "watch_providers":
@@ -224,11 +227,20 @@ func readReference(d *deps) tool {
 // value is the native-typed id (number for numeric ids), else the name.
 func refOf(c *call, w wireRef, category string) (reference, bool) {
 	r := reference{Category: category}
+	// numeric reference ids (TMDB, watch providers, issue categories) are
+	// ids only when positive integers; anything else is dropped, not emitted
+	numeric := func(f flexID) {
+		if n := f.positive(); n > 0 {
+			r.ID = strconv.Itoa(n)
+			return
+		}
+		c.warn("an upstream %s id that is not a positive integer was dropped", category)
+	}
 	switch {
 	case w.ID != "":
-		r.ID = string(w.ID)
+		numeric(w.ID)
 	case w.ProviderID != "":
-		r.ID = string(w.ProviderID)
+		numeric(w.ProviderID)
 	case w.ISO6391 != "":
 		r.ID = w.ISO6391
 	}

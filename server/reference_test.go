@@ -51,6 +51,26 @@ func TestReadReference_branches(t *testing.T) {
 		{name: "issue categories", tool: "read_reference", args: `{"action":"issue_categories"}`,
 			wires: []wire{{method: "GET", path: "/api/v1/Issues/categories", reply: `[{"id":1,"value":"Wrong Audio"}]`}},
 			check: refs(`[{"id":"1","name":"Wrong Audio","value":1,"category":"issue_category"}]`)},
+		{name: "keyword answered by a business failure", tool: "read_reference", args: `{"action":"keyword","keyword_id":310}`,
+			wires: []wire{{method: "GET", path: "/api/v1/TheMovieDb/Keywords/310", reply: `{"isError":true,"errorMessage":"boom","result":false}`}},
+			check: func(t *testing.T, env map[string]any) {
+				if env["error"].(map[string]any)["code"] != CodeUpstreamSchemaMismatch {
+					t.Fatalf("a 200 object without id or name must not become NOT_FOUND: env = %v", env)
+				}
+			}},
+		{name: "ids that are not positive integers are dropped", tool: "read_reference", args: `{"action":"genres","media":"movie"}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/Genres/movie", reply: `[{"id":-7,"name":"Minus"},{"id":2.5e3,"name":"Float"},{"id":123456789012345678901234567890,"name":"Huge"},{"id":28,"name":"Action"}]`}},
+			check: func(t *testing.T, env map[string]any) {
+				for _, it := range okItems(t, env) {
+					r := it.(map[string]any)
+					if id, ok := r["id"]; ok && r["name"] != "Action" {
+						t.Fatalf("%v kept id %v", r["name"], id)
+					}
+				}
+				if w := env["warnings"].([]any); len(w) == 0 {
+					t.Fatal("a dropped id needs a warning")
+				}
+			}},
 		{name: "malformed answer", tool: "read_reference", args: `{"action":"issue_categories"}`,
 			wires: []wire{{method: "GET", path: "/api/v1/Issues/categories", reply: `{"not":"a list"}`}},
 			check: func(t *testing.T, env map[string]any) {

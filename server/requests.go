@@ -425,7 +425,9 @@ func (d *deps) getRequest(ctx context.Context, in requestsInput) (any, error) {
 		return nil, &UnsupportedError{Message: "read_requests get: only movie and tv parents have a single-request read"}
 	}
 	if !ok {
-		return nil, ErrNoContent
+		// Ombi answers an unknown request id with 204; a 200 object without
+		// a positive id is not a request record
+		return nil, &SchemaError{Op: "read_requests get", Reason: "the answer has no positive request id"}
 	}
 	return newRequestPage([]requestRecord{r}, singlePage(1, unitRequests)), nil
 }

@@ -283,3 +283,15 @@ func TestReadRequestStats(t *testing.T) {
 		})
 	}
 }
+
+// TestReadRequests_getAnsweredWithoutAnID checks that a 200 object without
+// a positive request id is a schema mismatch, not an invented NOT_FOUND:
+// Ombi answers an unknown id with 204.
+func TestReadRequests_getAnsweredWithoutAnID(t *testing.T) {
+	d := reqDeps(t)
+	expect("GET", "/api/v1/Request/movie/info/3").Reply(200).JSON(map[string]any{"isError": true, "errorMessage": "boom", "result": false})
+	r := reqDirect(t, d, "read_requests", `{"action":"get","media":"movie","request_id":3}`)
+	if r.OK || r.Error.Code != CodeUpstreamSchemaMismatch {
+		t.Fatalf("envelope = %s", r.raw)
+	}
+}

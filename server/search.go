@@ -894,6 +894,7 @@ func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord
 	if err != nil && !fallbackAllowed(err) {
 		return mediaRecord{}, err
 	}
+	primary := err
 	reason := "an empty answer"
 	if err != nil {
 		reason = "an upstream failure"
@@ -929,7 +930,12 @@ func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord
 		}
 		return rec, nil
 	}
-	return mediaRecord{}, &APIError{Status: http.StatusNotFound, Message: "no ratings: the ratings route gave " + reason + " and no search result matches the exact title and year"}
+	if primary != nil {
+		// the fallback found nothing to stand in: the ratings route's own
+		// failure is the answer (a 5xx stays retryable), not an invented 404
+		return mediaRecord{}, primary
+	}
+	return mediaRecord{}, &notFoundError{Message: "no ratings: the ratings route gave " + reason + " and no search result matches the exact title and year"}
 }
 
 // fallbackAllowed: the ratings fallback runs on 404 and 5xx only, never on

@@ -412,6 +412,17 @@ func TestReadMedia_branches(t *testing.T) {
 				wantIDs(t, item, `[{"namespace":"tvdb","value":"81189"},{"namespace":"tvmaze","value":"169"}]`)
 				sameAs(t, item["ratings"], `[{"name":"tvmaze_site_rating","value":9,"category":"tvmaze"}]`)
 			}},
+		{name: "ratings 500 and no exact match in the fallback keeps the 500", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"Matrix","year":1999}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v2/Search/ratings/movie/Matrix/1999", status: 500},
+				{method: "GET", path: "/api/v1/Search/movie/Matrix", reply: `[{"id":603,"title":"The Matrix","releaseDate":"1999-03-30","voteAverage":8.2}]`},
+			},
+			check: func(t *testing.T, env map[string]any) {
+				e := env["error"].(map[string]any)
+				if e["code"] != CodeUpstreamRejected || e["retryable"] != true {
+					t.Fatalf("a failed ratings route whose fallback found nothing must stay a retryable upstream failure, not an invented 404: %v", e)
+				}
+			}},
 		{name: "ratings fallback without an exact match is NOT_FOUND", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"Matrix","year":1999}`,
 			wires: []wire{
 				{method: "GET", path: "/api/v2/Search/ratings/movie/Matrix/1999", reply: `{}`},

@@ -34,7 +34,8 @@ func New(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load spec: %w", err)
 	}
-	d := &deps{client: client, validator: v, log: opts.logger()}
+	d := &deps{client: client, validator: v, log: opts.logger(),
+		allowedJobs: allowedJobs(opts.AllowedJobs), profiles: parseProfiles(opts.Profiles)}
 	version := opts.Version
 	if version == "" {
 		version = "dev"

@@ -19,6 +19,9 @@ type deps struct {
 	client    *Client
 	validator *spec.Validator
 	log       *slog.Logger
+
+	allowedJobs map[string]bool // write_job_run (Options.AllowedJobs)
+	profiles    map[string]bool // write_integration_test (Options.Profiles)
 }
 
 // tool is one registry entry: a catalogue name and the handler serving it.
@@ -166,5 +169,6 @@ func (d *deps) run(ctx context.Context, name string, h handlerFunc, c *call) (da
 		}
 		return nil, fmt.Errorf("validate arguments: %w", err)
 	}
-	return h(ctx, c)
+	data, err = h(ctx, c)
+	return data, blamePathValue(err, c.args)
 }

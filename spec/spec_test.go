@@ -20,6 +20,15 @@ func newValidator(t testing.TB) *Validator {
 	return v
 }
 
+// TestValidator_compileAll compiles every tool's strict input, published
+// and output schema: schemas compile lazily, so a broken one must still
+// fail here, not first in a user's call.
+func TestValidator_compileAll(t *testing.T) {
+	if err := newValidator(t).CompileAll(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestCatalogue_bundles(t *testing.T) {
 	got := map[string]int{}
 	seen := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -35,43 +36,83 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("%s %s schema: at %s: %s", e.Tool, e.Schema, p, e.Message)
 }
 
-// Validator holds compiled schemas for every tool: strict input, published
-// input projection and composed output.
+// Validator holds the schemas of every tool: strict input, published input
+// projection and composed output. Each is compiled on its first use (a
+// server or a check usually needs a few of the 93), once, and safe for
+// concurrent use; CompileAll compiles them all at once.
 type Validator struct {
-	input, published, output map[string]*jsonschema.Schema
+	input, published, output map[string]*lazySchema
 }
 
-// NewValidator compiles the strict input, published input and composed output
-// schema of every catalogue tool under JSON Schema draft 2020-12. Formats are
-// asserted on input (e.g. date-time).
+// lazySchema is one schema compiled on first use.
+type lazySchema struct {
+	once   sync.Once
+	url    string
+	get    func(string) (json.RawMessage, error)
+	tool   string
+	format bool
+	s      *jsonschema.Schema
+	err    error
+}
+
+func (l *lazySchema) compiled() (*jsonschema.Schema, error) {
+	l.once.Do(func() {
+		raw, err := l.get(l.tool)
+		if err == nil {
+			l.s, err = Compile(l.url, raw, l.format)
+		}
+		if err != nil {
+			l.err = fmt.Errorf("compile schema %s: %w", l.url, err)
+		}
+	})
+	return l.s, l.err
+}
+
+// NewValidator returns the validator of every catalogue tool's strict
+// input, published input and composed output schema under JSON Schema
+// draft 2020-12. Formats are asserted on input (e.g. date-time). Schemas
+// compile on first use; CompileAll reports a broken one up front.
 func NewValidator() (*Validator, error) {
 	v := &Validator{
-		input:     map[string]*jsonschema.Schema{},
-		published: map[string]*jsonschema.Schema{},
-		output:    map[string]*jsonschema.Schema{},
+		input:     map[string]*lazySchema{},
+		published: map[string]*lazySchema{},
+		output:    map[string]*lazySchema{},
 	}
 	for _, t := range Tools() {
 		for _, c := range []struct {
 			kind string
 			get  func(string) (json.RawMessage, error)
-			dst  map[string]*jsonschema.Schema
+			dst  map[string]*lazySchema
 		}{
 			{"input", InputSchema, v.input},
 			{"published", PublishedInputSchema, v.published},
 			{"output", OutputSchema, v.output},
 		} {
-			raw, err := c.get(t.Name)
-			if err != nil {
-				return nil, err
-			}
-			s, err := Compile(fmt.Sprintf("mem://%s/%s.json", c.kind, t.Name), raw, c.kind != "output")
-			if err != nil {
-				return nil, fmt.Errorf("compile %s schema of %s: %w", c.kind, t.Name, err)
-			}
-			c.dst[t.Name] = s
+			c.dst[t.Name] = &lazySchema{url: fmt.Sprintf("mem://%s/%s.json", c.kind, t.Name), get: c.get, tool: t.Name, format: c.kind != "output"}
 		}
 	}
 	return v, nil
+}
+
+// CompileAll compiles every schema now and returns the first failure.
+func (v *Validator) CompileAll() error {
+	for _, set := range []map[string]*lazySchema{v.input, v.published, v.output} {
+		for _, name := range sortedNames(set) {
+			if _, err := set[name].compiled(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func sortedNames(set map[string]*lazySchema) []string {
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Compile compiles one schema document under draft 2020-12.
@@ -109,10 +150,14 @@ func (v *Validator) ValidateOutput(tool string, result any) error {
 	return v.validate(v.output, "output", tool, result)
 }
 
-func (v *Validator) validate(set map[string]*jsonschema.Schema, kind, tool string, value any) error {
-	s, ok := set[tool]
+func (v *Validator) validate(set map[string]*lazySchema, kind, tool string, value any) error {
+	l, ok := set[tool]
 	if !ok {
 		return fmt.Errorf("validate %s: unknown tool %q", kind, tool)
+	}
+	s, err := l.compiled()
+	if err != nil {
+		return err
 	}
 	inst, err := instance(value)
 	if err != nil {

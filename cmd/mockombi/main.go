@@ -1,8 +1,9 @@
 // Command mockombi runs the stateful mock Ombi server: the Ombi HTTP API
-// with enforced auth, seeded data, a journal, fault injection and switchable
-// upstream quirks, plus the /_mock/ control API.
+// with enforced auth, seeded data (built in or your own file), a bounded
+// journal, fault injection and switchable upstream quirks, plus the /_mock/
+// control API and its dashboard.
 //
-//	mockombi --addr 127.0.0.1:5099 --user alice:secret:power_user --static ./dist/browser
+//	mockombi --addr 127.0.0.1:5000 --data ./my-data.json --user alice:secret:power_user --static ./dist/browser
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -55,32 +57,71 @@ func (u *userFlags) Set(v string) error {
 	return nil
 }
 
+// originFlags collects repeated or comma-separated --cors-origin values.
+type originFlags []string
+
+// String lists the origins for flag's help output.
+func (o *originFlags) String() string { return strings.Join(*o, ",") }
+
+// Set adds one or more comma-separated origins.
+func (o *originFlags) Set(v string) error {
+	for _, x := range strings.Split(v, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			*o = append(*o, strings.TrimSuffix(x, "/"))
+		}
+	}
+	return nil
+}
+
+// defaultAddr is where mockombi listens unless told otherwise: loopback, on
+// Ombi's own default port.
+const defaultAddr = "127.0.0.1:5000"
+
 // parseFlags turns command-line arguments into a config.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
 	var users userFlags
+	var origins originFlags
+	var data string
 	fs := flag.NewFlagSet("mockombi", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.addr, "addr", "127.0.0.1:5099", "listen address")
+	fs.StringVar(&c.addr, "addr", defaultAddr, "listen address (loopback by default; 127.0.0.1:0 picks a free port)")
 	fs.StringVar(&c.opts.APIKey, "api-key", mockombi.DefaultAPIKey, "accepted ApiKey")
 	fs.Var(&users, "user", "login account NAME:PASSWORD:ROLE (admin|power_user|user); repeatable; replaces the default accounts")
-	fs.StringVar(&c.opts.DataSet, "data", mockombi.DataSetDefault, "seed data set: default|large")
+	fs.StringVar(&data, "data", mockombi.DataSetDefault, "seed data: default, large, or a JSON data file (the format of GET /_mock/state)")
 	fs.StringVar(&c.opts.BasePath, "base-path", "", "reverse-proxy path prefix, e.g. /ombi")
 	fs.DurationVar(&c.opts.Latency, "latency", 0, "delay added to every upstream request, e.g. 150ms")
 	fs.DurationVar(&c.opts.TokenTTL, "token-ttl", 0, "JWT lifetime (default 7 days, a year with rememberMe)")
 	fs.StringVar(&c.opts.StaticDir, "static", "", "serve a built frontend from this directory at /")
 	fs.BoolVar(&c.quiet, "quiet", false, "no JSON request log on stderr")
+	fs.IntVar(&c.opts.JournalSize, "journal", mockombi.DefaultJournalSize, "upstream calls the journal keeps, oldest dropped first (-1: no limit)")
+	fs.IntVar(&c.opts.JournalBodyBytes, "journal-body", mockombi.DefaultJournalBodyBytes, "bytes of each request and response body the journal keeps (-1: all)")
+	fs.BoolVar(&c.opts.JournalResponses, "journal-responses", true, "record response headers and bodies in the journal")
+	fs.Int64Var(&c.opts.MaxBodyBytes, "max-body", mockombi.DefaultMaxBodyBytes, "largest upstream request body; larger ones get 413 (-1: no limit)")
+	fs.Var(&origins, "cors-origin", "browser origin allowed to call the /_mock/ control API cross-origin, e.g. http://localhost:4200; repeatable or comma-separated; * allows any")
+	fs.DurationVar(&c.opts.ReadTimeout, "read-timeout", mockombi.DefaultReadTimeout, "longest time to read a whole request (-1s: none)")
+	fs.DurationVar(&c.opts.IdleTimeout, "idle-timeout", mockombi.DefaultIdleTimeout, "idle keep-alive connections close after this (-1s: never)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("parse flags: unexpected argument %q", fs.Arg(0))
 	}
-	switch c.opts.DataSet {
+	switch data {
 	case mockombi.DataSetDefault, mockombi.DataSetLarge:
+		c.opts.DataSet = data
+	case "":
+		return config{}, errors.New("parse flags: --data: want default, large or a data file")
 	default:
-		return config{}, fmt.Errorf("parse flags: --data must be default or large, not %q", c.opts.DataSet)
+		if st, err := os.Stat(data); err != nil || st.IsDir() {
+			return config{}, fmt.Errorf("parse flags: --data %q: want default, large or a readable JSON data file", data)
+		}
+		c.opts.DataFile = data
 	}
+	if c.opts.JournalSize == 0 {
+		return config{}, errors.New("parse flags: --journal 0 keeps nothing; give a positive count or -1 for no limit")
+	}
+	c.opts.CORSOrigins = origins
 	if c.opts.StaticDir != "" {
 		if st, err := os.Stat(c.opts.StaticDir); err != nil || !st.IsDir() {
 			return config{}, fmt.Errorf("parse flags: --static %q is not a directory", c.opts.StaticDir)
@@ -101,17 +142,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := mockombi.New(c.opts)
+	srv, err := mockombi.NewServer(c.opts)
+	if err != nil {
+		return err
+	}
 	if err := srv.Start(c.addr); err != nil {
 		return err
 	}
 	creds := srv.Credentials()
-	fmt.Fprintf(stdout, "mockombi listening on %s (data set %s)\n", srv.URL(), c.opts.DataSet)
+	source := c.opts.DataSet
+	if c.opts.DataFile != "" {
+		source = c.opts.DataFile
+	}
+	fmt.Fprintf(stdout, "mockombi listening on %s (data %s)\n", srv.URL(), source)
 	fmt.Fprintf(stdout, "  ApiKey: %s\n", creds.APIKey)
 	for _, u := range creds.Users {
 		fmt.Fprintf(stdout, "  user %s / %s (%s)\n", u.Username, u.Password, u.Role)
 	}
-	fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, faults, quirks, reset, canaries, auth/rotate, credentials)\n", srv.URL())
+	fmt.Fprintf(stdout, "  dashboard: %s/_mock/\n", srv.URL())
+	fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, faults, quirks, state, reset, canaries, auth/rotate, credentials, info)\n", srv.URL())
+	if !loopback(c.addr) {
+		fmt.Fprintf(stdout, "  warning: %s is not a loopback address; anyone who reaches it can read the credentials and drive the control API\n", c.addr)
+	}
 	<-ctx.Done()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -119,6 +171,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("shut down: %w", err)
 	}
 	return nil
+}
+
+// loopback reports whether a listen address binds loopback only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func main() {

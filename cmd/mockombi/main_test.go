@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -23,10 +24,30 @@ func TestParseFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", nil, func(t *testing.T, c config) {
-			if c.addr != "127.0.0.1:5099" || c.opts.APIKey != mockombi.DefaultAPIKey || c.opts.Users != nil || c.opts.Log == nil {
+			if c.addr != "127.0.0.1:5000" || c.opts.APIKey != mockombi.DefaultAPIKey || c.opts.Users != nil || c.opts.Log == nil {
 				t.Errorf("config = %+v", c)
 			}
+			if c.opts.DataSet != "default" || c.opts.DataFile != "" || c.opts.JournalSize != mockombi.DefaultJournalSize ||
+				c.opts.JournalBodyBytes != mockombi.DefaultJournalBodyBytes || !c.opts.JournalResponses ||
+				c.opts.MaxBodyBytes != mockombi.DefaultMaxBodyBytes || c.opts.CORSOrigins != nil ||
+				c.opts.ReadTimeout != mockombi.DefaultReadTimeout || c.opts.IdleTimeout != mockombi.DefaultIdleTimeout {
+				t.Errorf("bounds = %+v", c.opts)
+			}
 		}, ""},
+		{"data file, journal, CORS and timeouts", []string{"--data", "../../mockombi/testdata/example-data.json", "--journal", "50",
+			"--journal-body", "-1", "--journal-responses=false", "--max-body", "1024", "--cors-origin", "http://localhost:4200,http://localhost:3000/",
+			"--cors-origin", "https://ui.example", "--read-timeout", "5s", "--idle-timeout", "-1s"}, func(t *testing.T, c config) {
+			o := c.opts
+			if o.DataSet != "" || o.DataFile != "../../mockombi/testdata/example-data.json" || o.JournalSize != 50 || o.JournalBodyBytes != -1 ||
+				o.JournalResponses || o.MaxBodyBytes != 1024 || o.ReadTimeout != 5*time.Second || o.IdleTimeout != -time.Second {
+				t.Errorf("config = %+v", o)
+			}
+			if strings.Join(o.CORSOrigins, " ") != "http://localhost:4200 http://localhost:3000 https://ui.example" {
+				t.Errorf("origins = %q", o.CORSOrigins)
+			}
+		}, ""},
+		{"data file must exist", []string{"--data", dir + "/nope.json"}, nil, "--data"},
+		{"journal 0", []string{"--journal", "0"}, nil, "--journal 0"},
 		{"everything", []string{"--addr", "127.0.0.1:0", "--api-key", "k", "--user", "alice:pw:admin", "--user", "bob:b:c:user",
 			"--data", "large", "--base-path", "/ombi", "--latency", "50ms", "--token-ttl", "1h", "--static", dir, "--quiet"}, func(t *testing.T, c config) {
 			want := []mockombi.User{{Username: "alice", Password: "pw", Role: "admin"}, {Username: "bob", Password: "b:c", Role: "user"}}
@@ -40,7 +61,7 @@ func TestParseFlags(t *testing.T) {
 		}, ""},
 		{"bad role", []string{"--user", "a:b:root"}, nil, "role must be"},
 		{"bad user", []string{"--user", "nobody"}, nil, "NAME:PASSWORD:ROLE"},
-		{"bad data set", []string{"--data", "huge"}, nil, "--data"},
+		{"bad data set", []string{"--data", "huge"}, nil, "want default, large or a readable JSON data file"},
 		{"static must exist", []string{"--static", dir + "/nope"}, nil, "not a directory"},
 		{"stray argument", []string{"extra"}, nil, "unexpected argument"},
 	}
@@ -100,7 +121,8 @@ func TestRun_startsServesAndShutsDown(t *testing.T) {
 	if time.Since(start) > time.Second {
 		t.Errorf("startup took %v", time.Since(start))
 	}
-	for _, want := range []string{"ApiKey: " + mockombi.DefaultAPIKey, "user admin / OmbiAdmin1! (admin)", "user power / OmbiPower1! (power_user)"} {
+	for _, want := range []string{"ApiKey: " + mockombi.DefaultAPIKey, "user admin / OmbiAdmin1! (admin)", "user power / OmbiPower1! (power_user)",
+		"dashboard: " + url + "/_mock/"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q: %s", want, stdout.String())
 		}
@@ -124,5 +146,56 @@ func TestRun_startsServesAndShutsDown(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), `"path":"/ombi/api/v1/Status"`) {
 		t.Errorf("no JSON request log line on stderr: %q", stderr.String())
+	}
+}
+
+func TestRun_dataFileAndBadOptions(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--quiet", "--data", "../../mockombi/testdata/example-data.json"}, &stdout, io.Discard)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stdout.String(), "dashboard:") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no banner: %q", stdout.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, want := range []string{"(data ../../mockombi/testdata/example-data.json)", "user alice / ExampleAlice1! (power_user)"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("banner lacks %q: %s", want, stdout.String())
+		}
+	}
+	if strings.Contains(stdout.String(), "warning") {
+		t.Errorf("loopback bind warned: %s", stdout.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	bad := t.TempDir() + "/bad.json"
+	if err := os.WriteFile(bad, []byte(`{"movies":[{"theMovieDbId":"603","title":"The Matrix"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--data", bad}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `$.movies[0].theMovieDbId: want an integer, got the string "603"`) {
+		t.Fatalf("run with a bad data file = %v", err)
+	}
+	err = run(context.Background(), []string{"--addr", "127.0.0.1:0", "--cors-origin", "localhost:4200"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "CORSOrigins[0]") {
+		t.Fatalf("run with a bad origin = %v", err)
+	}
+}
+
+func TestLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:5000": true, "localhost:5000": true, "[::1]:5000": true,
+		"0.0.0.0:5000": false, ":5000": false, "192.168.1.2:5000": false, "nonsense": false} {
+		if got := loopback(addr); got != want {
+			t.Errorf("loopback(%q) = %v, want %v", addr, got, want)
+		}
 	}
 }

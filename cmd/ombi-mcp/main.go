@@ -1,8 +1,10 @@
 // Command ombi-mcp is the reference MCP server for Ombi. It speaks
-// newline-delimited JSON-RPC on stdio and reads its configuration from the
-// environment (OMBI_URL, OMBI_AUTH_MODE, OMBI_USERNAME, OMBI_PASSWORD,
-// OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES, OMBI_TIMEOUT). Logs go to
-// stderr and never carry credentials.
+// newline-delimited JSON-RPC on stdio, or MCP Streamable HTTP with --http
+// ADDR, and reads its configuration from the environment (OMBI_URL,
+// OMBI_AUTH_MODE, OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY,
+// OMBI_USER_NAME, OMBI_BUNDLES, OMBI_TIMEOUT; over HTTP also OMBI_MCP_TOKEN
+// and OMBI_MCP_ALLOWED_ORIGINS). Logs go to stderr and never carry
+// credentials.
 package main
 
 import (
@@ -23,10 +25,18 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-const usage = `ombi-mcp: MCP server for Ombi over stdio (newline-delimited JSON-RPC).
+const usage = `ombi-mcp: MCP server for Ombi over stdio (newline-delimited JSON-RPC)
+or MCP Streamable HTTP (--http).
 
 Usage:
   ombi-mcp [--help] [--version] [--log-level debug|info|warn|error]
+           [--http ADDR [--http-path /mcp] [--http-allow-remote]]
+
+Flags:
+  --http ADDR          serve Streamable HTTP (stateless) on ADDR, e.g. 127.0.0.1:8080,
+                       instead of stdio; GET /healthz answers 200 while serving
+  --http-path PATH     MCP endpoint path (default /mcp)
+  --http-allow-remote  allow an ADDR that is not loopback (set OMBI_MCP_TOKEN too)
 
 Environment:
   OMBI_URL         Ombi base URL; a reverse-proxy path prefix is kept (required)
@@ -37,8 +47,14 @@ Environment:
   OMBI_USER_NAME   api_key: optional UserName header (act as that user)
   OMBI_BUNDLES     comma list of core,moderation,administration (default core)
   OMBI_TIMEOUT     upstream request deadline, a Go duration (default 30s)
+  OMBI_MCP_TOKEN   --http: bearer token the MCP endpoint requires (16+ characters)
+  OMBI_MCP_ALLOWED_ORIGINS
+                   --http: comma list of browser origins accepted besides
+                   loopback ones (e.g. https://app.example), or *
 
-Exit status: 0 after a clean shutdown, 2 for a configuration error, 1 otherwise.
+Exit status: 0 after a clean shutdown (stdin closed and every request read
+answered, or SIGINT/SIGTERM; over HTTP once the calls in flight finished),
+2 for a configuration error, 1 otherwise.
 `
 
 func main() {
@@ -51,6 +67,10 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	level := fs.String("log-level", "info", "stderr log level: debug, info, warn or error")
+	var hc server.HTTPConfig
+	fs.StringVar(&hc.Addr, "http", "", "serve MCP Streamable HTTP on this address instead of stdio")
+	fs.StringVar(&hc.Path, "http-path", server.DefaultMCPPath, "MCP endpoint path over HTTP")
+	fs.BoolVar(&hc.AllowRemote, "http-allow-remote", false, "allow a --http address that is not loopback")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -70,6 +90,12 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-mcp: --log-level: %q is not debug, info, warn or error\n", *level)
 		return 2
 	}
+	if hc.Addr != "" {
+		if err := hc.Validate(); err != nil {
+			fmt.Fprintf(stderr, "ombi-mcp: %v\n", err)
+			return 2
+		}
+	}
 	opts, err := server.OptionsFromEnv(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ombi-mcp: configuration error:\n  %s\n", strings.ReplaceAll(err.Error(), "\n", "\n  "))
@@ -77,6 +103,9 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	}
 	opts.Version = version
 	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	if hc.Addr != "" {
+		return runHTTP(opts, hc)
+	}
 	s, err := server.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "ombi-mcp: %v\n", err)
@@ -89,5 +118,23 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		opts.Logger.Error("server stopped", "error", err)
 		return 1
 	}
+	return 0
+}
+
+// runHTTP serves Streamable HTTP until SIGINT or SIGTERM, then lets the
+// calls in flight finish. A second signal ends the process at once.
+func runHTTP(opts server.Options, hc server.HTTPConfig) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // restore the default action: a second signal ends the process
+	}()
+	opts.Logger.Info("starting", "version", version, "auth_mode", opts.AuthMode, "bundles", strings.Join(opts.Bundles, ","))
+	if err := server.RunHTTP(ctx, opts, hc); err != nil {
+		opts.Logger.Error("server stopped", "error", err)
+		return 1
+	}
+	opts.Logger.Info("server stopped")
 	return 0
 }

@@ -111,35 +111,51 @@ func TestPlant(t *testing.T) {
 	}
 }
 
-// TestInflate checks sizes, framing of long strings and the byte bound.
+// TestInflate checks sizes, framing of long strings, the byte bound, and
+// that a grown Ombi page keeps a total real Ombi could send: the records
+// outside the page stay counted, so the total never falls below the page's
+// position plus what it holds.
 func TestInflate(t *testing.T) {
-	var doc any
-	if err := json.Unmarshal([]byte(`{"collection":[{"id":1,"title":"A","seasons":[{"n":1}]}],"total":1}`), &doc); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name    string
+		doc     string
+		outside int // records of the total that are not in the page
+	}{
+		{"first page", `{"collection":[{"id":1,"title":"A","seasons":[{"n":1}]}],"total":1}`, 0},
+		{"page at position 9 of 10", `{"collection":[{"id":10,"title":"J"}],"total":10}`, 9},
+		{"page in the middle", `{"collection":[{"id":3},{"id":4}],"total":57}`, 55},
 	}
 	const limit = 4 << 20
-	rapid.Check(t, func(rt *rapid.T) {
-		in := gen.Inflate(doc, limit).Draw(rt, "inflated")
-		out := gen.JSON(in.Doc)
-		var got struct {
-			Collection []json.RawMessage `json:"collection"`
-			Total      int               `json:"total"`
-		}
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			rt.Fatal(err)
-		}
-		if len(got.Collection) != in.Records || got.Total != in.Records {
-			rt.Fatalf("records %d, collection %d, total %d", in.Records, len(got.Collection), got.Total)
-		}
-		if len(got.Collection)*32 > limit*2 && len(out) > 2*limit+in.Longest*4 {
-			rt.Fatalf("document of %d bytes ignores the %d-byte bound", len(out), limit)
-		}
-		for _, id := range in.Markers {
-			if !strings.Contains(out, gen.MarkerHead(id)) || !strings.Contains(out, gen.MarkerTail(id)) {
-				rt.Fatalf("marker %s is not framed in the document", id)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc any
+			if err := json.Unmarshal([]byte(tc.doc), &doc); err != nil {
+				t.Fatal(err)
 			}
-		}
-	})
+			rapid.Check(t, func(rt *rapid.T) {
+				in := gen.Inflate(doc, limit).Draw(rt, "inflated")
+				out := gen.JSON(in.Doc)
+				var got struct {
+					Collection []json.RawMessage `json:"collection"`
+					Total      int               `json:"total"`
+				}
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					rt.Fatal(err)
+				}
+				if len(got.Collection) != in.Records || got.Total != tc.outside+in.Records {
+					rt.Fatalf("records %d, collection %d, total %d; want total %d", in.Records, len(got.Collection), got.Total, tc.outside+in.Records)
+				}
+				if len(got.Collection)*32 > limit*2 && len(out) > 2*limit+in.Longest*4 {
+					rt.Fatalf("document of %d bytes ignores the %d-byte bound", len(out), limit)
+				}
+				for _, id := range in.Markers {
+					if !strings.Contains(out, gen.MarkerHead(id)) || !strings.Contains(out, gen.MarkerTail(id)) {
+						rt.Fatalf("marker %s is not framed in the document", id)
+					}
+				}
+			})
+		})
+	}
 }
 
 // missingLeaf returns the pointer of a leaf of want that got lacks or

@@ -51,7 +51,7 @@ func Plant(doc any, secrets []string) *rapid.Generator[Planted] {
 				if _, taken := obj[k]; taken {
 					continue
 				}
-				obj[k] = map[string]any{"id": "8c3f-user", "userName": "someone", "email": secret + "@mail.example",
+				obj[k] = map[string]any{"id": "8c3f0e4a-51d2-4c7e-9b1a-0f6d2c9e8a71", "userName": "someone", "email": secret + "@mail.example",
 					"userAccessToken": secret, "alias": "", "userType": 1}
 				p.Places = append(p.Places, ptr+"/"+k)
 				continue
@@ -120,43 +120,105 @@ func MarkerHead(id string) string { return "BUDGET-" + id + "-" }
 // MarkerTail is the end of the long string MarkerHead starts.
 func MarkerTail(id string) string { return "-END-" + id }
 
+// Growth says how Grow resizes a document: every outermost array to
+// Records elements, every nested one to Nested, and the string leaves at
+// Leaves (indexes into the document's string leaves after growth, at most
+// 64; an index past the end is ignored) replaced by framed long strings of
+// the lengths at the same position of Lengths.
+type Growth struct {
+	Records, Nested int
+	Leaves          []int
+	Lengths         []int
+}
+
 // Inflate returns a generator that resizes every array of doc to one drawn
 // length (empty to tens of thousands, by repeating its elements with fresh
 // ids), and replaces some string leaves with long framed strings (up to
 // megabytes). maxBytes bounds the encoded size by lowering the length.
 func Inflate(doc any, maxBytes int) *rapid.Generator[Inflated] {
 	return rapid.Custom(func(t *rapid.T) Inflated {
-		n := rapid.SampledFrom([]int{0, 1, 2, 25, 99, 100, 101, 150, 500, 1000, 5000, 20000, 100000}).Draw(t, "records")
-		out := Inflated{}
-		nested := rapid.SampledFrom([]int{0, 1, 100, 101, 300}).Draw(t, "nested records")
-		g := grower{max: maxBytes}
-		d := g.grow(clone(doc), n, nested, true)
-		out.Records = g.used
-		// long strings go into the grown document, so none is dropped with
-		// an emptied array
-		leaves := stringPointers(d, "")
-		if len(leaves) > 0 {
-			k := rapid.IntRange(0, min(3, len(leaves))).Draw(t, "long strings")
+		g := Growth{
+			Records: rapid.SampledFrom([]int{0, 1, 2, 25, 99, 100, 101, 150, 500, 1000, 5000, 20000, 100000}).Draw(t, "records"),
+			Nested:  rapid.SampledFrom([]int{0, 1, 100, 101, 300}).Draw(t, "nested records"),
+		}
+		// the leaves are counted on the grown document, so no long string
+		// is dropped with an emptied array
+		leaves := len(stringPointers(grown(doc, maxBytes, g), ""))
+		if leaves > 0 {
+			k := rapid.IntRange(0, min(3, leaves)).Draw(t, "long strings")
+			free := make([]int, leaves)
+			for i := range free {
+				free[i] = i
+			}
 			for i := range k {
-				j := rapid.IntRange(0, len(leaves)-1).Draw(t, fmt.Sprintf("leaf %d", i))
-				ptr := leaves[j]
-				leaves = append(leaves[:j:j], leaves[j+1:]...)
-				size := rapid.SampledFrom([]int{300, 5000, 70 << 10, 1 << 20}).Draw(t, fmt.Sprintf("length %d", i))
-				id := fmt.Sprintf("s%d", i)
-				long := MarkerHead(id) + strings.Repeat("lorem ipsum ", size/12) + MarkerTail(id)
-				if ptr == "" {
-					d = long // the whole document is one string
-				} else {
-					set(d, ptr, long)
-				}
-				out.Markers = append(out.Markers, id)
-				out.Longest = max(out.Longest, size)
+				j := rapid.IntRange(0, len(free)-1).Draw(t, fmt.Sprintf("leaf %d", i))
+				g.Leaves = append(g.Leaves, free[j])
+				free = append(free[:j:j], free[j+1:]...)
+				g.Lengths = append(g.Lengths, rapid.SampledFrom([]int{300, 5000, 70 << 10, 1 << 20}).Draw(t, fmt.Sprintf("length %d", i)))
 			}
 		}
-		out.Doc = d
-		return out
+		return Grow(doc, maxBytes, g)
 	})
 }
+
+// OverBudget are the growths that cross each budget edge on their own: more
+// records than a page may hold, with long strings in a few fields; more
+// nested records than an array may hold; and every string field longer
+// than the whole byte budget. A budget property tries them on every run
+// before its random cases, so a rule broken at an edge fails whatever the
+// seed.
+func OverBudget() []Growth {
+	long := func(n, size int) ([]int, []int) {
+		leaves, lengths := make([]int, n), make([]int, n)
+		for i := range n {
+			leaves[i], lengths[i] = i, size
+		}
+		return leaves, lengths
+	}
+	recL, recN := long(8, 70<<10)
+	allL, allN := long(64, 70<<10)
+	return []Growth{
+		{Records: 101, Nested: 1, Leaves: recL, Lengths: recN},
+		{Records: 1, Nested: 101},
+		{Records: 2, Nested: 2, Leaves: allL, Lengths: allN},
+	}
+}
+
+// Grow resizes doc as g says (see Growth); maxBytes bounds the encoded size
+// of each grown array by lowering its length.
+func Grow(doc any, maxBytes int, g Growth) Inflated {
+	gr := grower{max: maxBytes}
+	d := gr.grow(clone(doc), g.Records, g.Nested, true)
+	out := Inflated{Records: gr.used}
+	leaves := stringPointers(d, "")
+	for i, j := range g.Leaves {
+		if j < 0 || j >= len(leaves) || i >= len(g.Lengths) {
+			continue
+		}
+		ptr, size := leaves[j], g.Lengths[i]
+		id := fmt.Sprintf("s%d", i)
+		long := MarkerHead(id) + strings.Repeat("lorem ipsum ", size/12) + MarkerTail(id)
+		if ptr == "" {
+			d = long // the whole document is one string
+		} else {
+			set(d, ptr, long)
+		}
+		out.Markers = append(out.Markers, id)
+		out.Longest = max(out.Longest, size)
+	}
+	out.Doc = d
+	return out
+}
+
+// grown is doc resized by g without long strings.
+func grown(doc any, maxBytes int, g Growth) any {
+	gr := grower{max: maxBytes}
+	return gr.grow(clone(doc), g.Records, g.Nested, true)
+}
+
+// numberedKeys are the properties a grown copy of a record renumbers: its
+// id, and the numbers unique among its siblings in Ombi's models.
+var numberedKeys = []string{"id", "seasonNumber", "episodeNumber"}
 
 // grower resizes arrays within a byte budget.
 type grower struct {
@@ -193,24 +255,42 @@ func (g *grower) grow(v any, n, m int, outer bool) any {
 				e = clone(e)
 			}
 			if obj, ok := e.(map[string]any); ok {
-				if _, has := obj["id"].(float64); has {
-					obj["id"] = float64(i + 1)
+				// the copies are new records: fresh ids, and the numbers
+				// Ombi keeps unique within their parent (seasons of a show,
+				// episodes of a season) continue instead of repeating
+				for _, k := range numberedKeys {
+					if _, has := obj[k].(float64); has {
+						obj[k] = float64(i + 1)
+					}
 				}
 			}
 			out[i] = e
 		}
 		return out
 	case map[string]any:
+		before := -1
+		if c, ok := x["collection"].([]any); ok {
+			before = len(c)
+		}
 		for _, k := range sortedKeys(x) {
 			x[k] = g.grow(x[k], n, m, outer)
 		}
-		if c, ok := x["collection"].([]any); ok {
-			if _, has := x["total"]; has {
-				x["total"] = float64(len(c))
+		if c, ok := x["collection"].([]any); ok && before >= 0 {
+			if total, has := x["total"].(float64); has {
+				x["total"] = pagedTotal(total, before, len(c))
 			}
 		}
 	}
 	return v
+}
+
+// pagedTotal is the total a real Ombi page ({collection, total}) gives when
+// its collection holds after records instead of before: the records outside
+// the page (those before its position and after its end) are unchanged, so
+// the total stays consistent with the position the server asked for.
+func pagedTotal(total float64, before, after int) float64 {
+	outside := max(total-float64(before), 0)
+	return outside + float64(after)
 }
 
 func clone(v any) any {

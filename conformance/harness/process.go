@@ -10,12 +10,12 @@ import (
 )
 
 // Pid returns the process id of the spawned server command, or 0 when it
-// is not running.
+// has exited. It is also the id of the server's process group.
 func (s *Server) Pid() int {
-	if s.cmd == nil || s.cmd.Process == nil {
+	if s.proc == nil {
 		return 0
 	}
-	return s.cmd.Process.Pid
+	return s.proc.pid()
 }
 
 // Memory is the resident memory of a process tree read from /proc.
@@ -76,36 +76,22 @@ func statusField(pid int, name string) (int64, bool) {
 	return 0, false
 }
 
-// Kill sends SIGKILL to the server process and every descendant, for a
-// server that must be stopped at once (runaway memory); Close still
-// releases the session afterwards.
+// Kill sends SIGKILL to the server's process group and to every
+// descendant of the server (which may have left the group), for a server
+// that must be stopped at once (runaway memory); Close still releases the
+// session afterwards, and returns at once.
 func (s *Server) Kill() {
-	pid := s.Pid()
-	if pid == 0 {
-		return
+	if s.proc != nil {
+		s.proc.kill()
 	}
-	for _, p := range descendants(pid) {
-		if proc, err := os.FindProcess(p); err == nil {
-			_ = proc.Kill()
-		}
-	}
-	s.kill()
 }
 
 // descendants lists the processes below root, deepest last.
 func descendants(root int) []int {
 	children := map[int][]int{}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pp, ok := statusField(pid, "PPid"); ok {
-			children[int(pp)] = append(children[int(pp)], pid)
+	for _, pid := range allPIDs() {
+		if st, ok := readStat(pid); ok {
+			children[st.ppid] = append(children[st.ppid], pid)
 		}
 	}
 	var out []int

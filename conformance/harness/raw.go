@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"strings"
 	"time"
 )
@@ -16,10 +15,11 @@ import (
 // the SDK, so that checks can see exact wire frames and send malformed ones.
 type RawSession struct {
 	h      *Harness
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	proc   *proc
+	stdin  io.Writer
 	lines  chan []byte
 	stderr *TailBuffer
+	stop   func() // HTTP targets: stops the endpoint and ends lines; nil on stdio
 	// Notifications collects every server notification read so far.
 	Notifications []json.RawMessage
 }
@@ -37,25 +37,21 @@ type RawMessage struct {
 }
 
 // StartRaw spawns the target with cfg and performs the initialize handshake
-// by hand (protocol 2025-11-25), returning the raw initialize response.
+// by hand (protocol 2025-11-25), returning the raw initialize response. On
+// failure the process is stopped by the time StartRaw returns.
 func (h *Harness) StartRaw(ctx context.Context, cfg Config) (*RawSession, *RawMessage, error) {
+	if h.Target.IsHTTP() {
+		return h.startRawHTTP(ctx, cfg)
+	}
 	r := &RawSession{h: h, stderr: &TailBuffer{}, lines: make(chan []byte, 64)}
-	r.cmd = exec.Command(h.Target.Command[0], h.Target.Command[1:]...)
-	r.cmd.Env = h.Env(cfg)
-	r.cmd.Stderr = r.stderr
-	stdout, err := r.cmd.StdoutPipe()
+	p, err := startProc(h.Target.Command, h.Env(cfg), r.stderr, h.StopGrace, h.Processes)
 	if err != nil {
-		return nil, nil, fmt.Errorf("start raw session: %w", err)
+		return nil, nil, &HarnessError{Action: "start " + h.Target.String(), Err: err, Stderr: r.stderr.Tail(20)}
 	}
-	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
-		return nil, nil, fmt.Errorf("start raw session: %w", err)
-	}
-	if err := r.cmd.Start(); err != nil {
-		return nil, nil, &HarnessError{Action: "start " + h.Target.String(), Err: err}
-	}
+	r.proc, r.stdin = p, p.stdin
 	go func() {
 		defer close(r.lines)
-		sc := bufio.NewScanner(stdout)
+		sc := bufio.NewScanner(p.stdout)
 		sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 		for sc.Scan() {
 			r.lines <- append([]byte(nil), sc.Bytes()...)
@@ -63,19 +59,27 @@ func (h *Harness) StartRaw(ctx context.Context, cfg Config) (*RawSession, *RawMe
 	}()
 	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"ombi-conformance-raw","version":"1"}}}`, ProtocolVersion)
 	if err := r.Send(init); err != nil {
-		r.Close()
-		return nil, nil, err
+		return nil, nil, r.abort(err)
 	}
 	msg, err := r.Await(ctx, "1", h.startTimeout())
 	if err != nil {
-		r.Close()
-		return nil, nil, err
+		return nil, nil, r.abort(err)
 	}
 	if err := r.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
-		r.Close()
-		return nil, nil, err
+		return nil, nil, r.abort(err)
 	}
 	return r, msg, nil
+}
+
+// abort kills a server that failed the handshake, releases it and returns
+// err with the complete stderr tail (the server is reaped by then).
+func (r *RawSession) abort(err error) error {
+	r.proc.kill()
+	r.Close()
+	if he, ok := errors.AsType[*HarnessError](err); ok {
+		he.Stderr = r.stderr.Tail(20)
+	}
+	return err
 }
 
 // Send writes one frame (a newline is appended).
@@ -155,22 +159,18 @@ func (r *RawSession) Request(ctx context.Context, id int, method string, params 
 // Stderr returns the last n stderr lines.
 func (r *RawSession) Stderr(n int) string { return r.stderr.Tail(n) }
 
-// Close closes stdin and waits for the process, killing it after 3s.
+// Close stops the server like Server.Close: it closes stdin, waits
+// StopGrace, sends SIGTERM to the server's process group, waits StopGrace
+// again, then sends SIGKILL to the group. It returns within 2*StopGrace+3s
+// whatever the server does.
 func (r *RawSession) Close() {
-	_ = r.stdin.Close()
 	go func() {
 		for range r.lines {
 		}
 	}()
-	exited := make(chan struct{})
-	go func() {
-		_ = r.cmd.Wait()
-		close(exited)
-	}()
-	select {
-	case <-exited:
-	case <-time.After(3 * time.Second):
-		_ = r.cmd.Process.Kill()
-		<-exited
+	if r.stop != nil {
+		r.stop()
+		return
 	}
+	_ = r.proc.Close()
 }

@@ -3,11 +3,9 @@ package harness
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,14 +24,27 @@ const ProtocolVersion = "2025-11-25"
 // AllBundles is the OMBI_BUNDLES value that enables every tool.
 const AllBundles = "core,moderation,administration"
 
-// Target is the server under test: a command line and extra environment.
+// Target is the server under test: a command line and extra environment,
+// and how to speak MCP to it.
 type Target struct {
-	Command []string // program and arguments; required
+	Command []string // program and arguments; required unless URL is set
 	Env     []string // extra KEY=VALUE entries added after the harness contract
+	// Transport is TransportStdio ("" too) or TransportHTTP; an HTTP
+	// command line carries AddrPlaceholder where its listen address goes.
+	Transport string
+	// MCPPath is the MCP endpoint path of an HTTP server; "" = "/mcp".
+	MCPPath string
+	// URL is the MCP endpoint of a Streamable HTTP server already running;
+	// Command is then not used (see RunningServer).
+	URL string
 }
 
-// String renders the command line, shell-quoted where needed.
+// String renders the command line, shell-quoted where needed, or the URL
+// of a server already running.
 func (t Target) String() string {
+	if t.URL != "" {
+		return t.URL
+	}
 	parts := make([]string, len(t.Command))
 	for i, a := range t.Command {
 		if a == "" || strings.ContainsAny(a, " \t\"'\\$") {
@@ -102,7 +113,25 @@ type Harness struct {
 	Validator    *spec.Validator
 	StartTimeout time.Duration // initialize deadline; 0 = 15s
 	CallTimeout  time.Duration // per request deadline; 0 = 30s
-	Trace        io.Writer     // wire trace of every session; nil = none
+	// StopGrace is how long closing a server waits after closing its stdin
+	// before SIGTERM to its process group, and after SIGTERM before SIGKILL;
+	// 0 = DefaultStopGrace (2s).
+	StopGrace time.Duration
+	// Processes, when not nil, records every server process started, so
+	// that the run can stop whatever is left when it ends (Processes.Close).
+	// Copies of the Harness share it.
+	Processes *Processes
+	Trace     io.Writer // wire trace of every session; nil = none
+	// Schemas, when not nil, shares the compiled advertised outputSchemas
+	// between the servers of a run (copies of the Harness share it).
+	Schemas *SchemaCache
+	// Running describes the server at Target.URL; Start refuses other
+	// configurations with an *UnavailableError. Nil accepts any.
+	Running *RunningServer
+	// Unavailable, when not nil, is called with the reason before Start
+	// or StartRaw returns an *UnavailableError (a suite can skip the check
+	// there, e.g. with ginkgo.Skip, which does not return).
+	Unavailable func(reason string)
 }
 
 // Config selects how one server process is started.
@@ -154,9 +183,10 @@ func (h *Harness) Env(cfg Config) []string {
 type Server struct {
 	h       *Harness
 	cfg     Config
-	cmd     *exec.Cmd
+	proc    *proc
 	stderr  *TailBuffer
 	session *mcp.ClientSession
+	http    *httpEndpoint // HTTP targets; nil on stdio
 
 	listChanged atomic.Int32
 
@@ -185,25 +215,23 @@ func indent(s string) string {
 
 // Start spawns the target with cfg, negotiates protocol 2025-11-25 and
 // returns the session. Any failure is a *HarnessError naming what was
-// awaited and the last stderr lines.
+// awaited and the last stderr lines; the process is stopped by then.
 func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
-	if len(h.Target.Command) == 0 {
-		return nil, &HarnessError{Action: "start server", Err: errors.New("no command given"), Stderr: ""}
+	if h.Target.IsHTTP() {
+		return h.startHTTP(ctx, cfg)
 	}
 	s := &Server{h: h, cfg: cfg, stderr: &TailBuffer{}}
-	s.cmd = exec.Command(h.Target.Command[0], h.Target.Command[1:]...)
-	s.cmd.Env = h.Env(cfg)
-	s.cmd.Stderr = s.stderr
-	var t mcp.Transport = &mcp.CommandTransport{Command: s.cmd, TerminateDuration: 2 * time.Second}
+	p, err := startProc(h.Target.Command, h.Env(cfg), s.stderr, h.StopGrace, h.Processes)
+	if err != nil {
+		return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: s.stderr.Tail(20)}
+	}
+	s.proc = p
+	stdout := &countingReader{r: p.stdout}
+	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: procStdin{p}}
 	if h.Trace != nil {
 		t = &mcp.LoggingTransport{Transport: t, Writer: h.Trace}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "ombi-conformance", Version: "1"}, &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			s.listChanged.Add(1)
-		},
-	})
+	client := s.newClient()
 	cctx, cancel := context.WithTimeout(ctx, h.startTimeout())
 	defer cancel()
 	type result struct {
@@ -218,15 +246,30 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 	var r result
 	select {
 	case r = <-done:
-	case <-time.After(h.startTimeout() + 5*time.Second):
-		s.kill()
-		r.err = fmt.Errorf("no answer within %s", h.startTimeout())
+	case <-cctx.Done():
+		select {
+		case r = <-done: // answered right at the deadline
+		default:
+			// No answer in time: kill the server now instead of granting it
+			// the graceful shutdown the SDK starts when Connect fails.
+			p.kill()
+			select {
+			case r = <-done:
+			case <-time.After(p.closeBound()):
+				r = result{err: cctx.Err()}
+			}
+			if r.err == nil {
+				_ = r.cs.Close()
+				r = result{err: cctx.Err()}
+			}
+		}
 	}
 	if r.err != nil {
-		s.kill()
+		p.kill()
+		_ = p.Close() // reaps it and drains stderr, so the tail below is complete
 		err := r.err
 		if cctx.Err() != nil {
-			err = fmt.Errorf("no answer within %s (%w)", h.startTimeout(), r.err)
+			err = fmt.Errorf("no answer within %s (%w)%s", h.startTimeout(), r.err, stdioHint(stdout.count()))
 		}
 		return nil, &HarnessError{
 			Action: fmt.Sprintf("start %s: await initialize response (protocol %s)", h.Target, ProtocolVersion),
@@ -238,27 +281,41 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-func (s *Server) kill() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		_ = s.cmd.Process.Kill()
-	}
-}
+// procStdin is the SDK transport's writer: the server's stdin, whose Close
+// stops the server (see proc.Close).
+type procStdin struct{ p *proc }
 
-// Close ends the session (closing stdin, then SIGTERM, then SIGKILL).
+func (w procStdin) Write(b []byte) (int, error) { return w.p.stdin.Write(b) }
+func (w procStdin) Close() error                { return w.p.Close() }
+
+// Close ends the session and stops the server: it closes stdin, waits
+// StopGrace, sends SIGTERM to the server's process group, waits StopGrace
+// again, then sends SIGKILL to the group. It returns within 2*StopGrace+3s
+// whatever the server does, and nothing of the group is left running when
+// it returns nil or an error about signals. The error is the server's exit
+// error, or says which signal was needed.
 func (s *Server) Close() error {
-	if s.session == nil {
-		s.kill()
+	if s.http != nil {
+		return s.closeHTTP()
+	}
+	if s.proc == nil {
 		return nil
 	}
-	done := make(chan error, 1)
-	go func() { done <- s.session.Close() }()
+	sessionDone := make(chan struct{})
+	go func() {
+		defer close(sessionDone)
+		if s.session != nil {
+			_ = s.session.Close() // returns proc.Close's error, got below
+		}
+	}()
+	err := s.proc.Close()
 	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		s.kill()
-		return errors.New("close server: still running after 10s; killed")
+	case <-sessionDone:
+	case <-time.After(time.Second):
+		// The server is stopped and its stdout closed; the session's own
+		// goroutines end without us.
 	}
+	return err
 }
 
 // Stderr returns the last n lines the server wrote to stderr.
@@ -302,7 +359,7 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 		if err != nil {
 			continue
 		}
-		if sch, err := spec.Compile("mem://advertised/"+t.Name+".json", raw, false); err == nil {
+		if sch := s.h.Schemas.compile(t.Name, raw); sch != nil {
 			s.advertised[t.Name] = sch
 		}
 	}

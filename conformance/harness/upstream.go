@@ -31,7 +31,21 @@ type Upstream struct {
 // StartMock starts mockombi in-process on a loopback port chosen at run time.
 // The jwt credentials are those of the mock's admin user.
 func StartMock(opts mockombi.Options) (*Upstream, error) {
-	m := mockombi.New(opts)
+	// the suite slices the journal by index (len before, [before:] after)
+	// and compares bodies, so it keeps every call whole unless told otherwise
+	if opts.JournalSize == 0 {
+		opts.JournalSize = -1
+	}
+	if opts.JournalBytes == 0 {
+		opts.JournalBytes = -1
+	}
+	if opts.JournalBodyBytes == 0 {
+		opts.JournalBodyBytes = -1
+	}
+	m, err := mockombi.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("start mockombi: %w", err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("start mockombi: %w", err)
 	}

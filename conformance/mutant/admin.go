@@ -5,10 +5,6 @@ import "encoding/json"
 // Mutants of the administration domain (issues, votes, users, settings,
 // logs, jobs, notifications): each breaks one rule those tools must keep
 // and is expected to be killed by the wire or errors checks of that domain.
-func init() {
-	all = append(all, adminMutants...)
-}
-
 // admArgs returns the tools/call arguments of a client request.
 func admArgs(req Frame) map[string]any {
 	p, _ := req["params"].(map[string]any)

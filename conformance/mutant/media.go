@@ -10,10 +10,6 @@ import (
 // Mutants of the media, search and reference tools and of the write and
 // credential rules every tool shares. Each is killed by one short run of
 // the checks labelled media.
-func init() {
-	all = append(all, mediaMutants...)
-}
-
 // mdUndocumentedKeys are upstream fields Ombi sends that the contract does
 // not document (the seed carries them on every record).
 var mdUndocumentedKeys = map[string]bool{"tmdbFetchedAt": true, "tvMazeUpdated": true, "barcode": true}

@@ -74,7 +74,8 @@ func isEmptyObject(v any) bool {
 	return v == nil || (ok && len(m) == 0)
 }
 
-var all = []Mutant{
+// protocolMutants and the tables of the other files make up All.
+var protocolMutants = []Mutant{
 	{
 		Name: "drop-output-schema", Area: "protocol",
 		Description: "removes outputSchema from read_search in tools/list",
@@ -228,7 +229,7 @@ var all = []Mutant{
 // Names returns every mutant name, sorted.
 func Names() []string {
 	var n []string
-	for _, m := range all {
+	for _, m := range All() {
 		n = append(n, m.Name)
 	}
 	sort.Strings(n)
@@ -236,11 +237,17 @@ func Names() []string {
 }
 
 // All returns every mutant.
-func All() []Mutant { return append([]Mutant(nil), all...) }
+func All() []Mutant {
+	var out []Mutant
+	for _, set := range [][]Mutant{protocolMutants, adminMutants, mediaMutants, propertyMutants, requestMutants} {
+		out = append(out, set...)
+	}
+	return out
+}
 
 // Lookup returns the named mutant.
 func Lookup(name string) (Mutant, bool) {
-	for _, m := range all {
+	for _, m := range All() {
 		if m.Name == name {
 			return m, true
 		}

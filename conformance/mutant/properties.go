@@ -16,95 +16,93 @@ import (
 // and its upstream, which a stdio proxy cannot see, so they read the mock's
 // journal through its control API (OMBI_URL/_mock/journal) and replay the
 // server's last upstream request to get the answer the server got.
-func init() {
-	all = append(all,
-		Mutant{
-			Name: "echo-error-body", Area: "leak",
-			Filter: "property", Focus: `VERIFY-OUTPUT-NESTED-SECRETS-001\.property\.read_requests\]`,
-			Description: "appends the upstream error body to the envelope's error message",
-			rewrite: func(resp Frame, c call) {
-				env := toolEnvelope(resp, c)
-				e, ok := env["error"].(map[string]any)
-				if !ok {
-					return
-				}
-				last, ok := lastUpstream(func(j journalCall) bool { return j.Status >= 400 })
-				if !ok {
-					return
-				}
-				if _, body, err := replay(last, 4<<10); err == nil && len(body) > 0 {
-					e["message"] = fmt.Sprintf("%v: %s", e["message"], body)
-					syncText(resp, env)
-				}
-			},
+var propertyMutants = []Mutant{
+	{
+		Name: "echo-error-body", Area: "leak",
+		Filter: "property", Focus: `VERIFY-OUTPUT-NESTED-SECRETS-001\.property\.read_requests\]`,
+		Description: "appends the upstream error body to the envelope's error message",
+		rewrite: func(resp Frame, c call) {
+			env := toolEnvelope(resp, c)
+			e, ok := env["error"].(map[string]any)
+			if !ok {
+				return
+			}
+			last, ok := lastUpstream(func(j journalCall) bool { return j.Status >= 400 })
+			if !ok {
+				return
+			}
+			if _, body, err := replay(last, 4<<10); err == nil && len(body) > 0 {
+				e["message"] = fmt.Sprintf("%v: %s", e["message"], body)
+				syncText(resp, env)
+			}
 		},
-		Mutant{
-			Name: "forward-user-email", Area: "leak",
-			Filter: "property", Focus: `VERIFY-OUTPUT-NESTED-SECRETS-001\.property\.read_issues\]`,
-			Description: "adds the email of a nested upstream user object to the warnings",
-			rewrite: func(resp Frame, c call) {
-				env := toolEnvelope(resp, c)
-				if ok, _ := env["ok"].(bool); !ok {
-					return
-				}
-				last, found := lastUpstream(func(j journalCall) bool { return j.Method == http.MethodGet && j.Status == 200 })
-				if !found {
-					return
-				}
-				_, body, err := replay(last, 8<<20)
-				if err != nil {
-					return
-				}
-				var doc any
-				if json.Unmarshal(body, &doc) != nil {
-					return
-				}
-				if email := nestedEmail(doc, 0); email != "" {
-					w, _ := env["warnings"].([]any)
-					env["warnings"] = append(w, "requested by "+email)
-					syncText(resp, env)
-				}
-			},
+	},
+	{
+		Name: "forward-user-email", Area: "leak",
+		Filter: "property", Focus: `VERIFY-OUTPUT-NESTED-SECRETS-001\.property\.read_issues\]`,
+		Description: "adds the email of a nested upstream user object to the warnings",
+		rewrite: func(resp Frame, c call) {
+			env := toolEnvelope(resp, c)
+			if ok, _ := env["ok"].(bool); !ok {
+				return
+			}
+			last, found := lastUpstream(func(j journalCall) bool { return j.Method == http.MethodGet && j.Status == 200 })
+			if !found {
+				return
+			}
+			_, body, err := replay(last, 8<<20)
+			if err != nil {
+				return
+			}
+			var doc any
+			if json.Unmarshal(body, &doc) != nil {
+				return
+			}
+			if email := nestedEmail(doc, 0); email != "" {
+				w, _ := env["warnings"].([]any)
+				env["warnings"] = append(w, "requested by "+email)
+				syncText(resp, env)
+			}
 		},
-		Mutant{
-			Name: "skip-truncation", Area: "budget",
-			Filter: "property", Focus: `RESULTS-BUDGET-001\.property\.read_requests\]`,
-			Description: "reports cut results as whole: truncated false and no warnings",
-			rewrite: func(resp Frame, c call) {
-				env := toolEnvelope(resp, c)
-				if t, _ := env["truncated"].(bool); t {
-					env["truncated"] = false
-					env["warnings"] = []any{}
-					syncText(resp, env)
-				}
-			},
+	},
+	{
+		Name: "skip-truncation", Area: "budget",
+		Filter: "property", Focus: `RESULTS-BUDGET-001\.property\.read_requests\]`,
+		Description: "reports cut results as whole: truncated false and no warnings",
+		rewrite: func(resp Frame, c call) {
+			env := toolEnvelope(resp, c)
+			if t, _ := env["truncated"].(bool); t {
+				env["truncated"] = false
+				env["warnings"] = []any{}
+				syncText(resp, env)
+			}
 		},
-		Mutant{
-			Name: "unbounded-body", Area: "budget",
-			Filter:      "property",
-			Description: "re-reads the last upstream answer whole into memory after every tool call",
-			rewrite: func(resp Frame, c call) {
-				if c.method != "tools/call" {
-					return
-				}
-				if last, ok := lastUpstream(func(j journalCall) bool { return j.Method == http.MethodGet }); ok {
-					_, _, _ = replay(last, -1)
-				}
-			},
+	},
+	{
+		Name: "unbounded-body", Area: "budget",
+		Filter:      "property",
+		Description: "re-reads the last upstream answer whole into memory after every tool call",
+		rewrite: func(resp Frame, c call) {
+			if c.method != "tools/call" {
+				return
+			}
+			if last, ok := lastUpstream(func(j journalCall) bool { return j.Method == http.MethodGet }); ok {
+				_, _, _ = replay(last, -1)
+			}
 		},
-		Mutant{
-			Name: "deep-array-crash", Area: "fuzz",
-			Filter:      "property",
-			Description: "exits when tool arguments nest deeper than 32 levels",
-			answer: func(req Frame, c call) (Frame, bool) {
-				if c.method == "tools/call" && depth(c.args) > 32 {
-					fmt.Fprintln(os.Stderr, "mutant deep-array-crash: stack overflow")
-					os.Exit(3)
-				}
-				return nil, false
-			},
+	},
+	{
+		Name: "deep-array-crash", Area: "fuzz",
+		Filter:      "property",
+		Description: "exits when tool arguments nest deeper than 32 levels",
+		answer: func(req Frame, c call) (Frame, bool) {
+			if c.method == "tools/call" && depth(c.args) > 32 {
+				fmt.Fprintln(os.Stderr, "mutant deep-array-crash: stack overflow")
+				os.Exit(3)
+			}
+			return nil, false
 		},
-	)
+	},
 }
 
 // toolEnvelope returns the structuredContent of a tools/call result, or nil.

@@ -5,10 +5,6 @@ import "encoding/json"
 // Mutants of the request domain: each breaks one routing, outcome or quota
 // rule of the request tools and is expected to be killed by the wire or
 // errors checks of that domain.
-func init() {
-	all = append(all, requestMutants...)
-}
-
 // rqArgs returns the tools/call arguments object of a client request.
 func rqArgs(req Frame) map[string]any {
 	p, _ := req["params"].(map[string]any)

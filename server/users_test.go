@@ -1,0 +1,40 @@
+package server
+
+import (
+	"testing"
+)
+
+// TestClient_newsletterUnsubscribe_answer checks the answer of the newsletter
+// opt-out (Ombi's empty Ok()): an empty or JSON 200 is the write done, an
+// HTML page or garbage is not Ombi's answer and must not be reported as done.
+func TestClient_newsletterUnsubscribe_answer(t *testing.T) {
+	const uid = "b1c2d3e4-0000-4000-8000-000000000004"
+	tests := []struct {
+		name        string
+		contentType string
+		body        string
+		wantSchema  bool
+	}{
+		{"empty 200", "", "", false},
+		{"JSON 200", "application/json", "true", false},
+		{"malformed JSON", "application/json", `{"result":tru`, true},
+		{"plain garbage", "text/plain", "<<<not json>>>", true},
+		{"HTML page", "text/html", "<html><body>proxy login</body></html>", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-123"})
+			r := expect("GET", "/api/v1/Identity/newsletter/unsubscribe/"+uid).Reply(200).BodyString(tt.body)
+			if tt.contentType != "" {
+				r.SetHeader("Content-Type", tt.contentType)
+			}
+			err := c.newsletterUnsubscribe(writeCtx(), uid)
+			if got := isSchema(err); got != tt.wantSchema {
+				t.Fatalf("err = %v; want a schema error: %v", err, tt.wantSchema)
+			}
+			if !tt.wantSchema && err != nil {
+				t.Fatalf("err = %v; want nil", err)
+			}
+		})
+	}
+}
