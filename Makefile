@@ -17,8 +17,10 @@ JOBS         ?= 2
 
 all: build
 
+# -buildvcs=auto stamps the commit into --version (and serverInfo) where a
+# checkout is around, whatever GOFLAGS says.
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -buildvcs=auto -o $(BIN)/ ./cmd/...
 
 test: browsers lint unit race spec-independent
 

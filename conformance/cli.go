@@ -18,6 +18,7 @@ import (
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 )
 
 // Exit codes of the command.
@@ -64,12 +65,19 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		serverURL    = fs.String("url", "", "MCP endpoint of a Streamable HTTP server already running, instead of --server; checks that need a restart are skipped")
 		mockAddr     = fs.String("mock-addr", "", "listen address of the embedded mock (default: a free loopback port); with --url, where the running server's OMBI_URL points")
 	)
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ombi-conformance [flags]\n\nflags:\n")
+		fmt.Fprintf(stdout, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n\nflags:\n")
+		fs.SetOutput(stdout)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 	}
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "ombi-conformance %s\n", buildinfo.Version())
+		return ExitPass
 	}
 	if *authMode != "jwt" && *authMode != "api_key" {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-mode must be jwt or api_key, not %q\n", *authMode)

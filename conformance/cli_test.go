@@ -217,3 +217,24 @@ func TestCLI_runsOutsideACheckout(t *testing.T) {
 	}
 	mustContain(t, "output", string(out), "schema           2       0")
 }
+
+// TestCLI_versionAndHelp checks that --version and --help answer on stdout
+// with exit 0, for the suite and its soak subcommand.
+func TestCLI_versionAndHelp(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--version"}, "ombi-conformance "},
+		{[]string{"--help"}, "usage: ombi-conformance [flags]"},
+		{[]string{"soak", "--help"}, "usage: ombi-conformance soak [flags]"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := runCLI(t, nil, tt.args...)
+			if r.code != 0 || !strings.HasPrefix(r.stdout, tt.want) {
+				t.Fatalf("exit %d, stdout %q; want exit 0 and stdout starting %q (stderr %q)", r.code, clipText(r.stdout), tt.want, clipText(r.stderr))
+			}
+		})
+	}
+}

@@ -287,6 +287,7 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "usage: ombi-conformance soak [flags]\n\nRuns the property areas of a server over many seeds and every mutant of it\nover several seeds; prints a line per run and a final \"N passed, N failed\".\n\nflags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 	}
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code

@@ -19,14 +19,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // config is everything the flags set.
 type config struct {
-	addr  string
-	quiet bool
-	opts  mockombi.Options
+	addr    string
+	quiet   bool
+	version bool
+	usage   io.Writer // where --help prints
+	opts    mockombi.Options
 }
 
 // userFlags collects repeated --user NAME:PASSWORD:ROLE values.
@@ -78,13 +81,20 @@ func (o *originFlags) Set(v string) error {
 const defaultAddr = "127.0.0.1:5000"
 
 // parseFlags turns command-line arguments into a config.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	var c config
+func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
+	c := config{usage: stdout}
 	var users userFlags
 	var origins originFlags
 	var data string
 	fs := flag.NewFlagSet("mockombi", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(c.usage, "usage: mockombi [flags]\n\nA realistic, stateful mock of Ombi's API; the dashboard is at /_mock/.\n\nflags:\n")
+		fs.SetOutput(c.usage)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.addr, "addr", defaultAddr, "listen address (loopback by default; 127.0.0.1:0 picks a free port)")
 	fs.StringVar(&c.opts.APIKey, "api-key", mockombi.DefaultAPIKey, "accepted ApiKey")
 	fs.Var(&users, "user", "login account NAME:PASSWORD:ROLE (admin|power_user|user); repeatable; replaces the default accounts")
@@ -138,9 +148,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // run starts the mock and serves until ctx ends, then shuts down gracefully.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseFlags(args, stderr)
+	c, err := parseFlags(args, stdout, stderr)
 	if err != nil {
 		return err
+	}
+	if c.version {
+		fmt.Fprintf(stdout, "mockombi %s\n", buildinfo.Version())
+		return nil
 	}
 	srv, err := mockombi.NewServer(c.opts)
 	if err != nil {

@@ -67,7 +67,7 @@ func TestParseFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseFlags(tt.args, io.Discard)
+			c, err := parseFlags(tt.args, io.Discard, io.Discard)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)
@@ -196,6 +196,24 @@ func TestLoopback(t *testing.T) {
 		"0.0.0.0:5000": false, ":5000": false, "192.168.1.2:5000": false, "nonsense": false} {
 		if got := loopback(addr); got != want {
 			t.Errorf("loopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// TestRun_versionAndHelp checks that --version and --help answer on stdout
+// and start no server.
+func TestRun_versionAndHelp(t *testing.T) {
+	for _, tt := range []struct{ arg, want string }{{"--version", "mockombi "}, {"--help", "usage: mockombi [flags]"}} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{tt.arg}, &stdout, &stderr)
+		if tt.arg == "--help" && err != nil && !strings.Contains(err.Error(), "help requested") {
+			t.Fatalf("%s: %v", tt.arg, err)
+		}
+		if tt.arg == "--version" && err != nil {
+			t.Fatalf("%s: %v", tt.arg, err)
+		}
+		if !strings.HasPrefix(stdout.String(), tt.want) || strings.Contains(stdout.String(), "listening") {
+			t.Errorf("%s: stdout %q, want it to start %q; stderr %q", tt.arg, stdout.String(), tt.want, stderr.String())
 		}
 	}
 }

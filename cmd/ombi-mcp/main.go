@@ -19,11 +19,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 	"github.com/ombi-mcp/ombi-mcp/server"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 const usage = `ombi-mcp: MCP server for Ombi over stdio (newline-delimited JSON-RPC)
 or MCP Streamable HTTP (--http).
@@ -58,13 +56,14 @@ answered, or SIGINT/SIGTERM; over HTTP once the calls in flight finished),
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
-func run(args []string, getenv func(string) string, stderr io.Writer) int {
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	version := buildinfo.Version()
 	fs := flag.NewFlagSet("ombi-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Usage = func() { fmt.Fprint(stdout, usage) }
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	level := fs.String("log-level", "info", "stderr log level: debug, info, warn or error")
 	var hc server.HTTPConfig
@@ -82,7 +81,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintf(stderr, "ombi-mcp %s\n", version)
+		fmt.Fprintf(stdout, "ombi-mcp %s\n", version)
 		return 0
 	}
 	var lv slog.Level
@@ -130,7 +129,7 @@ func runHTTP(opts server.Options, hc server.HTTPConfig) int {
 		<-ctx.Done()
 		stop() // restore the default action: a second signal ends the process
 	}()
-	opts.Logger.Info("starting", "version", version, "auth_mode", opts.AuthMode, "bundles", strings.Join(opts.Bundles, ","))
+	opts.Logger.Info("starting", "version", opts.Version, "auth_mode", opts.AuthMode, "bundles", strings.Join(opts.Bundles, ","))
 	if err := server.RunHTTP(ctx, opts, hc); err != nil {
 		opts.Logger.Error("server stopped", "error", err)
 		return 1

@@ -44,14 +44,19 @@ func TestRun_flagsAndConfiguration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			code := run(tt.args, func(k string) string { return tt.env[k] }, &stderr)
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, func(k string) string { return tt.env[k] }, &stdout, &stderr)
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
 			}
+			// help and version answer on stdout, everything else on stderr
+			out := &stderr
+			if code == 0 {
+				out = &stdout
+			}
 			for _, w := range tt.wantOut {
-				if !strings.Contains(stderr.String(), w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr.String())
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", w, stdout.String(), stderr.String())
 				}
 			}
 			for _, d := range tt.denyOut {
@@ -381,8 +386,8 @@ func TestRun_httpFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			if code := run(tt.args, func(k string) string { return tt.env[k] }, &stderr); code != 2 {
+			var stdout, stderr bytes.Buffer
+			if code := run(tt.args, func(k string) string { return tt.env[k] }, &stdout, &stderr); code != 2 {
 				t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), tt.wantOut) {
