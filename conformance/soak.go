@@ -40,6 +40,10 @@ type SoakOptions struct {
 	Extra []string
 	// Out receives one line per run and the final count; nil = io.Discard.
 	Out io.Writer
+	// Keep is the directory where the whole output of every failed run is
+	// written (seed-N.log, mutant-NAME-seed-N.log); "" = a new directory
+	// under the system's temporary directory, made on the first failure.
+	Keep string
 }
 
 // SoakResult counts the runs of a soak: a server run passes when every
@@ -54,7 +58,7 @@ type MutantVerdict struct {
 	Exit   int
 	// Failed are the checks of the mutant's area that failed.
 	Failed []string
-	// Output is the tail of the run's output, for a survivor.
+	// Output is the run's whole output, for a survivor.
 	Output string
 }
 
@@ -82,7 +86,7 @@ func JudgeMutant(ctx context.Context, self, server string, m mutant.Mutant, seed
 	if err != nil {
 		return MutantVerdict{}, err
 	}
-	v := MutantVerdict{Exit: code, Output: tail(out, 4000)}
+	v := MutantVerdict{Exit: code, Output: out}
 	for _, c := range rep.Checks {
 		if c.State == StateFailed && c.Area == m.Area {
 			v.Failed = append(v.Failed, c.ID)
@@ -182,6 +186,23 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			fmt.Fprintln(out, line)
 		}
 	)
+	var keepMu sync.Mutex
+	keep := func(name, text string) string {
+		keepMu.Lock()
+		defer keepMu.Unlock()
+		if o.Keep == "" {
+			d, err := os.MkdirTemp("", "ombi-soak-failures-")
+			if err != nil {
+				return "(not kept: " + err.Error() + ")"
+			}
+			o.Keep = d
+		}
+		p := filepath.Join(o.Keep, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return "(not kept: " + err.Error() + ")"
+		}
+		return p
+	}
 	start := time.Now()
 	fmt.Fprintf(out, "soak: %d server seeds (%s), %d mutants x %d seeds, %d at a time\n", o.Seeds, filter, len(ms), o.MutantSeeds, jobs)
 	for range jobs {
@@ -200,7 +221,11 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 						mu.Unlock()
 						continue
 					}
-					report(code == ExitPass, seedLine(j.seed, rep, code, text, took()))
+					line := seedLine(j.seed, rep, code, text, took())
+					if code != ExitPass {
+						line += "\n    full output: " + keep(fmt.Sprintf("seed-%d.log", j.seed), text)
+					}
+					report(code == ExitPass, line)
 					continue
 				}
 				v, err := JudgeMutant(ctx, o.Self, o.Server, *j.m, j.seed, o.Extra...)
@@ -213,7 +238,8 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 				if v.Killed {
 					report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %d %s checks, e.g. %s (%s)", j.m.Name, j.seed, len(v.Failed), j.m.Area, v.Failed[0], took()))
 				} else {
-					report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d %s checks failed (%s)\n%s", j.m.Name, j.seed, v.Exit, len(v.Failed), j.m.Area, took(), indentLines(v.Output, "    ")))
+					report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d %s checks failed (%s)\n%s    full output: %s", j.m.Name, j.seed, v.Exit, len(v.Failed), j.m.Area, took(), indentLines(tail(v.Output, 4000), "    "),
+						keep(fmt.Sprintf("mutant-%s-seed-%d.log", j.m.Name, j.seed), v.Output)))
 				}
 			}
 		}()
@@ -283,6 +309,7 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&o.LabelFilter, "label-filter", "property", "checks of the server runs")
 	fs.IntVar(&o.Jobs, "jobs", 2, "runs at once")
 	fixtures := fs.String("fixtures", "", "fixtures/schema directory for every run")
+	fs.StringVar(&o.Keep, "keep", "", "directory for the whole output of every failed run (default: a new temporary directory)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "usage: ombi-conformance soak [flags]\n\nRuns the property areas of a server over many seeds and every mutant of it\nover several seeds; prints a line per run and a final \"N passed, N failed\".\n\nflags:\n")
 		fs.SetOutput(stdout)
