@@ -189,3 +189,24 @@ func missingLeaf(want, got any, ptr string) string {
 	}
 	return ""
 }
+
+// TestGrow_wholeDocumentBounded checks that an answer with several
+// collections (a movie's cast, crew and videos) stays within the byte
+// bound as a whole, not per collection: the mock refuses fault bodies over
+// 32 MiB, and a larger answer tests nothing a 16 MiB one does not.
+func TestGrow_wholeDocumentBounded(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal([]byte(`{"id":603,"credits":{"cast":[{"id":1,"name":"Keanu Reeves","character":"Neo"}],"crew":[{"id":2,"name":"Lana Wachowski","job":"Director"}]},"videos":{"results":[{"key":"abc","site":"YouTube"}]},"genres":[{"id":28,"name":"Action"}]}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 1 << 20
+	in := gen.Grow(doc, limit, gen.Growth{Records: 100000, Nested: 1})
+	// the bound is kept on the records' measured sizes; renumbered ids and
+	// separators may add a little
+	if n := len(gen.JSON(in.Doc)); n > limit*5/4 {
+		t.Fatalf("grown document is %d bytes, over the %d-byte bound", n, limit)
+	}
+	if in.Records < 1000 {
+		t.Fatalf("the first collection got only %d records; the bound should still let it grow", in.Records)
+	}
+}

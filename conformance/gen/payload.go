@@ -222,8 +222,9 @@ var numberedKeys = []string{"id", "seasonNumber", "episodeNumber"}
 
 // grower resizes arrays within a byte budget.
 type grower struct {
-	max  int // bytes one grown array may take
-	used int // the largest length given to an outermost array
+	max   int // bytes one grown array, and all outermost arrays together, may take
+	spent int // bytes the outermost arrays grown so far take
+	used  int // the largest length given to an outermost array
 }
 
 // grow sets every outermost array in v to n elements and every nested one
@@ -242,11 +243,18 @@ func (g *grower) grow(v any, n, m int, outer bool) any {
 			size += len(mustJSON(base[i]))
 		}
 		per := max(size/len(x), 8)
-		for n > 0 && n*per > g.max {
+		limit := g.max
+		if outer {
+			// the whole document stays within max: an answer with many
+			// collections (credits, videos, ...) shares one budget
+			limit = max(g.max-g.spent, 0)
+		}
+		for n > 0 && n*per > limit {
 			n /= 2
 		}
 		if outer {
 			g.used = max(g.used, n)
+			g.spent += n * per
 		}
 		out := make([]any, n)
 		for i := range n {
