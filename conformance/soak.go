@@ -186,6 +186,20 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			fmt.Fprintln(out, line)
 		}
 	)
+	// verdict reports whether a run gave one: not when the soak was
+	// interrupted, nor when the run could not be made (err is kept)
+	verdict := func(err error) bool {
+		if ctx.Err() != nil {
+			return false
+		}
+		if err != nil {
+			mu.Lock()
+			first = errors.Join(first, err)
+			mu.Unlock()
+			return false
+		}
+		return true
+	}
 	var keepMu sync.Mutex
 	keep := func(name, text string) string {
 		keepMu.Lock()
@@ -215,10 +229,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 				if j.m == nil {
 					args := append([]string{"--server", o.Server, "--label-filter", filter, "--seed", fmt.Sprint(j.seed)}, o.Extra...)
 					rep, code, text, err := runReport(ctx, o.Self, args)
-					if err != nil {
-						mu.Lock()
-						first = errors.Join(first, err)
-						mu.Unlock()
+					if !verdict(err) {
 						continue
 					}
 					line := seedLine(j.seed, rep, code, text, took())
@@ -229,10 +240,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 					continue
 				}
 				v, err := JudgeMutant(ctx, o.Self, o.Server, *j.m, j.seed, o.Extra...)
-				if err != nil {
-					mu.Lock()
-					first = errors.Join(first, err)
-					mu.Unlock()
+				if !verdict(err) {
 					continue
 				}
 				if v.Killed {
