@@ -209,6 +209,22 @@ type ArgumentError struct {
 // Error implements error.
 func (e *ArgumentError) Error() string { return "invalid argument " + e.Field + ": " + e.Message }
 
+// partialError is a compound read of which one part failed: the envelope
+// is ok:false with PARTIAL_FAILURE and carries data, what is known; what
+// says what is missing, cause is the failure of the lost part (it decides
+// retryable).
+type partialError struct {
+	data  any
+	what  string
+	cause error
+}
+
+// Error implements error.
+func (e *partialError) Error() string { return "partial result: " + e.what }
+
+// Unwrap returns the failure of the lost part.
+func (e *partialError) Unwrap() error { return e.cause }
+
 // notFoundError is a lookup the server made that found nothing, although
 // no upstream call answered 404 (for example a fallback search without an
 // exact match): NOT_FOUND without an http_status.
@@ -253,6 +269,14 @@ func errorObject(err error, write bool) *ErrorObject {
 	)
 	if errors.As(err, &un) {
 		write = false
+	}
+	var part *partialError
+	if errors.As(err, &part) {
+		o := &ErrorObject{Code: CodePartialFailure, Message: part.what + "; the available data is returned"}
+		if part.cause != nil {
+			o.Retryable = errorObject(part.cause, write).Retryable
+		}
+		return o
 	}
 	switch {
 	case errors.As(err, &arg):

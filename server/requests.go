@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -497,6 +498,8 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 	}
 	var parents []wireTVParent
 	scanned, scanOK := false, false
+	var scanErr error
+	lost := 0 // TV rows left out because the parent scan failed
 	var recs []requestRecord
 	omitted := false
 	for _, w := range rows {
@@ -533,9 +536,12 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 		case "tv":
 			if !scanned {
 				scanned = true
-				if ps, err := d.client.tvParentScan(ctx); err == nil {
+				ps, err := d.client.tvParentScan(ctx)
+				if err == nil {
 					scanOK = true
 					parents = ps[:min(len(ps), maxScan)]
+				} else {
+					scanErr = err
 				}
 			}
 			parent := resolveParent(parents, id, w.MediaID)
@@ -543,6 +549,7 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 				why := "no TV parent request matched it"
 				if !scanOK {
 					why = "the TV parent scan failed"
+					lost++
 				}
 				c.truncate("recently-requested TV child request %s was left out: %s", string(w.RequestID), why)
 				omitted = true
@@ -558,6 +565,12 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 		}
 	}
 	window, pg := localPage(recs, in.Page, !omitted, unitRequests)
+	if lost > 0 {
+		// a compound read that lost a part: PARTIAL_FAILURE with what is
+		// known (04-results), never a complete-looking success
+		return nil, &partialError{data: newRequestPage(window, pg), cause: scanErr,
+			what: fmt.Sprintf("%d recently-requested TV requests are missing: the TV parent scan (GET /api/v1/Request/tv) failed", lost)}
+	}
 	return newRequestPage(window, pg), nil
 }
 

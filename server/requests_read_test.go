@@ -295,3 +295,29 @@ func TestReadRequests_getAnsweredWithoutAnID(t *testing.T) {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 }
+
+// TestReadRequests_recentLostPartIsPartialFailure checks that a recent
+// read whose TV parent scan fails is a PARTIAL_FAILURE carrying what is
+// known (04-results: partial compound reads return ok=false, PARTIAL_FAILURE
+// and the available data), retryable as the failed read is, never a
+// complete-looking success.
+func TestReadRequests_recentLostPartIsPartialFailure(t *testing.T) {
+	d := reqDeps(t)
+	expect("GET", "/api/v2/Requests/recentlyRequested").Reply(200).JSON([]any{
+		map[string]any{"requestId": 3, "type": 1, "title": "Heat", "mediaId": "949"},
+		map[string]any{"requestId": 40, "type": 0, "title": "Show", "mediaId": "123"},
+	})
+	expect("GET", "/api/v1/Request/tv").Reply(500).JSON(map[string]any{"error": "boom"})
+	r := reqDirect(t, d, "read_requests", `{"action":"recent"}`)
+	if r.OK || r.Error == nil || r.Error.Code != CodePartialFailure || !r.Error.Retryable {
+		t.Fatalf("want a retryable PARTIAL_FAILURE, got %s", r.raw)
+	}
+	var p struct {
+		Items []struct {
+			Target target `json:"target"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(r.Data, &p); err != nil || len(p.Items) != 1 || p.Items[0].Target != (target{Kind: "movie", ID: 3}) {
+		t.Fatalf("the known part (the movie request) must come with the failure: %s (%v)", r.Data, err)
+	}
+}

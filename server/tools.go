@@ -140,6 +140,10 @@ func (d *deps) serve(t spec.Tool, h handlerFunc) mcp.ToolHandler {
 		var env *envelope
 		if err != nil {
 			env = failure(t.Name, errorObject(err, write), c.warnings)
+			var part *partialError
+			if errors.As(err, &part) {
+				env.Data = part.data // PARTIAL_FAILURE carries what is known
+			}
 		} else {
 			env = success(t.Name, data, c.warnings)
 		}
