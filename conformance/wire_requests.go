@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // requestsAreas declares the checks of the request domain: read_requests,
@@ -231,12 +233,15 @@ func (s *suite) requestsReadWire() {
 				}
 			}
 			s.expect(len(tvChildren) > 0, nil, "the mock's recent feed must hold TV rows")
-			s.injectFault(rqFault("GET", "/api/v1/Request/tv", 500))
+			// the parent scan answers, but with no parent: every TV row is
+			// unresolvable (a failed scan is a PARTIAL_FAILURE instead, the
+			// fault property's business)
+			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Request/tv", Status: 200, Body: "[]"})
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "recent"})
 			var p rqPage
 			s.okData(o, &p)
 			for _, it := range p.Items {
-				s.expect(it.Target.Kind != "tv_parent" && it.Target.Kind != "tv_child", o, "with the parent scan failing no TV row can be resolved, got %+v", it.Target)
+				s.expect(it.Target.Kind != "tv_parent" && it.Target.Kind != "tv_child", o, "with no TV parent to match no TV row can be resolved, got %+v", it.Target)
 			}
 			s.expect(o.Envelope.Truncated, o, "omitting unresolvable rows sets truncated")
 			all := strings.Join(o.Envelope.Warnings, "\n")
