@@ -10,11 +10,6 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
-// rqFault is a plain status fault on one literal path.
-func rqFault(method, path string, status int) mockombi.Fault {
-	return mockombi.Fault{Method: method, Path: path, Status: status, Body: `{"error":"Object reference not set to an instance of an object."}`}
-}
-
 // rqWrite is one write call and the upstream call it makes.
 type rqWrite struct {
 	name   string
