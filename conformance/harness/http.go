@@ -18,8 +18,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // Transports a Target can speak.
@@ -92,30 +90,6 @@ type RunningServer struct {
 type UnavailableError struct{ Reason string }
 
 func (e *UnavailableError) Error() string { return "server unavailable: " + e.Reason }
-
-// StartMockAt is StartMock listening on addr ("" = a free loopback port):
-// a fixed address lets a server started outside the suite (Target.URL) be
-// pointed at the mock with OMBI_URL before the run.
-func StartMockAt(addr string, opts mockombi.Options) (*Upstream, error) {
-	if addr == "" {
-		return StartMock(opts)
-	}
-	m := mockombi.New(opts)
-	if err := m.Start(addr); err != nil {
-		return nil, fmt.Errorf("start mockombi on %s: %w", addr, err)
-	}
-	c := m.Credentials()
-	up := &Upstream{url: m.URL(), mock: m, creds: Credentials{APIKey: c.APIKey}}
-	for _, u := range c.Users {
-		if u.Role == "admin" || up.creds.Username == "" {
-			up.creds.Username, up.creds.Password = u.Username, u.Password
-		}
-		if u.Role == "admin" {
-			break
-		}
-	}
-	return up, nil
-}
 
 // normal is cfg with the defaults Env applies and its bundles sorted.
 func (c Config) normal() Config {

@@ -30,7 +30,15 @@ type Upstream struct {
 
 // StartMock starts mockombi in-process on a loopback port chosen at run time.
 // The jwt credentials are those of the mock's admin user.
-func StartMock(opts mockombi.Options) (*Upstream, error) {
+func StartMock(opts mockombi.Options) (*Upstream, error) { return StartMockAt("", opts) }
+
+// StartMockAt is StartMock listening on addr ("" = a free loopback port):
+// a fixed address lets a server started outside the suite (Target.URL) be
+// pointed at the mock with OMBI_URL before the run.
+func StartMockAt(addr string, opts mockombi.Options) (*Upstream, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	// the suite slices the journal by index (len before, [before:] after)
 	// and compares bodies, so it keeps every call whole unless told otherwise
 	if opts.JournalSize == 0 {
@@ -46,8 +54,8 @@ func StartMock(opts mockombi.Options) (*Upstream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start mockombi: %w", err)
 	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("start mockombi: %w", err)
+	if err := m.Start(addr); err != nil {
+		return nil, fmt.Errorf("start mockombi on %s: %w", addr, err)
 	}
 	c := m.Credentials()
 	up := &Upstream{url: m.URL(), mock: m, creds: Credentials{APIKey: c.APIKey}}
