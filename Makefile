@@ -54,7 +54,7 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 conformance: build
-	$(BIN)/ombi-conformance --server "$(abspath $(BIN))/ombi-mcp" $(CONFORMANCE_FLAGS)
+	$(BIN)/ombi-conformance --server "$(abspath $(BIN))/ombi-mcp" --bundles core,moderation,administration $(CONFORMANCE_FLAGS)
 
 # Not part of make test: the property areas of the reference server over
 # SEEDS seeds and every mutant over MUTANT_SEEDS seeds; ends with a line

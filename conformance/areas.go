@@ -160,6 +160,7 @@ func (s *suite) authArea() {
 	ginkgo.Describe("auth", ginkgo.Label("auth", LabelNeedsMock, LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		read := map[string]any{"action": "text", "media": "movie", "query": "Alien"}
+		s.modeChecks()
 		ginkgo.Context("in jwt mode", func() {
 			ClauseItFor("VERIFY-AUTH-STARTUP-001", "jwt.login-once", func(ctx ginkgo.SpecContext) {
 				start := len(s.h.Upstream.Journal())

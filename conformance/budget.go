@@ -294,7 +294,7 @@ func (p *properties) memory(ctx context.Context) {
 		tried int
 		probe *control
 	)
-	for _, t := range spec.Tools() {
+	for _, t := range p.s.judgedTools() {
 		if !t.Annotations.ReadOnlyHint {
 			continue
 		}

@@ -65,6 +65,7 @@ type Check struct {
 	ID     string // check id, e.g. RESULTS-ISERROR-001.read_search
 	Area   string // one of Areas, "" if none
 	Clause string // clause id from the clause: label, "" if none
+	Tool   string // the catalogue tool the check judges (from its id), "" if none
 	Labels []string
 	Text   string
 }
@@ -74,6 +75,7 @@ func checkOf(r types.SpecReport) Check {
 	c := Check{Text: r.LeafNodeText, Labels: r.Labels()}
 	if m := checkIDText.FindStringSubmatch(r.LeafNodeText); m != nil {
 		c.ID = m[1]
+		c.Tool = toolOfID(c.ID)
 	}
 	for _, l := range c.Labels {
 		if strings.HasPrefix(l, clauseLabelPrefix) {
@@ -95,4 +97,15 @@ func clauseLine(id string) string {
 		return id + " (unknown clause)"
 	}
 	return fmt.Sprintf("%s (%s, %s): %s", c.ID, c.Document, c.Rule, c.Text)
+}
+
+// toolOfID is the catalogue tool named by a segment of a check id
+// (RESULTS-ENVELOPE-001.read_discover.results names read_discover), or "".
+func toolOfID(id string) string {
+	for _, seg := range strings.Split(id, ".") {
+		if _, ok := spec.Lookup(seg); ok {
+			return seg
+		}
+	}
+	return ""
 }

@@ -47,12 +47,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		byClause     = fs.Bool("by-clause", false, "with --list: print the clause -> checks matrix")
 		junit        = fs.String("junit", "", "write a JUnit XML report to this file")
 		jsonOut      = fs.String("json", "", "write a JSON report to this file")
+		htmlOut      = fs.String("html", "", "write a self-contained HTML report to this file")
 		expected     = fs.String("expected-failures", "", "baseline file: one check id per line, # comments")
 		seed         = fs.Int64("seed", 0, "spec order seed, also the seed of property checks (0 = time based)")
 		verbose      = fs.Bool("v", false, "print the JSON-RPC wire trace of every session to stderr")
 		fixtures     = fs.String("fixtures", "", "fixtures/schema directory of schema example tables (default: the tables built into the suite)")
 		ombiURL      = fs.String("ombi-url", os.Getenv("OMBI_URL"), "live Ombi base URL; empty = the embedded mock")
 		authMode     = fs.String("auth-mode", envOr("OMBI_AUTH_MODE", "jwt"), "live auth mode: jwt or api_key")
+		authModes    = fs.String("auth-modes", strings.Join(AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
+		toolsFlag    = fs.String("tools", "", "comma list of the catalogue tools the server means to implement: a declared tool it does not list fails (default: judge the tools it lists, the rest are unimplemented)")
+		bundlesFlag  = fs.String("bundles", "", "like --tools, by bundle: core, moderation, administration")
+		failFast     = fs.Bool("fail-fast", false, "stop at the first failed check")
 		username     = fs.String("username", os.Getenv("OMBI_USERNAME"), "live jwt user")
 		password     = fs.String("password", os.Getenv("OMBI_PASSWORD"), "live jwt password (prefer the OMBI_PASSWORD environment variable)")
 		apiKey       = fs.String("api-key", os.Getenv("OMBI_API_KEY"), "live API key (prefer the OMBI_API_KEY environment variable)")
@@ -83,6 +88,21 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-mode must be jwt or api_key, not %q\n", *authMode)
 		return ExitHarness
 	}
+	modes := commaList(*authModes)
+	for _, m := range modes {
+		if m != "jwt" && m != "api_key" {
+			fmt.Fprintf(stderr, "ombi-conformance: --auth-modes: %q is not jwt or api_key\n", m)
+			return ExitHarness
+		}
+	}
+	if len(modes) == 0 {
+		fmt.Fprintf(stderr, "ombi-conformance: --auth-modes: name at least one of jwt, api_key\n")
+		return ExitHarness
+	}
+	if _, err := declaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
+		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
+		return ExitHarness
+	}
 	if err := validateFilters(*labelFilter, *focus); err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
@@ -104,9 +124,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := Options{
 		FixturesDir: *fixtures, LabelFilter: *labelFilter, Focus: *focus, Seed: *seed,
 		OmbiURL: *ombiURL, AuthMode: *authMode, AllowMutations: *allowMut,
+		AuthModes: modes, Tools: commaList(*toolsFlag), Bundles: commaList(*bundlesFlag), FailFast: *failFast,
 		Credentials:  harness.Credentials{Username: *username, Password: *password, APIKey: *apiKey, UserName: *userName},
 		StartTimeout: *startTimeout, CallTimeout: *callTimeout,
-		JUnitFile: *junit, JSONFile: *jsonOut, Out: stdout,
+		JUnitFile: *junit, JSONFile: *jsonOut, HTMLFile: *htmlOut, Out: stdout,
 		Rerun: rerunArgs(fs, invokedAs()),
 	}
 	if *list {
@@ -175,6 +196,7 @@ var rerunFlags = map[string]bool{
 	"server": true, "label-filter": true, "fixtures": true, "ombi-url": true, "auth-mode": true,
 	"username": true, "user-name": true, "allow-mutations": true, "start-timeout": true, "call-timeout": true,
 	"transport": true, "mcp-path": true, "url": true, "mock-addr": true,
+	"auth-modes": true, "tools": true, "bundles": true,
 }
 
 // rerunArgs is the command line that reruns this invocation: the suite as
@@ -312,4 +334,15 @@ func mutateMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return ExitHarness
 	}
 	return ExitPass
+}
+
+// commaList splits a comma-separated flag value, dropping empty items.
+func commaList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

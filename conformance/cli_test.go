@@ -45,6 +45,10 @@ func TestCLI_usageErrors(t *testing.T) {
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"stray argument", nil, []string{"extra"}, "unexpected arguments"},
 		{"bad auth mode", nil, []string{"--auth-mode", "basic"}, "--auth-mode"},
+		{"bad auth modes", nil, []string{"--auth-modes", "jwt,basic"}, `--auth-modes: "basic"`},
+		{"no auth modes", nil, []string{"--auth-modes", ","}, "--auth-modes: name at least one"},
+		{"unknown declared tool", nil, []string{"--tools", "read_search,ombi_read_media"}, `--tools: "ombi_read_media" is not a catalogue tool`},
+		{"unknown declared bundle", nil, []string{"--bundles", "core,admin"}, `--bundles: "admin" is not a bundle`},
 		{"unterminated quote", nil, []string{"--server", "'ombi-mcp"}, "unterminated quote"},
 		{"missing baseline", []string{fakeEnv + "=mcp"}, []string{"--server", self, "--expected-failures", "/nonexistent/baseline"}, "load baseline"},
 		{"no check executed", []string{fakeEnv + "=mcp"}, []string{"--server", self, "--focus", "NO-SUCH-CHECK-999"}, "no check executed"},
@@ -71,8 +75,8 @@ func TestCLI_usageErrors(t *testing.T) {
 func TestCLI_rerunLine(t *testing.T) {
 	self := selfCommand(t)
 	env := []string{fakeEnv + "=mcp"}
-	r := runCLI(t, env, "--server", self, "--auth-mode", "jwt", "--call-timeout", "20s", "--label-filter", "protocol",
-		"--focus", "MCP-TOOLS-LISTCHANGED-001", "--seed", "4242")
+	r := runCLI(t, env, "--server", self, "--auth-mode", "jwt", "--auth-modes", "api_key", "--call-timeout", "20s", "--label-filter", "protocol",
+		"--focus", "MCP-TOOLS-LISTCHANGED-001", "--seed", "4242", "--tools", "read_search")
 	if r.code != 1 {
 		t.Fatalf("exit code %d, want 1\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
 	}
@@ -83,8 +87,8 @@ func TestCLI_rerunLine(t *testing.T) {
 			break
 		}
 	}
-	want := cliBinary(t) + " --auth-mode jwt --call-timeout 20s --label-filter protocol --server " + self +
-		" --seed 4242 --focus 'MCP-TOOLS-LISTCHANGED-001'"
+	want := cliBinary(t) + " --auth-mode jwt --auth-modes api_key --call-timeout 20s --label-filter protocol --server " + self +
+		" --tools read_search --seed 4242 --focus 'MCP-TOOLS-LISTCHANGED-001'"
 	if line != want {
 		t.Fatalf("rerun line\n  %s\nwant\n  %s", line, want)
 	}

@@ -30,6 +30,8 @@ type suite struct {
 	servers map[string]*harness.Server
 	calls   int
 	quirks  map[string]bool // quirks a check switched, to restore
+
+	scope *scope // what the preflight learned; nil before it
 }
 
 func configKey(c harness.Config) string {
@@ -40,6 +42,7 @@ func configKey(c harness.Config) string {
 // by later checks with the same configuration.
 func (s *suite) shared(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
+	cfg = s.withMode(cfg)
 	key := configKey(cfg)
 	s.mu.Lock()
 	srv := s.servers[key]
@@ -60,13 +63,14 @@ func (s *suite) fresh(ctx context.Context, cfg harness.Config) *harness.Server {
 	if s.h.Target.URL != "" {
 		ginkgo.Skip("needs a fresh server process; --url judges one running server, which cannot be restarted")
 	}
-	srv := s.start(ctx, cfg)
+	srv := s.start(ctx, s.withMode(cfg))
 	ginkgo.DeferCleanup(srv.Close)
 	return srv
 }
 
 func (s *suite) start(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
+	s.requireMode(cfg.AuthMode)
 	srv, err := s.h.Start(ctx, cfg)
 	if err != nil {
 		s.fail(nil, "start the server under test (OMBI_BUNDLES=%q OMBI_AUTH_MODE=%q): %v", cfg.Bundles, cfg.AuthMode, err)
@@ -113,6 +117,7 @@ func (s *suite) call(ctx context.Context, srv *harness.Server, tool string, args
 // callUnchecked performs one tools/call and fails only on a harness error.
 func (s *suite) callUnchecked(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
 	ginkgo.GinkgoHelper()
+	s.requireTool(tool)
 	var (
 		o   *harness.Outcome
 		err error
@@ -264,11 +269,25 @@ func (s *suite) expectNone(e errs, what string) {
 // allConfig starts servers with every bundle enabled and the run's auth
 // mode (jwt unless a live run says otherwise).
 func (s *suite) allConfig() harness.Config {
-	mode := s.opts.AuthMode
-	if mode == "" {
-		mode = "jwt"
+	return s.withMode(harness.Config{Bundles: harness.AllBundles})
+}
+
+// withMode gives a configuration without an auth mode the run's: a live
+// run's configured mode, else the first the server started in (jwt for a
+// server that supports both).
+func (s *suite) withMode(cfg harness.Config) harness.Config {
+	if cfg.AuthMode != "" {
+		return cfg
 	}
-	return harness.Config{Bundles: harness.AllBundles, AuthMode: mode}
+	switch {
+	case s.opts.OmbiURL != "" && s.opts.AuthMode != "":
+		cfg.AuthMode = s.opts.AuthMode
+	case s.scope != nil && s.scope.mode != "":
+		cfg.AuthMode = s.scope.mode
+	default:
+		cfg.AuthMode = "jwt"
+	}
+	return cfg
 }
 
 // table returns the schema table of a tool, failing the check if none.

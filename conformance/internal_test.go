@@ -37,29 +37,6 @@ func TestParseBaseline(t *testing.T) {
 	}
 }
 
-func TestPortabilityViolations(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want []string
-	}{
-		{"portable", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"additionalProperties":false}`, nil},
-		{"root oneOf", `{"type":"object","oneOf":[{}],"additionalProperties":false}`, []string{"root carries oneOf"}},
-		{"root if", `{"type":"object","if":{},"then":{},"additionalProperties":false}`, []string{"root carries if", "root carries then"}},
-		{"nested ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"additionalProperties":false}`, []string{"$ref at /properties/a/$ref"}},
-		{"open root", `{"type":"object"}`, []string{"root additionalProperties is not false"}},
-		{"not an object schema", `{"type":"array","additionalProperties":false}`, []string{`root type is array, want "object"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := portabilityViolations([]byte(tt.in))
-			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-				t.Errorf("portabilityViolations = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestFieldMatches(t *testing.T) {
 	tests := []struct {
 		field, pointer string

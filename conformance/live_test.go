@@ -13,7 +13,10 @@ import (
 // need the embedded mock may run.
 func TestCLI_live(t *testing.T) {
 	srv := serverBinary(t)
-	m := mockombi.New(mockombi.Options{})
+	m, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}

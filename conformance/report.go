@@ -2,8 +2,11 @@ package conformance
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
@@ -14,11 +17,13 @@ import (
 type JSONCheck struct {
 	ID       string `json:"id"`
 	Area     string `json:"area"`
+	Tool     string `json:"tool,omitempty"`
 	Clause   string `json:"clause"`
 	Document string `json:"document,omitempty"`
 	Rule     string `json:"rule,omitempty"`
 	State    string `json:"state"`
 	Failure  string `json:"failure,omitempty"`
+	Reason   string `json:"reason,omitempty"` // why skipped or unimplemented
 	Millis   int64  `json:"duration_ms"`
 }
 
@@ -31,6 +36,12 @@ type JSONReport struct {
 	Calls    int            `json:"tool_calls"`
 	Counts   map[string]int `json:"counts"`
 	Checks   []JSONCheck    `json:"checks"`
+	// Tools and AuthModes are what the preflight learned of the server.
+	Tools     []ToolStatus `json:"tools,omitempty"`
+	AuthModes []ModeStatus `json:"auth_modes,omitempty"`
+	// HarnessError is set when the run could not judge the server at all
+	// (it started in no auth mode, say); Checks is then empty.
+	HarnessError string `json:"harness_error,omitempty"`
 }
 
 // ReadJSONReport reads a report written with --json.
@@ -48,10 +59,11 @@ func ReadJSONReport(path string) (*JSONReport, error) {
 
 func writeJSON(path string, opts Options, r *Result) error {
 	rep := JSONReport{Server: opts.Target.String(), Protocol: harness.ProtocolVersion, Seed: r.Seed,
-		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Counts: map[string]int{}}
+		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Counts: map[string]int{},
+		Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError}
 	for _, c := range r.Checks {
 		rep.Counts[c.State]++
-		jc := JSONCheck{ID: c.ID, Area: c.Area, Clause: c.Clause, State: c.State, Failure: c.Failure, Millis: c.Duration.Milliseconds()}
+		jc := JSONCheck{ID: c.ID, Area: c.Area, Tool: c.Tool, Clause: c.Clause, State: c.State, Failure: c.Failure, Reason: c.Reason, Millis: c.Duration.Milliseconds()}
 		if cl, ok := spec.LookupClause(c.Clause); ok {
 			jc.Document, jc.Rule = cl.Document, cl.Rule
 		}
@@ -63,6 +75,79 @@ func writeJSON(path string, opts Options, r *Result) error {
 	}
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write json report: %w", err)
+	}
+	return nil
+}
+
+// harnessReports writes the JSON, JUnit and HTML reports of a run that
+// could not judge the server, with the reason, and returns err: a CI job
+// that collects reports finds them whatever went wrong.
+func harnessReports(opts Options, sc *scope, err error) error {
+	r := &Result{Seed: opts.Seed, HarnessError: err.Error()}
+	if sc != nil {
+		r.Modes = sc.modes
+		for _, t := range spec.Tools() {
+			r.Tools = append(r.Tools, sc.tools[t.Name])
+		}
+	}
+	var errs []error
+	errs = append(errs, err)
+	if opts.JSONFile != "" {
+		if werr := writeJSON(opts.JSONFile, opts, r); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	if opts.HTMLFile != "" {
+		if werr := writeHTML(opts.HTMLFile, opts, r); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	if opts.JUnitFile != "" {
+		if werr := writeHarnessJUnit(opts.JUnitFile, err); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// writeHarnessJUnit writes a JUnit report of one failed test case, the
+// harness, carrying the reason.
+func writeHarnessJUnit(path string, cause error) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type testcase struct {
+		Name      string  `xml:"name,attr"`
+		Classname string  `xml:"classname,attr"`
+		Failure   failure `xml:"failure"`
+	}
+	type testsuite struct {
+		Name     string   `xml:"name,attr"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
+		Case     testcase `xml:"testcase"`
+	}
+	type testsuites struct {
+		XMLName  xml.Name  `xml:"testsuites"`
+		Tests    int       `xml:"tests,attr"`
+		Failures int       `xml:"failures,attr"`
+		Errors   int       `xml:"errors,attr"`
+		Suite    testsuite `xml:"testsuite"`
+	}
+	msg := cause.Error()
+	first, _, _ := strings.Cut(msg, "\n")
+	doc := testsuites{Tests: 1, Failures: 1, Suite: testsuite{Name: "ombi-conformance", Tests: 1, Failures: 1,
+		Case: testcase{Name: "harness: judge the server", Classname: "ombi-conformance",
+			Failure: failure{Message: first, Type: "harness error", Text: msg}}}}
+	b, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	if err := os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
 	}
 	return nil
 }

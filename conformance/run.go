@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -27,8 +28,18 @@ type Options struct {
 	Focus       string // regexp on check text; "" = all
 	Seed        int64  // spec order seed; 0 = time based
 
-	OmbiURL        string              // live Ombi base URL; "" = embedded mock
-	AuthMode       string              // live auth mode; "" = jwt
+	OmbiURL  string // live Ombi base URL; "" = embedded mock
+	AuthMode string // live auth mode; "" = jwt
+	// AuthModes are the auth modes the server is judged in against the
+	// embedded mock; nil = AuthModes (both). The server must start in each;
+	// checks that need a mode not judged are unimplemented.
+	AuthModes []string
+	// Tools and Bundles declare what the server means to implement: a
+	// declared tool it does not list is judged, and fails. Checks of a
+	// tool neither listed nor declared are unimplemented.
+	Tools, Bundles []string
+	// FailFast stops the run at the first failed check.
+	FailFast       bool
 	Credentials    harness.Credentials // live credentials
 	AllowMutations bool                // live: also run checks that write
 	// MockAddr is the embedded mock's listen address; "" = a free loopback
@@ -40,6 +51,7 @@ type Options struct {
 
 	JUnitFile string    // write a JUnit XML report here; "" = none
 	JSONFile  string    // write a JSON report here; "" = none
+	HTMLFile  string    // write a self-contained HTML report here; "" = none
 	Expected  Baseline  // expected failures
 	Trace     io.Writer // wire trace of every session; nil = none
 	Out       io.Writer // progress, failures and summary; nil = io.Discard
@@ -58,6 +70,9 @@ const (
 	StateExpected = "expected-failure" // failed, listed in the baseline
 	StateStale    = "stale"            // passed, but listed in the baseline
 	StateSkipped  = "skipped"
+	// StateUnimplemented: the check judges a tool the server does not list
+	// (and was not declared with --tools or --bundles).
+	StateUnimplemented = "unimplemented"
 )
 
 // CheckResult is the verdict of one check.
@@ -74,6 +89,13 @@ type Result struct {
 	Checks []CheckResult
 	Calls  int // tools/call requests made
 	Seed   int64
+	// Tools is what the run learned of each catalogue tool, in catalogue
+	// order; Modes the outcome of starting the server in each auth mode.
+	Tools []ToolStatus
+	Modes []ModeStatus
+	// HarnessError is why the run could not judge the server at all (it
+	// started in no auth mode, say); Checks is then empty.
+	HarnessError string
 }
 
 // Count returns how many checks are in the given state.
@@ -89,7 +111,7 @@ func (r *Result) Count(state string) int {
 
 // Executed returns how many checks ran (passed or failed in any way).
 func (r *Result) Executed() int {
-	return len(r.Checks) - r.Count(StateSkipped)
+	return len(r.Checks) - r.Count(StateSkipped) - r.Count(StateUnimplemented)
 }
 
 // OK reports whether the run passes: no unexpected failure and no stale
@@ -103,6 +125,7 @@ var ErrNothingRan = errors.New("run suite: no check executed (check --label-filt
 
 // tree declares every area on the Ginkgo tree.
 func (s *suite) tree() {
+	ginkgo.BeforeEach(func() { s.requireTool(checkOf(ginkgo.CurrentSpecReport()).Tool) })
 	s.protocolArea()
 	s.schemaArea()
 	s.wireArea()
@@ -191,27 +214,19 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	defer s.h.Processes.Close()
 	defer s.closeAll()
 
-	// Preflight: a server that cannot even initialize and list its tools
-	// is a harness error, reported once instead of as hundreds of failures.
-	authMode := opts.AuthMode
-	if authMode == "" {
-		authMode = "jwt"
-	}
 	fmt.Fprintf(out, "ombi-conformance: server %s, upstream %s, protocol %s\n", opts.Target, up.URL(), harness.ProtocolVersion)
-	pre, err := s.h.Start(ctx, harness.Config{Bundles: harness.AllBundles, AuthMode: authMode})
-	if err != nil {
-		return nil, err
+	if err := s.preflight(ctx); err != nil {
+		return nil, harnessReports(opts, s.scope, err)
 	}
-	if _, err := pre.Tools(ctx); err != nil {
-		_ = pre.Close()
-		return nil, err
-	}
-	_ = pre.Close()
+	s.scope.describe(out)
 	if opts.Target.URL != "" {
 		s.skipRestarts()
 	}
 
-	res := &Result{}
+	res := &Result{Modes: s.scope.modes}
+	for _, t := range spec.Tools() {
+		res.Tools = append(res.Tools, s.scope.tools[t.Name])
+	}
 	prog := &progress{out: out, start: time.Now()}
 	s.tree()
 	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })
@@ -239,6 +254,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		sc.RandomSeed = opts.Seed
 	}
 	sc.Timeout = 2 * time.Hour
+	sc.FailFast = opts.FailFast
 	rc.NoColor = true
 	rc.Succinct = true
 	rc.SilenceSkips = true
@@ -249,6 +265,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	sort.SliceStable(res.Checks, func(i, j int) bool { return areaRank(res.Checks[i].Area) < areaRank(res.Checks[j].Area) })
 	if opts.JSONFile != "" {
 		if err := writeJSON(opts.JSONFile, opts, res); err != nil {
+			return res, err
+		}
+	}
+	if opts.HTMLFile != "" {
+		if err := writeHTML(opts.HTMLFile, opts, res); err != nil {
 			return res, err
 		}
 	}
@@ -287,6 +308,9 @@ func verdict(sr types.SpecReport, base Baseline) CheckResult {
 			c.State = StateExpected
 		}
 		c.Failure = sr.Failure.Message
+	case strings.HasPrefix(sr.Failure.Message, unimplementedPrefix):
+		c.State = StateUnimplemented
+		c.Reason = strings.TrimPrefix(sr.Failure.Message, unimplementedPrefix)
 	default:
 		c.State = StateSkipped
 		c.Reason = sr.Failure.Message
@@ -346,7 +370,7 @@ func (p *progress) flush() {
 
 // Summary writes the per-area table and the verdict lines.
 func (r *Result) Summary(w io.Writer) {
-	type row struct{ passed, failed, expected, stale, skipped int }
+	type row struct{ passed, failed, expected, stale, skipped, unimplemented int }
 	rows := map[string]*row{}
 	var order []string
 	for _, c := range r.Checks {
@@ -367,21 +391,36 @@ func (r *Result) Summary(w io.Writer) {
 			rows[a].expected++
 		case StateStale:
 			rows[a].stale++
+		case StateUnimplemented:
+			rows[a].unimplemented++
 		default:
 			rows[a].skipped++
 		}
 	}
-	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s\n", "area", "passed", "failed", "expected", "stale", "skipped")
+	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s %14s\n", "area", "passed", "failed", "expected", "stale", "skipped", "unimplemented")
 	var t row
 	for _, a := range order {
 		x := rows[a]
-		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped)
-		t.passed, t.failed, t.expected, t.stale, t.skipped = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped
+		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped, x.unimplemented)
+		t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped, t.unimplemented+x.unimplemented
 	}
-	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped)
+	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented)
+	r.toolSummary(w)
 	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
 	reasons := map[string]int{}
 	var why []string
+	for _, c := range r.Checks {
+		if c.State == StateUnimplemented && !strings.HasPrefix(c.Reason, toolReasonPrefix) {
+			if reasons[c.Reason] == 0 {
+				why = append(why, c.Reason)
+			}
+			reasons[c.Reason]++
+		}
+	}
+	for _, reason := range why {
+		fmt.Fprintf(w, "UNIMPLEMENTED %4d: %s\n", reasons[reason], reason)
+	}
+	reasons, why = map[string]int{}, nil
 	for _, c := range r.Checks {
 		if c.State == StateSkipped && c.Reason != "" {
 			if reasons[c.Reason] == 0 {

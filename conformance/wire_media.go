@@ -340,6 +340,8 @@ func (s *suite) mediaAuth() {
 		ginkgo.BeforeEach(s.clean)
 
 		ClauseItFor("VERIFY-AUTH-STARTUP-001", "jwt.relogin-after-rotate", func(ctx ginkgo.SpecContext) {
+			s.requireMode("jwt")
+			s.requireTool("read_reference")
 			// A private mock: rotating the shared one would invalidate the
 			// tokens of every shared server and disturb other checks.
 			up, err := harness.StartMock(mockombi.Options{})

@@ -152,7 +152,7 @@ func TestAuth_tokenLifecycle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := &fakeClock{now: testNow}
-			s := New(Options{Clock: clock.Now, TokenTTL: time.Hour})
+			s := mustNew(t, Options{Clock: clock.Now, TokenTTL: time.Hour})
 			h := asUser(t, s)
 			if res := do(t, s, call{method: "GET", path: protected, header: h}); res.status != 200 {
 				t.Fatalf("fresh token: %d", res.status)

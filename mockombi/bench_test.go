@@ -11,7 +11,7 @@ import (
 // the mock streams an 8 MiB oversized JSON body over a real connection.
 func BenchmarkOversizedBody(b *testing.B) {
 	const size = 8 << 20
-	s := New(Options{})
+	s := mustNew(b, Options{})
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func BenchmarkOversizedBody(b *testing.B) {
 
 // BenchmarkSearch measures an in-process v1 movie search with API-key auth.
 func BenchmarkSearch(b *testing.B) {
-	s := New(Options{})
+	s := mustNew(b, Options{})
 	h := s.Handler()
 	b.ReportAllocs()
 	b.ResetTimer()

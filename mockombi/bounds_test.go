@@ -203,7 +203,7 @@ func TestControl_CORSOnlyForConfiguredOrigins(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewServer(Options{CORSOrigins: []string{"localhost:4200"}}); err == nil || !strings.Contains(err.Error(), "CORSOrigins[0]") {
+	if _, err := New(Options{CORSOrigins: []string{"localhost:4200"}}); err == nil || !strings.Contains(err.Error(), "CORSOrigins[0]") {
 		t.Errorf("bad origin accepted: %v", err)
 	}
 }
@@ -220,16 +220,13 @@ func TestOptions_badValuesAreErrors(t *testing.T) {
 		{Options{Users: []User{{Username: "a", Role: RoleUser}, {Username: "A", Role: RoleUser}}}, "given twice"},
 		{Options{Latency: -time.Second}, "negative"},
 	} {
-		if _, err := NewServer(tt.opts); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("NewServer(%+v) = %v, want %q", tt.opts, err, tt.want)
+		if _, err := New(tt.opts); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("New(%+v) = %v, want %q", tt.opts, err, tt.want)
 		}
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("New did not panic on a bad data set")
-		}
-	}()
-	New(Options{DataSet: "huge"})
+	if s, err := New(Options{DataSet: "huge"}); s != nil || err == nil {
+		t.Errorf("New on a bad data set = %v, %v; want no server and an error", s, err)
+	}
 }
 
 func TestStart_timeoutsCloseStuckConnections(t *testing.T) {

@@ -55,7 +55,7 @@ func TestDashboard_servedWithAssets(t *testing.T) {
 // API's message, a quirk is switched, and reset clears the journal. With
 // MOCKOMBI_DASHBOARD_SCREENSHOT=<file.png> it also writes a screenshot.
 func TestDashboard_inChromium(t *testing.T) {
-	s, err := NewServer(Options{JournalResponses: true})
+	s, err := New(Options{JournalResponses: true})
 	if err != nil {
 		t.Fatal(err)
 	}

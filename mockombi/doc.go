@@ -5,7 +5,7 @@
 // and reproduces known upstream quirks. A control API under /_mock/ (with a
 // dashboard at /_mock/ itself) and its Go twins on Server drive it.
 //
-//	srv, err := mockombi.NewServer(mockombi.Options{})
+//	srv, err := mockombi.New(mockombi.Options{})
 //	if err != nil { ... }
 //	if err := srv.Start("127.0.0.1:0"); err != nil { ... }
 //	defer srv.Close()

@@ -9,7 +9,11 @@ import (
 
 // A fault fires once, then the route answers normally; the journal records both calls.
 func ExampleServer_InjectFault() {
-	srv := mockombi.New(mockombi.Options{})
+	srv, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	_ = srv.InjectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Status", Status: 429,
 		Headers: map[string]string{"Retry-After": "30"}, Times: 1})
 	for range 2 {
@@ -29,7 +33,11 @@ func ExampleServer_InjectFault() {
 
 // An invalid API key is refused even on an anonymous route, as Ombi does.
 func ExampleServer_Handler() {
-	srv := mockombi.New(mockombi.Options{APIKey: "secret"})
+	srv, err := mockombi.New(mockombi.Options{APIKey: "secret"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	req := httptest.NewRequest("GET", "/api/v1/Status", nil)
 	req.Header.Set("ApiKey", "wrong")
 	rec := httptest.NewRecorder()
@@ -41,9 +49,13 @@ func ExampleServer_Handler() {
 
 // Each fault has an id: list it, then remove it alone.
 func ExampleServer_AddFault() {
-	srv := mockombi.New(mockombi.Options{})
+	srv, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	id, _ := srv.AddFault(mockombi.Fault{Path: "/api/v2/Requests/**", Kind: mockombi.FaultOversized, Size: 1 << 30})
-	_, err := srv.AddFault(mockombi.Fault{Path: "/api/v1/Status", Status: 101})
+	_, err = srv.AddFault(mockombi.Fault{Path: "/api/v1/Status", Status: 101})
 	fmt.Println(err)
 	for _, f := range srv.Faults() {
 		fmt.Println(f.ID, f.Name, f.Path, f.Remaining == nil)
@@ -56,8 +68,8 @@ func ExampleServer_AddFault() {
 }
 
 // A data file replaces the seed; its users with a password are the logins.
-func ExampleNewServer() {
-	srv, err := mockombi.NewServer(mockombi.Options{DataFile: "testdata/example-data.json"})
+func ExampleNew() {
+	srv, err := mockombi.New(mockombi.Options{DataFile: "testdata/example-data.json"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -65,7 +77,7 @@ func ExampleNewServer() {
 	for _, u := range srv.Credentials().Users {
 		fmt.Println(u.Username, u.Role)
 	}
-	_, err = mockombi.NewServer(mockombi.Options{DataSet: "huge"})
+	_, err = mockombi.New(mockombi.Options{DataSet: "huge"})
 	fmt.Println(err)
 	// Output:
 	// admin admin

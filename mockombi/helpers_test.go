@@ -21,7 +21,27 @@ func newTestServer(t *testing.T, opts Options) *Server {
 	if opts.Clock == nil {
 		opts.Clock = func() time.Time { return testNow }
 	}
-	return New(opts)
+	return mustNew(t, opts)
+}
+
+// mustNew builds a mock from opts as given, failing the test on an error.
+func mustNew(tb testing.TB, opts Options) *Server {
+	tb.Helper()
+	s, err := New(opts)
+	if err != nil {
+		tb.Fatalf("new mock: %v", err)
+	}
+	return s
+}
+
+// getJSON sends a call and decodes a 200 answer.
+func getJSON(t *testing.T, s *Server, c call, v any) {
+	t.Helper()
+	res := do(t, s, c)
+	if res.status != 200 {
+		t.Fatalf("%s %s = %d %s", c.method, c.path, res.status, truncate(string(res.body), 300))
+	}
+	res.json(t, v)
 }
 
 // call is one request to send through Handler().

@@ -500,3 +500,10 @@ func (s *Server) identityAccessToken(w http.ResponseWriter, r *http.Request) {
 	})
 	writeJSON(w, http.StatusOK, tok)
 }
+
+// identityStreamingCountries is GET /api/v1/Identity/streamingcountry.
+func (s *Server) identityStreamingCountries(w http.ResponseWriter, r *http.Request) {
+	out := []string{}
+	s.store.Read(func(st *store) { out = append(out, st.search.ref.StreamingCountries...) })
+	writeJSON(w, http.StatusOK, out)
+}

@@ -33,7 +33,7 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/Token/header_auth", anon, s.tokenHeaderAuth},
 		{"GET /api/v1/Token/{pinId}", anon, s.tokenPlexPin},
 
-		// Search v1 (search.go)
+		// Search v1 (search_movie.go, search_tv.go, search_music.go)
 		{RouteSearchMovie, user, s.searchMovie},
 		{"POST /api/v1/Search/movie", user, s.searchMovieRefine},
 		{"POST /api/v1/Search/movie/actor", user, s.searchMovieActor},
@@ -56,7 +56,7 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/Search/music/album/info/{foreignAlbumId}", user, s.searchAlbumInfo},
 		{"GET /api/v1/Search/music/artist/album/{foreignArtistId}", user, s.searchArtistAlbums},
 
-		// Search v2 (search.go)
+		// Search v2 (search_*.go)
 		{RouteSearchMulti, user, s.searchMulti},
 		{"GET /api/v2/Search/Genres/{media}", user, s.searchGenres},
 		{"GET /api/v2/Search/Languages", user, s.searchLanguages},
@@ -95,13 +95,13 @@ func (s *Server) routes() []route {
 		{"GET /api/v2/Search/stream/movie/{movieDbId}", user, s.searchStream},
 		{"GET /api/v2/Search/stream/tv/{movieDbId}", user, s.searchStream},
 
-		// TheMovieDb reference (search.go)
+		// TheMovieDb reference (tmdb.go)
 		{"GET /api/v1/TheMovieDb/Keywords", user, s.tmdbKeywords},
 		{"GET /api/v1/TheMovieDb/Keywords/{keywordId}", user, s.tmdbKeyword},
 		{"GET /api/v1/TheMovieDb/WatchProviders/movie", user, s.tmdbWatchProviders},
 		{"GET /api/v1/TheMovieDb/WatchProviders/tv", user, s.tmdbWatchProviders},
 
-		// Requests v1 movie and TV (requests.go)
+		// Requests v1 movie and TV (requests_*.go, quotas.go)
 		{"GET /api/v1/Request/movie/{count}/{position}/{orderType}/{statusType}/{availabilityType}", user, s.requestMoviePagedV1},
 		{"GET /api/v1/Request/movie/info/{requestId}", user, s.requestMovieGet},
 		{"GET /api/v1/Request/movie/total", user, s.requestMovieTotal},
@@ -111,10 +111,10 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/Request/movie/{requestId}", manageOwn, s.requestMovieDelete},
 		{"DELETE /api/v1/Request/movie/all", powerUser, s.requestMovieDeleteAll},
 		{"PUT /api/v1/Request/movie", powerUser, s.requestMovieUpdate},
-		{"POST /api/v1/Request/movie/approve", powerUser, s.requestMovieApprove},
-		{"POST /api/v1/Request/movie/available", powerUser, s.requestMovieAvailable},
-		{"POST /api/v1/Request/movie/unavailable", powerUser, s.requestMovieUnavailable},
-		{"PUT /api/v1/Request/movie/deny", powerUser, s.requestMovieDeny},
+		{"POST /api/v1/Request/movie/approve", powerUser, s.moderate(movieKind, modApprove)},
+		{"POST /api/v1/Request/movie/available", powerUser, s.moderate(movieKind, modAvailable)},
+		{"POST /api/v1/Request/movie/unavailable", powerUser, s.moderate(movieKind, modUnavailable)},
+		{"PUT /api/v1/Request/movie/deny", powerUser, s.moderate(movieKind, modDeny)},
 		{"GET /api/v1/Request/movie/remaining", user, s.requestMovieRemaining},
 		{"POST /api/v1/Request/movie/subscribe/{requestId}", user, s.requestSubscribe},
 		{"POST /api/v1/Request/movie/unsubscribe/{requestId}", user, s.requestSubscribe},
@@ -131,10 +131,10 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/Request/tv/root/{requestId}/{rootFolderId}", powerUser, s.requestTVRoot},
 		{"PUT /api/v1/Request/tv/quality/{requestId}/{qualityId}", powerUser, s.requestTVQuality},
 		{"PUT /api/v1/Request/tv/child", powerUser, s.requestTVChildUpdate},
-		{"PUT /api/v1/Request/tv/deny", powerUser, s.requestTVDeny},
-		{"POST /api/v1/Request/tv/approve", powerUser, s.requestTVApprove},
-		{"POST /api/v1/Request/tv/available", powerUser, s.requestTVAvailable},
-		{"POST /api/v1/Request/tv/unavailable", powerUser, s.requestTVUnavailable},
+		{"PUT /api/v1/Request/tv/deny", powerUser, s.moderate(tvKind, modDeny)},
+		{"POST /api/v1/Request/tv/approve", powerUser, s.moderate(tvKind, modApprove)},
+		{"POST /api/v1/Request/tv/available", powerUser, s.moderate(tvKind, modAvailable)},
+		{"POST /api/v1/Request/tv/unavailable", powerUser, s.moderate(tvKind, modUnavailable)},
 		{"DELETE /api/v1/Request/tv/child/{requestId}", manageOwn, s.requestTVChildDelete},
 		{"GET /api/v1/Request/tv/{requestId}/child", user, s.requestTVChildren},
 		{"GET /api/v1/Request/tv/remaining", user, s.requestTVRemaining},
@@ -143,20 +143,20 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/Request/count", anon, s.requestCount},
 		{"GET /api/v1/Request/userhasrequest", user, s.requestUserHasRequest},
 
-		// Requests v1 music (requests.go)
+		// Requests v1 music (requests_*.go, quotas.go)
 		{"GET /api/v1/request/music/{count}/{position}/{orderType}/{statusType}/{availabilityType}", user, s.requestAlbumPagedV1},
 		{"GET /api/v1/request/music/total", user, s.requestAlbumTotal},
 		{"GET /api/v1/request/music", user, s.requestAlbumAll},
 		{"POST /api/v1/request/music", user, s.requestAlbumCreate},
 		{"GET /api/v1/request/music/search/{searchTerm}", user, s.requestAlbumSearch},
 		{"DELETE /api/v1/request/music/{requestId}", manageOwn, s.requestAlbumDelete},
-		{"POST /api/v1/request/music/approve", powerUser, s.requestAlbumApprove},
-		{"POST /api/v1/request/music/available", powerUser, s.requestAlbumAvailable},
-		{"POST /api/v1/request/music/unavailable", powerUser, s.requestAlbumUnavailable},
-		{"PUT /api/v1/request/music/deny", powerUser, s.requestAlbumDeny},
+		{"POST /api/v1/request/music/approve", powerUser, s.moderate(albumKind, modApprove)},
+		{"POST /api/v1/request/music/available", powerUser, s.moderate(albumKind, modAvailable)},
+		{"POST /api/v1/request/music/unavailable", powerUser, s.moderate(albumKind, modUnavailable)},
+		{"PUT /api/v1/request/music/deny", powerUser, s.moderate(albumKind, modDeny)},
 		{"GET /api/v1/request/music/remaining", user, s.requestAlbumRemaining},
 
-		// Requests v2 (requests.go)
+		// Requests v2 (requests_list.go, requests_create.go, requests_update.go)
 		{RouteRequestsMovieV2, user, s.requestsListV2},
 		{"GET /api/v2/Requests/movie/{status}/{count}/{position}/{sort}/{sortOrder}", user, s.requestsListV2},
 		{"GET /api/v2/Requests/tv/{count}/{position}/{sort}/{sortOrder}", user, s.requestsListV2},
@@ -170,7 +170,7 @@ func (s *Server) routes() []route {
 		{"POST /api/v2/Requests/movie/collection/{collectionId}", user, s.requestsCollection},
 		{RouteRecentlyRequested, user, s.requestsRecentlyRequested},
 
-		// Request retry queue (requests.go)
+		// Request retry queue (requests_retry.go)
 		{"GET /api/v1/RequestRetry", admin, s.retryList},
 		{"DELETE /api/v1/RequestRetry/{queueId}", admin, s.retryDelete},
 
@@ -205,7 +205,7 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/Vote/tv/{requestId}", user, s.votesByRequest},
 		{"GET /api/v1/Vote/music/{requestId}", user, s.votesByRequest},
 
-		// Identity (identity.go; streamingcountry GET lives in search.go)
+		// Identity (identity.go)
 		{"GET /api/v1/Identity", user, s.identitySelf},
 		{"GET /api/v1/Identity/Users", powerUser, s.identityUsers},
 		{"GET /api/v1/Identity/dropdown/Users", powerUser, s.identityDropdown},

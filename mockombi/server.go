@@ -161,20 +161,9 @@ type Server struct {
 	http *http.Server
 }
 
-// New builds a Server from opts; it does not listen. It panics when
-// NewServer fails: use NewServer for options that come from users (a data
-// file, user accounts, a data set name).
-func New(opts Options) *Server {
-	s, err := NewServer(opts)
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
-// NewServer builds a Server from opts; it does not listen. It fails on bad
+// New builds a Server from opts; it does not listen. It fails on bad
 // options, naming the option (and for DataFile the JSON path at fault).
-func NewServer(opts Options) (*Server, error) {
+func New(opts Options) (*Server, error) {
 	if err := checkOptions(opts); err != nil {
 		return nil, err
 	}

@@ -211,12 +211,9 @@ func TestServer_dataSets(t *testing.T) {
 			}
 		})
 	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("New with an unknown data set did not panic")
-		}
-	}()
-	New(Options{DataSet: "huge"})
+	if s, err := New(Options{DataSet: "huge"}); s != nil || err == nil {
+		t.Fatalf("New with an unknown data set = %v, %v; want no server and an error", s, err)
+	}
 }
 
 func TestServer_largeDataSetIsDeterministic(t *testing.T) {

@@ -16,7 +16,7 @@ const exampleData = "testdata/example-data.json"
 // newDataServer builds a mock from a data file with the fixed test clock.
 func newDataServer(t *testing.T, file string) *Server {
 	t.Helper()
-	s, err := NewServer(Options{DataFile: file, Clock: func() time.Time { return testNow }})
+	s, err := New(Options{DataFile: file, Clock: func() time.Time { return testNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,9 +270,9 @@ func TestState_badDocumentsLeaveTheStoreAlone(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"shows":[{"theMovieDbId":1,"tvDbId":2,"title":"s","seasons":{}}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := NewServer(Options{DataFile: bad})
+	_, err := New(Options{DataFile: bad})
 	if err == nil || !strings.Contains(err.Error(), "bad.json: $.shows[0].seasons: want an array, got an object") {
-		t.Fatalf("NewServer(bad file) = %v", err)
+		t.Fatalf("New(bad file) = %v", err)
 	}
 }
 

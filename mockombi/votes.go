@@ -284,24 +284,9 @@ func (st *store) approveByVotes(id, media int, now time.Time) {
 	if !ok || total < limit {
 		return
 	}
-	now = now.UTC()
-	switch media {
-	case voteMediaMovie:
-		if m := st.requests.movieByID(id); m != nil && !m.Approved {
-			moderate(&m.reqBase, modApprove, "", now)
-		}
-	case voteMediaTV:
-		if c := st.requests.childByID(id); c != nil && !c.Approved {
-			moderate(&c.reqBase, modApprove, "", now)
-			for _, sr := range c.SeasonRequests {
-				for _, e := range sr.Episodes {
-					e.Approved, e.Requested = true, true
-				}
-			}
-		}
-	default:
-		if a := st.requests.albumByID(id); a != nil && !a.Approved {
-			moderate(&a.reqBase, modApprove, "", now)
-		}
+	// media is a RequestType value, as a mediaKind is; approving a TV child
+	// approves its episodes too
+	if rq, ok := st.requests.requestOf(mediaKind(media), id); ok && !rq.base().Approved {
+		rq.moderate(modApprove, "", now.UTC())
 	}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	UserName string
 	// Bundles are the enabled tool bundles. Nil or empty means core only.
 	Bundles []string
+	// Tools, when not empty, narrows the enabled bundles to these tool
+	// names (OMBI_TOOLS): the others are not listed and are unknown to
+	// tools/call, as if not implemented.
+	Tools []string
 	// Timeout bounds every upstream call, login included. Zero means
 	// DefaultTimeout.
 	Timeout time.Duration
@@ -99,8 +103,8 @@ type Options struct {
 }
 
 // OptionsFromEnv reads the harness contract: OMBI_URL, OMBI_AUTH_MODE,
-// OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES
-// and OMBI_TIMEOUT, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN and
+// OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES,
+// OMBI_TOOLS and OMBI_TIMEOUT, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN and
 // OMBI_MCP_ALLOWED_ORIGINS. getenv is usually os.Getenv. Every problem is reported,
 // joined, and the Options are validated.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
@@ -114,6 +118,7 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 
 		AllowedJobs: commaList(getenv("OMBI_ALLOWED_JOBS")),
 		Profiles:    commaList(getenv("OMBI_PROFILES")),
+		Tools:       commaList(getenv("OMBI_TOOLS")),
 	}
 	o.httpFromEnv(getenv)
 	var errs []error
@@ -178,6 +183,11 @@ func (o Options) Validate() error {
 	for _, b := range o.Bundles {
 		if !slices.Contains(known, b) {
 			errs = append(errs, fmt.Errorf("OMBI_BUNDLES: unknown bundle %q (known: %s)", b, strings.Join(known, ",")))
+		}
+	}
+	for _, t := range o.Tools {
+		if _, ok := spec.Lookup(t); !ok {
+			errs = append(errs, fmt.Errorf("OMBI_TOOLS: unknown tool %q", t))
 		}
 	}
 	if o.Timeout < 0 || o.Timeout > 10*time.Minute {

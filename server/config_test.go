@@ -42,6 +42,13 @@ func TestOptionsFromEnv(t *testing.T) {
 		{name: "bad url", env: map[string]string{"OMBI_URL": "ftp://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"}, wantErr: []string{"OMBI_URL"}},
 		{name: "credentials in url", env: map[string]string{"OMBI_URL": "http://u:hunter2@h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"}, wantErr: []string{"OMBI_URL"}},
 		{name: "bad bundle", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_BUNDLES": "core,admin"}, wantErr: []string{"OMBI_BUNDLES"}},
+		{name: "tool subset", env: map[string]string{"OMBI_URL": "https://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TOOLS": "read_search, read_media"},
+			check: func(t *testing.T, o Options) {
+				if !reflect.DeepEqual(o.Tools, []string{"read_search", "read_media"}) {
+					t.Fatalf("tools %q", o.Tools)
+				}
+			}},
+		{name: "unknown tool", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TOOLS": "read_search,ombi_read_media"}, wantErr: []string{"OMBI_TOOLS", "ombi_read_media"}},
 		{name: "bad timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "soon"}, wantErr: []string{"OMBI_TIMEOUT"}},
 		{name: "zero timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "0s"}, wantErr: []string{"OMBI_TIMEOUT"}},
 		{name: "negative timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "-1s"}, wantErr: []string{"OMBI_TIMEOUT"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,6 +59,9 @@ func New(opts Options) (*mcp.Server, error) {
 		}
 		if !enabled[t.Bundle] {
 			disabled[t.Name] = t.Bundle
+			continue
+		}
+		if len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
 			continue
 		}
 		mt, err := mcpTool(t)

@@ -25,7 +25,10 @@ type harness struct {
 
 func startMock(t testing.TB, o mockombi.Options) *mockombi.Server {
 	t.Helper()
-	m := mockombi.New(o)
+	m, err := mockombi.New(o)
+	if err != nil {
+		t.Fatalf("new mockombi: %v", err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		t.Fatalf("start mockombi: %v", err)
 	}
@@ -140,17 +143,20 @@ func TestServer_toolsListPerBundles(t *testing.T) {
 	m := startMock(t, mockombi.Options{})
 	tests := []struct {
 		bundles []string
+		tools   []string // Options.Tools
 		want    int
 	}{
-		{nil, 18},
-		{[]string{spec.BundleCore, spec.BundleModeration}, 23},
-		{[]string{spec.BundleCore, spec.BundleModeration, spec.BundleAdministration}, 31},
-		{[]string{spec.BundleAdministration}, 8},
+		{nil, nil, 18},
+		{[]string{spec.BundleCore, spec.BundleModeration}, nil, 23},
+		{[]string{spec.BundleCore, spec.BundleModeration, spec.BundleAdministration}, nil, 31},
+		{[]string{spec.BundleAdministration}, nil, 8},
+		// A tool subset narrows the bundles; a named tool of a disabled bundle stays off.
+		{[]string{spec.BundleCore, spec.BundleModeration}, []string{"read_search", "write_request_moderate", "read_logs"}, 2},
 	}
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.bundles, ","), func(t *testing.T) {
+		t.Run(strings.Join(tt.bundles, ",")+"/"+strings.Join(tt.tools, ","), func(t *testing.T) {
 			o := jwtOptions(t, m)
-			o.Bundles = tt.bundles
+			o.Bundles, o.Tools = tt.bundles, tt.tools
 			h := newHarness(t, m, o)
 			var names []string
 			for tool, err := range h.session.Tools(context.Background(), nil) {

@@ -156,7 +156,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "mockombi %s\n", buildinfo.Version())
 		return nil
 	}
-	srv, err := mockombi.NewServer(c.opts)
+	srv, err := mockombi.New(c.opts)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,10 @@ func TestRun_flagsAndConfiguration(t *testing.T) {
 // would: over stdio, against a loopback mockombi, with all bundles enabled.
 func TestBinary_stdio(t *testing.T) {
 	bin := buildBinary(t)
-	m := mockombi.New(mockombi.Options{})
+	m, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +473,10 @@ func connectHTTP(t testing.TB, endpoint string) *mcp.ClientSession {
 // call gets its answer and the process exits 0.
 func TestBinary_http(t *testing.T) {
 	bin := buildBinary(t)
-	m := mockombi.New(mockombi.Options{Latency: 600 * time.Millisecond})
+	m, err := mockombi.New(mockombi.Options{Latency: 600 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -588,7 +594,10 @@ func TestOfficialConformance(t *testing.T) {
 		t.Fatalf("find the official suite: %v (run npm ci in %s)", err, dir)
 	}
 	bin := buildBinary(t)
-	m := mockombi.New(mockombi.Options{})
+	m, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -634,7 +643,10 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 // the two against one loopback mockombi, and reports each median.
 func BenchmarkCallLatency_httpVsStdio(b *testing.B) {
 	bin := buildBinary(b)
-	m := mockombi.New(mockombi.Options{})
+	m, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := m.Start("127.0.0.1:0"); err != nil {
 		b.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func StartMockAt(addr string, opts mockombi.Options) (*Upstream, error) {
 	if opts.JournalBodyBytes == 0 {
 		opts.JournalBodyBytes = -1
 	}
-	m, err := mockombi.NewServer(opts)
+	m, err := mockombi.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("start mockombi: %w", err)
 	}

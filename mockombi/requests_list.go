@@ -1,0 +1,579 @@
+package mockombi
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// statusFilter returns the predicate of a v2 list status segment.
+func statusFilter(media, status string) (func(b *reqBase, fourK fourKFlags) bool, bool) {
+	switch status {
+	case "":
+		return func(*reqBase, fourKFlags) bool { return true }, true
+	case "pending":
+		return func(b *reqBase, k fourKFlags) bool {
+			return !b.RequestedDate.IsZero() && !b.Approved && !b.Available && !b.isDenied() ||
+				k.has && !k.approved && !k.available && !k.denied
+		}, true
+	case "processing":
+		return func(b *reqBase, k fourKFlags) bool {
+			return !b.RequestedDate.IsZero() && b.Approved && !b.Available && !b.isDenied() ||
+				k.has && k.approved && !k.available && !k.denied
+		}, true
+	case "available", "availble":
+		if status == "availble" && media != "movie" {
+			return nil, false
+		}
+		return func(b *reqBase, k fourKFlags) bool { return b.Available || k.available }, true
+	case "denied":
+		return func(b *reqBase, k fourKFlags) bool {
+			return b.isDenied() && !b.Available || k.has && k.denied && !k.available
+		}, true
+	case "unavailable":
+		if media == "album" {
+			return nil, false
+		}
+		return func(b *reqBase, k fourKFlags) bool { return !b.Available && b.Approved }, true
+	}
+	return nil, false
+}
+
+// fourKFlags are a movie request's 4K flags (zero for other media).
+type fourKFlags struct{ has, approved, available, denied bool }
+
+// fourK extracts a movie request's 4K flags.
+func fourK(m *movieRequest) fourKFlags {
+	return fourKFlags{has: m.Has4KRequest, approved: m.Approved4K, available: m.Available4K, denied: m.Denied4K != nil && *m.Denied4K}
+}
+
+// requestsListV2 is GET /api/v2/Requests/{movie|tv|album}[/{status}]/{count}/{position}/{sort}/{sortOrder}.
+func (s *Server) requestsListV2(w http.ResponseWriter, r *http.Request) {
+	media := segmentAfter(r, "requests")
+	keep, ok := statusFilter(media, strings.ToLower(r.PathValue("status")))
+	if !ok {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	count, ok := intParam(w, r, "count")
+	if !ok {
+		return
+	}
+	position, ok := intParam(w, r, "position")
+	if !ok {
+		return
+	}
+	sortProp, asc := r.PathValue("sort"), strings.EqualFold(r.PathValue("sortOrder"), "asc")
+	if strings.Contains(sortProp, ".") {
+		sortProp = "requestedDate"
+		if media == "tv" {
+			sortProp = "title"
+		}
+	}
+	p := principalOf(r)
+	var items []map[string]any
+	s.store.Read(func(st *store) {
+		switch media {
+		case "movie":
+			for _, m := range st.requests.movies {
+				if keep(&m.reqBase, fourK(m)) && st.visibleTo(p, m.RequestedUserID) {
+					items = append(items, st.movieRequestView(m, p))
+				}
+			}
+		case "tv":
+			for _, c := range st.requests.children {
+				if keep(&c.reqBase, fourKFlags{}) && st.visibleTo(p, c.RequestedUserID) {
+					items = append(items, st.childView(c, p, childViewOpts{Parent: true, Seasons: true}))
+				}
+			}
+		case "album":
+			for _, a := range st.requests.albums {
+				if keep(&a.reqBase, fourKFlags{}) && st.visibleTo(p, a.RequestedUserID) {
+					items = append(items, st.albumRequestView(a, p))
+				}
+			}
+		}
+	})
+	if err := sortByProperty(items, sortProp, asc); err != "" {
+		writeOmbiError(w, http.StatusInternalServerError, err)
+		return
+	}
+	page := window(items, position, count)
+	if len(page) > 0 && s.quirk(QuirkV2ListNullReference) {
+		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
+		return
+	}
+	if page == nil {
+		page = []map[string]any{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"collection": page, "total": len(items)})
+}
+
+// v1Filter applies the v1 FilterType ints (status and availability).
+func v1Filter(b *reqBase, status, availability int) bool {
+	switch status {
+	case 3: // Approved
+		if !b.Approved {
+			return false
+		}
+	case 4: // Processing
+		if !b.Approved || b.Available {
+			return false
+		}
+	case 5: // PendingApproval
+		if b.Approved || b.Available || b.isDenied() {
+			return false
+		}
+	}
+	switch availability {
+	case 1:
+		return b.Available
+	case 2:
+		return !b.Available
+	}
+	return true
+}
+
+// v1Order sorts by the v1 OrderType int.
+func v1Order(items []map[string]any, order int) {
+	switch order {
+	case 1:
+		_ = sortByProperty(items, "requestedDate", true)
+	case 2:
+		_ = sortByProperty(items, "requestedDate", false)
+	case 3:
+		_ = sortByProperty(items, "title", true)
+	case 4:
+		_ = sortByProperty(items, "title", false)
+	case 5:
+		_ = sortByProperty(items, "requestStatus", true)
+	case 6:
+		_ = sortByProperty(items, "requestStatus", false)
+	}
+}
+
+// pagedV1Args reads {count}/{position}/{orderType} (int-constrained).
+func pagedV1Args(w http.ResponseWriter, r *http.Request) (count, position, order int, ok bool) {
+	if count, ok = intParam(w, r, "count"); !ok {
+		return
+	}
+	if position, ok = intParam(w, r, "position"); !ok {
+		return
+	}
+	order, ok = intParam(w, r, "orderType")
+	return
+}
+
+// pagedV1FilterArgs reads pagedV1Args plus the {statusType} and
+// {availabilityType} segments, which the movie and album routes honour.
+func pagedV1FilterArgs(w http.ResponseWriter, r *http.Request) (count, position, order, status, avail int, ok bool) {
+	if count, position, order, ok = pagedV1Args(w, r); !ok {
+		return
+	}
+	if status, ok = intParam(w, r, "statusType"); !ok {
+		return
+	}
+	avail, ok = intParam(w, r, "availabilityType")
+	return
+}
+
+// requestMoviePagedV1 is GET /api/v1/Request/movie/{count}/{position}/{orderType}/{statusType}/{availabilityType}.
+func (s *Server) requestMoviePagedV1(w http.ResponseWriter, r *http.Request) {
+	count, position, order, status, avail, ok := pagedV1FilterArgs(w, r)
+	if !ok {
+		return
+	}
+	p := principalOf(r)
+	items := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, m := range st.requests.movies {
+			if v1Filter(&m.reqBase, status, avail) && st.visibleTo(p, m.RequestedUserID) {
+				items = append(items, st.movieRequestView(m, p))
+			}
+		}
+	})
+	v1Order(items, order)
+	writePage(w, items, position, count)
+}
+
+// writePage answers RequestsViewModel {collection, total}.
+func writePage(w http.ResponseWriter, items []map[string]any, position, count int) {
+	page := window(items, position, count)
+	if page == nil {
+		page = []map[string]any{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"collection": page, "total": len(items)})
+}
+
+// requestTVPagedV1 is GET /api/v1/Request/tv[lite]/{count}/{position}/{orderType}/{statusFilterType}/{availabilityFilterType}.
+// Upstream binds status and availability from the query string (parameter
+// name mismatch), so the path values are ignored.
+func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
+	count, position, order, ok := pagedV1Args(w, r)
+	if !ok {
+		return
+	}
+	if _, ok := intParam(w, r, "statusFilterType"); !ok {
+		return
+	}
+	if _, ok := intParam(w, r, "availabilityFilterType"); !ok {
+		return
+	}
+	status, _ := strconv.Atoi(queryFold(r, "statusType"))
+	avail, _ := strconv.Atoi(queryFold(r, "availabilityType"))
+	lite := segmentAfter(r, "request") == "tvlite"
+	p := principalOf(r)
+	items := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, pr := range st.requests.tv {
+			kids := st.requests.childrenOf(pr.ID)
+			if !st.parentVisibleTo(p, pr) {
+				continue
+			}
+			if !slices.ContainsFunc(kids, func(c *childRequest) bool { return v1Filter(&c.reqBase, status, avail) }) && (status != 0 || avail != 0) {
+				continue
+			}
+			v := st.parentView(pr, p, lite)
+			if len(kids) > 0 {
+				v["requestedDate"] = kids[0].RequestedDate
+				v["requestStatus"] = kids[0].status()
+			}
+			items = append(items, v)
+		}
+	})
+	v1Order(items, order)
+	for _, it := range items {
+		delete(it, "requestedDate")
+		delete(it, "requestStatus")
+	}
+	writePage(w, items, position, count)
+}
+
+// requestAlbumPagedV1 is GET /api/v1/request/music/{count}/{position}/{orderType}/{statusType}/{availabilityType}.
+func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
+	count, position, order, status, avail, ok := pagedV1FilterArgs(w, r)
+	if !ok {
+		return
+	}
+	p := principalOf(r)
+	items := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, a := range st.requests.albums {
+			if v1Filter(&a.reqBase, status, avail) && st.visibleTo(p, a.RequestedUserID) {
+				items = append(items, st.albumRequestView(a, p))
+			}
+		}
+	})
+	v1Order(items, order)
+	writePage(w, items, position, count)
+}
+
+// requestMovieAll is GET /api/v1/Request/movie.
+func (s *Server) requestMovieAll(w http.ResponseWriter, r *http.Request) {
+	s.writeMovieRequests(w, r, func(*movieRequest) bool { return true })
+}
+
+// requestMovieSearch is GET /api/v1/Request/movie/search/{searchTerm}.
+func (s *Server) requestMovieSearch(w http.ResponseWriter, r *http.Request) {
+	term := r.PathValue("searchTerm")
+	s.writeMovieRequests(w, r, func(m *movieRequest) bool { return containsFold(m.Title, term) })
+}
+
+// writeMovieRequests answers MovieRequests[] filtered by keep.
+func (s *Server) writeMovieRequests(w http.ResponseWriter, r *http.Request, keep func(*movieRequest) bool) {
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, m := range st.requests.movies {
+			if keep(m) && st.visibleTo(principalOf(r), m.RequestedUserID) {
+				out = append(out, st.movieRequestView(m, principalOf(r)))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// requestMovieGet is GET /api/v1/Request/movie/info/{requestId}.
+func (s *Server) requestMovieGet(w http.ResponseWriter, r *http.Request) {
+	id, ok := intArg(w, r, "requestId")
+	if !ok {
+		return
+	}
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if m := st.requests.movieByID(id); m != nil {
+			out = st.movieRequestView(m, principalOf(r))
+		}
+	})
+	writeRecord(w, out)
+}
+
+// requestMovieTotal is GET /api/v1/Request/movie/total.
+func (s *Server) requestMovieTotal(w http.ResponseWriter, r *http.Request) {
+	n := 0
+	s.store.Read(func(st *store) { n = len(st.requests.movies) })
+	writeJSON(w, http.StatusOK, n)
+}
+
+// requestTVTotal is GET /api/v1/Request/tv/total.
+func (s *Server) requestTVTotal(w http.ResponseWriter, r *http.Request) {
+	n := 0
+	s.store.Read(func(st *store) { n = len(st.requests.tv) })
+	writeJSON(w, http.StatusOK, n)
+}
+
+// requestAlbumTotal is GET /api/v1/request/music/total.
+func (s *Server) requestAlbumTotal(w http.ResponseWriter, r *http.Request) {
+	n := 0
+	s.store.Read(func(st *store) { n = len(st.requests.albums) })
+	writeJSON(w, http.StatusOK, n)
+}
+
+// requestTVAll is GET /api/v1/Request/tv and tvlite.
+func (s *Server) requestTVAll(w http.ResponseWriter, r *http.Request) {
+	lite := segmentAfter(r, "request") == "tvlite"
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, pr := range st.requests.tv {
+			if st.parentVisibleTo(principalOf(r), pr) {
+				out = append(out, st.parentView(pr, principalOf(r), lite))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// requestTVGet is GET /api/v1/Request/tv/{requestId} (parent id).
+func (s *Server) requestTVGet(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "requestId")
+	if !ok {
+		return
+	}
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if pr := st.requests.parentByID(id); pr != nil {
+			out = st.parentView(pr, principalOf(r), false)
+		}
+	})
+	writeRecord(w, out)
+}
+
+// requestTVSearch is GET /api/v1/Request/tv/search/{searchTerm}; the
+// tv_search_linq quirk reproduces the EF Core translation failure.
+func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
+	term := r.PathValue("searchTerm")
+	if s.quirk(QuirkTVSearchLINQ) {
+		var trace string
+		s.store.Read(func(st *store) { trace = st.requests.linqTrace })
+		writeOmbiError(w, http.StatusInternalServerError, "System.InvalidOperationException: The LINQ expression 'DbSet<TvRequests>()\n"+
+			"    .Where(t => t.Title.Contains(__search_0, StringComparison.OrdinalIgnoreCase))' could not be translated. "+
+			"Either rewrite the query in a form that can be translated, or switch to client evaluation explicitly by inserting a call to "+
+			"'AsEnumerable', 'AsAsyncEnumerable', 'ToList', or 'ToListAsync'. See https://go.microsoft.com/fwlink/?linkid=2101038 for more information.\n"+trace)
+		return
+	}
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, pr := range st.requests.tv {
+			if containsFold(pr.Title, term) && st.parentVisibleTo(principalOf(r), pr) {
+				out = append(out, st.parentView(pr, principalOf(r), false))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// requestTVChildren is GET /api/v1/Request/tv/{requestId}/child.
+func (s *Server) requestTVChildren(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "requestId")
+	if !ok {
+		return
+	}
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, c := range st.requests.childrenOf(id) {
+			out = append(out, st.childView(c, principalOf(r), childViewOpts{Seasons: true}))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// requestAlbumAll is GET /api/v1/request/music.
+func (s *Server) requestAlbumAll(w http.ResponseWriter, r *http.Request) {
+	s.writeAlbumRequests(w, r, "")
+}
+
+// requestAlbumSearch is GET /api/v1/request/music/search/{searchTerm}.
+func (s *Server) requestAlbumSearch(w http.ResponseWriter, r *http.Request) {
+	s.writeAlbumRequests(w, r, r.PathValue("searchTerm"))
+}
+
+// writeAlbumRequests answers AlbumRequest[] whose title or artist matches term.
+func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term string) {
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, a := range st.requests.albums {
+			if (containsFold(a.Title, term) || containsFold(a.ArtistName, term)) && st.visibleTo(principalOf(r), a.RequestedUserID) {
+				out = append(out, st.albumRequestView(a, principalOf(r)))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// requestsRecentlyRequested is GET /api/v2/Requests/recentlyRequested: up to
+// seven movies, TV children and albums, newest first.
+func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Request) {
+	type row struct {
+		date time.Time
+		v    map[string]any
+	}
+	var rows []row
+	s.store.Read(func(st *store) {
+		user := func(id string) (any, any) {
+			if acc := st.users.byID(id); acc != nil {
+				return id, acc.displayName()
+			}
+			return id, nil
+		}
+		newest := func(n int, dates []time.Time) []int {
+			idx := make([]int, len(dates))
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortStableFunc(idx, func(a, b int) int { return dates[b].Compare(dates[a]) })
+			return idx[:min(n, len(idx))]
+		}
+		var dates []time.Time
+		for _, m := range st.requests.movies {
+			dates = append(dates, m.RequestedDate)
+		}
+		for _, i := range newest(7, dates) {
+			m := st.requests.movies[i]
+			uid, name := user(m.RequestedUserID)
+			rows = append(rows, row{m.RequestedDate, map[string]any{"requestId": m.ID, "type": requestTypeMovie, "userId": uid, "username": name,
+				"available": m.Available, "tvPartiallyAvailable": false, "requestDate": m.RequestedDate, "title": m.Title, "overview": m.Overview,
+				"releaseDate": m.ReleaseDate, "approved": m.Approved, "denied": m.isDenied(), "mediaId": strconv.Itoa(m.TheMovieDbID),
+				"posterPath": m.PosterPath, "background": m.Background}})
+		}
+		dates = dates[:0]
+		for _, c := range st.requests.children {
+			dates = append(dates, c.RequestedDate)
+		}
+		for _, i := range newest(7, dates) {
+			c := st.requests.children[i]
+			uid, name := user(c.RequestedUserID)
+			v := map[string]any{"requestId": c.ID, "type": requestTypeTV, "userId": uid, "username": name,
+				"available": c.Available, "tvPartiallyAvailable": partlyAvailable(c), "requestDate": c.RequestedDate, "title": c.Title,
+				"overview": nil, "releaseDate": c.ReleaseYear, "approved": c.Approved, "denied": c.isDenied(), "mediaId": nil,
+				"posterPath": nil, "background": nil}
+			if pr := st.requests.parentByID(c.ParentRequestID); pr != nil {
+				v["overview"], v["mediaId"], v["posterPath"], v["background"] = pr.Overview, strconv.Itoa(pr.ExternalProviderID), pr.PosterPath, pr.Background
+			}
+			rows = append(rows, row{c.RequestedDate, v})
+		}
+		dates = dates[:0]
+		for _, a := range st.requests.albums {
+			dates = append(dates, a.RequestedDate)
+		}
+		for _, i := range newest(7, dates) {
+			a := st.requests.albums[i]
+			uid, name := user(a.RequestedUserID)
+			rows = append(rows, row{a.RequestedDate, map[string]any{"requestId": a.ID, "type": requestTypeAlbum, "userId": uid, "username": name,
+				"available": a.Available, "tvPartiallyAvailable": false, "requestDate": a.RequestedDate, "title": a.Title, "overview": a.ArtistName,
+				"releaseDate": a.ReleaseDate, "approved": a.Approved, "denied": a.isDenied(), "mediaId": a.ForeignAlbumID,
+				"posterPath": nil, "background": nil}})
+		}
+	})
+	slices.SortStableFunc(rows, func(a, b row) int { return b.date.Compare(a.date) })
+	out := make([]map[string]any, 0, len(rows))
+	p := principalOf(r)
+	s.store.Read(func(st *store) {
+		for _, row := range rows {
+			// upstream takes seven of each, then skips other users' rows when hiding
+			if owner, _ := row.v["userId"].(string); st.visibleTo(p, owner) {
+				out = append(out, row.v)
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// partlyAvailable reports some but not all episodes of a child available.
+func partlyAvailable(c *childRequest) bool {
+	some, all := false, true
+	for _, s := range c.SeasonRequests {
+		for _, e := range s.Episodes {
+			some = some || e.Available
+			all = all && e.Available
+		}
+	}
+	return some && !all
+}
+
+// requestCount is GET /api/v1/Request/count (anonymous).
+func (s *Server) requestCount(w http.ResponseWriter, r *http.Request) {
+	var pending, approved, available, denied int
+	tally := func(b *reqBase) { // the buckets overlap, as upstream counts them
+		if !b.Approved && !b.Available && !b.isDenied() {
+			pending++
+		}
+		if b.Approved && !b.Available {
+			approved++
+		}
+		if b.Available {
+			available++
+		}
+		if b.isDenied() {
+			denied++
+		}
+	}
+	s.store.Read(func(st *store) {
+		for _, m := range st.requests.movies {
+			tally(&m.reqBase)
+		}
+		for _, c := range st.requests.children {
+			tally(&c.reqBase)
+		}
+	})
+	writeJSON(w, http.StatusOK, map[string]int{"pending": pending, "approved": approved, "available": available, "denied": denied})
+}
+
+// requestUserHasRequest is GET /api/v1/Request/userhasrequest?userId=.
+func (s *Server) requestUserHasRequest(w http.ResponseWriter, r *http.Request) {
+	id := queryFold(r, "userId")
+	has := false
+	s.store.Read(func(st *store) {
+		for _, m := range st.requests.movies {
+			has = has || m.RequestedUserID == id
+		}
+		for _, c := range st.requests.children {
+			has = has || c.RequestedUserID == id
+		}
+		for _, a := range st.requests.albums {
+			has = has || a.RequestedUserID == id
+		}
+	})
+	writeJSON(w, http.StatusOK, has)
+}
+
+// visibleTo applies OmbiSettings.hideRequestsUsers: when it is on, callers
+// other than Admin, PowerUser and the system user see only their own requests.
+func (st *store) visibleTo(p *principal, owner string) bool {
+	if p == nil || p.isPrivileged() || !st.settings.flag("ombi", "hideRequestsUsers") {
+		return true
+	}
+	if acc := st.users.byID(p.id); acc != nil && acc.UserType == 0 {
+		return true
+	}
+	return owner == p.id
+}
+
+// parentVisibleTo shows a TV parent when any of its children is visible.
+func (st *store) parentVisibleTo(p *principal, pr *tvParent) bool {
+	kids := st.requests.childrenOf(pr.ID)
+	if len(kids) == 0 {
+		return st.visibleTo(p, "")
+	}
+	return slices.ContainsFunc(kids, func(c *childRequest) bool { return st.visibleTo(p, c.RequestedUserID) })
+}

@@ -1,0 +1,41 @@
+package mockombi
+
+import (
+	"net/http"
+	"slices"
+)
+
+// retryList is GET /api/v1/RequestRetry: rows not completed.
+func (s *Server) retryList(w http.ResponseWriter, r *http.Request) {
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, q := range st.requests.retry {
+			if q.Completed != nil {
+				continue
+			}
+			out = append(out, mergeExtra(map[string]any{"failedId": q.ID, "title": q.Title, "releaseYear": q.ReleaseYear,
+				"requestId": q.RequestID, "type": q.Type, "dts": q.Dts, "error": q.Error, "retryCount": q.RetryCount}, q.Extra))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// retryDelete is DELETE /api/v1/RequestRetry/{queueId}; a missing row makes
+// the repository delete null upstream (500).
+func (s *Server) retryDelete(w http.ResponseWriter, r *http.Request) {
+	id, ok := intParam(w, r, "queueId")
+	if !ok {
+		return
+	}
+	found := false
+	s.store.Write(func(st *store) {
+		n := len(st.requests.retry)
+		st.requests.retry = slices.DeleteFunc(st.requests.retry, func(q *retryItem) bool { return q.ID == id })
+		found = len(st.requests.retry) < n
+	})
+	if !found {
+		writeOmbiError(w, http.StatusInternalServerError, "Value cannot be null. (Parameter 'entity')")
+		return
+	}
+	writeJSON(w, http.StatusOK, true)
+}

@@ -1,0 +1,114 @@
+package mockombi
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// searchActorCredits is GET /api/v2/Search/actor/{actorId}/{movie|tv}: TMDB
+// combined credits in snake_case.
+func (s *Server) searchActorCredits(w http.ResponseWriter, r *http.Request) {
+	id, ok := intArg(w, r, "actorId")
+	if !ok {
+		return
+	}
+	tv := strings.HasSuffix(strings.ToLower(strings.TrimSuffix(r.URL.Path, "/")), "/tv")
+	cast, crew := []map[string]any{}, []map[string]any{}
+	s.store.Read(func(st *store) {
+		if tv {
+			for _, sh := range st.search.shows {
+				if slices.Contains(sh.Cast, id) {
+					cast = append(cast, map[string]any{"id": sh.TheMovieDbID, "name": sh.Title, "original_name": sh.Title,
+						"first_air_date": sh.FirstAired, "character": "Lead", "credit_id": fmt.Sprintf("525%07d%d", sh.TheMovieDbID, id%1000),
+						"episode_count": 10, "poster_path": sh.PosterPath, "backdrop_path": sh.BackdropPath, "genre_ids": sh.GenreIDs,
+						"origin_country": []string{"US"}, "original_language": "en", "overview": sh.Overview, "popularity": 50.0, "vote_average": 8.1, "vote_count": 1200})
+				}
+			}
+			return
+		}
+		for _, m := range st.search.movies {
+			credit := map[string]any{"adult": m.Adult, "backdrop_path": m.BackdropPath, "genre_ids": m.GenreIDs, "id": m.TheMovieDbID,
+				"original_language": m.OriginalLanguage, "original_title": m.OriginalTitle, "overview": m.Overview, "popularity": m.Popularity,
+				"poster_path": m.PosterPath, "release_date": dateOnly(m.ReleaseDate), "title": m.Title, "video": m.Video,
+				"vote_average": m.VoteAverage, "vote_count": m.VoteCount}
+			if i := slices.Index(m.Cast, id); i >= 0 {
+				c := maps.Clone(credit)
+				c["character"], c["credit_id"], c["order"] = "Role "+strconv.Itoa(i+1), fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i), i
+				cast = append(cast, c)
+			}
+			if i := slices.Index(m.Crew, id); i >= 0 {
+				c := maps.Clone(credit)
+				c["department"], c["job"], c["credit_id"] = "Directing", "Director", fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i)
+				crew = append(crew, c)
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, map[string]any{"cast": cast, "crew": crew, "id": id})
+}
+
+// searchMulti is POST /api/v2/Search/multi/{searchTerm}: artists (no poster
+// or overview) first, then movies "Title (YYYY)", TV titles and people.
+func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Movies  bool `json:"movies"`
+		TvShows bool `json:"tvShows"`
+		Music   bool `json:"music"`
+		People  bool `json:"people"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	term := r.PathValue("searchTerm")
+	type hit struct {
+		pop float64
+		v   map[string]any
+	}
+	var hits []hit
+	music := []map[string]any{}
+	s.store.Read(func(st *store) {
+		if in.Movies {
+			for _, m := range st.search.movies {
+				if containsFold(m.Title, term) {
+					hits = append(hits, hit{m.Popularity, map[string]any{"id": strconv.Itoa(m.TheMovieDbID), "mediaType": "movie",
+						"title": fmt.Sprintf("%s (%d)", m.Title, m.year()), "poster": nullIfEmpty(m.PosterPath), "overview": m.Overview}})
+				}
+			}
+		}
+		if in.TvShows {
+			for _, sh := range st.search.shows {
+				if containsFold(sh.Title, term) {
+					// TMDB multi results carry no release_date for TV, so no year is appended
+					hits = append(hits, hit{float64(sh.SiteRating) * 10, map[string]any{"id": strconv.Itoa(sh.TheMovieDbID), "mediaType": "tv",
+						"title": sh.Title, "poster": nullIfEmpty(sh.PosterPath), "overview": sh.Overview}})
+				}
+			}
+		}
+		if in.People {
+			for _, pe := range st.search.people {
+				if containsFold(pe.Name, term) {
+					hits = append(hits, hit{pe.Popularity, map[string]any{"id": strconv.Itoa(pe.ID), "mediaType": "person",
+						"title": pe.Name, "poster": nil, "overview": nil}})
+				}
+			}
+		}
+		if in.Music {
+			for _, a := range st.search.artists {
+				if containsFold(a.ArtistName, term) {
+					music = append(music, map[string]any{"id": a.ForeignArtistID, "mediaType": "Artist",
+						"title": a.ArtistName, "poster": nil, "overview": nil})
+				}
+			}
+		}
+	})
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(b.pop, a.pop) })
+	out := music // MusicBrainz artists come first, then TMDB's results in its order
+	for _, h := range hits {
+		out = append(out, h.v)
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,122 @@
+package mockombi
+
+import (
+	"net/http"
+)
+
+// searchArtist is GET /api/v1/Search/music/artist/{searchTerm}.
+func (s *Server) searchArtist(w http.ResponseWriter, r *http.Request) {
+	term := r.PathValue("searchTerm")
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, a := range st.search.artists {
+			if containsFold(a.ArtistName, term) {
+				out = append(out, artistView(a))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchAlbum is GET /api/v1/Search/music/album/{searchTerm}.
+func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
+	term := r.PathValue("searchTerm")
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, a := range st.search.artists {
+			for i := range a.Albums {
+				if containsFold(a.Albums[i].Title, term) {
+					out = append(out, st.albumView(a, &a.Albums[i]))
+				}
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchAlbumInfo is GET /api/v1/Search/music/album/info/{foreignAlbumId}.
+func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if a, al := st.search.album(r.PathValue("foreignAlbumId")); al != nil {
+			out = st.albumView(a, al)
+		}
+	})
+	writeRecord(w, out)
+}
+
+// searchArtistAlbums is GET /api/v1/Search/music/artist/album/{foreignArtistId}.
+func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		if a := st.search.artist(r.PathValue("foreignArtistId")); a != nil {
+			for i := range a.Albums {
+				out = append(out, st.albumView(a, &a.Albums[i]))
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchArtistInfo is GET /api/v2/Search/artist/{artistId}.
+func (s *Server) searchArtistInfo(w http.ResponseWriter, r *http.Request) {
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if a := st.search.artist(r.PathValue("artistId")); a != nil {
+			out = st.artistInformation(a)
+		}
+	})
+	writeRecord(w, out)
+}
+
+// searchArtistByRequest is GET /api/v2/Search/artist/request/{requestId}: the
+// artist of an album request.
+func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
+	id, ok := intArg(w, r, "requestId")
+	if !ok {
+		return
+	}
+	var out map[string]any
+	found := false
+	s.store.Read(func(st *store) {
+		rq := st.requests.albumByID(id)
+		if rq == nil {
+			return
+		}
+		found = true
+		if a := st.search.artist(rq.ForeignArtistID); a != nil {
+			out = st.artistInformation(a)
+		}
+	})
+	switch {
+	case !found:
+		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
+	case out == nil:
+		noContent(w)
+	default:
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// searchReleaseGroup is GET /api/v2/Search/artist/album/{albumId}.
+func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if a, al := st.search.album(r.PathValue("albumId")); al != nil {
+			out = mergeExtra(map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
+				"type": al.AlbumType, "artistId": a.ForeignArtistID, "artistName": a.ArtistName, "trackCount": al.TrackCount}, al.Extra)
+		}
+	})
+	writeRecord(w, out)
+}
+
+// searchAlbumArt is GET /api/v2/Search/releasegroupart/{musicBrainzId}.
+func (s *Server) searchAlbumArt(w http.ResponseWriter, r *http.Request) {
+	image := ""
+	s.store.Read(func(st *store) {
+		if _, al := st.search.album(r.PathValue("musicBrainzId")); al != nil {
+			image = al.Cover
+		}
+	})
+	writeJSON(w, http.StatusOK, map[string]any{"image": image})
+}

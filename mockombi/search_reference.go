@@ -1,0 +1,111 @@
+package mockombi
+
+import (
+	"maps"
+	"net/http"
+	"strings"
+)
+
+// rottenTomatoesFailure is the 500 Ombi gives now that the Rotten Tomatoes API is gone.
+const rottenTomatoesFailure = "Response status code does not indicate success: 404 (Not Found)."
+
+// searchRatingsMovie is GET /api/v2/Search/ratings/movie/{name}/{year}.
+func (s *Server) searchRatingsMovie(w http.ResponseWriter, r *http.Request) {
+	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
+		var out map[string]any
+		for _, m := range st.search.movies {
+			if strings.EqualFold(m.Title, name) && m.year() == year {
+				out = m.Ratings
+			}
+		}
+		return out
+	})
+}
+
+// searchRatingsTV is GET /api/v2/Search/ratings/tv/{name}/{year}.
+func (s *Server) searchRatingsTV(w http.ResponseWriter, r *http.Request) {
+	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
+		var out map[string]any
+		for _, sh := range st.search.shows {
+			if strings.EqualFold(sh.Title, name) && sh.year() == year {
+				out = sh.Ratings
+			}
+		}
+		return out
+	})
+}
+
+// writeRatings answers a ratings route: the Rotten Tomatoes quirk's 500, or
+// the ratings of the title and year that lookup finds (204 when none).
+func (s *Server) writeRatings(w http.ResponseWriter, r *http.Request, lookup func(st *store, name string, year int) map[string]any) {
+	if s.quirk(QuirkRatingsRottenTomatoes) {
+		writeOmbiError(w, http.StatusInternalServerError, rottenTomatoesFailure)
+		return
+	}
+	year, ok := intArg(w, r, "year")
+	if !ok {
+		return
+	}
+	var out map[string]any
+	s.store.Read(func(st *store) { out = lookup(st, r.PathValue("name"), year) })
+	writeRecord(w, out)
+}
+
+// searchStream is GET /api/v2/Search/stream/{movie|tv}/{movieDbId}.
+func (s *Server) searchStream(w http.ResponseWriter, r *http.Request) {
+	id, ok := intArg(w, r, "movieDbId")
+	if !ok {
+		return
+	}
+	tv := strings.Contains(strings.ToLower(r.URL.Path), "/stream/tv/")
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		if tv {
+			if sh := st.search.showByTMDB(id); sh != nil {
+				out = append(out, sh.Streaming...)
+			}
+		} else if m := st.search.movie(id); m != nil {
+			out = append(out, m.Streaming...)
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchGenres is GET /api/v2/Search/Genres/{media} (and the TheMovieDb twin).
+func (s *Server) searchGenres(w http.ResponseWriter, r *http.Request) {
+	media := strings.ToLower(r.PathValue("media"))
+	out := []idName{}
+	s.store.Read(func(st *store) { out = append(out, st.search.ref.Genres[media]...) })
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchLanguages is GET /api/v2/Search/Languages; with the mojibake quirk
+// some native names arrive as question marks or U+FFFD.
+func (s *Server) searchLanguages(w http.ResponseWriter, r *http.Request) {
+	mojibake := s.quirk(QuirkLanguageMojibake)
+	out := []map[string]string{}
+	s.store.Read(func(st *store) {
+		for i, l := range st.search.ref.Languages {
+			l = maps.Clone(l)
+			if mojibake && !isASCII(l["name"]) {
+				if i%2 == 0 {
+					l["name"] = strings.Repeat("?", len([]rune(l["name"])))
+				} else {
+					l["name"] = strings.Repeat("\uFFFD", len([]rune(l["name"])))
+				}
+			}
+			out = append(out, l)
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// isASCII reports whether s is plain ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

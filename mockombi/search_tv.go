@@ -1,0 +1,156 @@
+package mockombi
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// showList returns the catalogue shows of a named list.
+func (st *store) showList(name string) []*catalogShow {
+	var out []*catalogShow
+	if name == "requested" {
+		for _, pr := range st.requests.tv {
+			if sh := st.search.showByTMDB(pr.ExternalProviderID); sh != nil {
+				out = append(out, sh)
+			}
+		}
+		return out
+	}
+	if name == "mostwatched" {
+		name = "popular" // [Obsolete] upstream: same as popular
+	}
+	for _, sh := range st.search.shows {
+		if slices.Contains(sh.Lists, name) {
+			out = append(out, sh)
+		}
+	}
+	return out
+}
+
+// searchTV is GET /api/v1/Search/tv/{searchTerm} (TVMaze search).
+func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
+	term := r.PathValue("searchTerm")
+	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, sh := range st.search.shows {
+			if sh.TvDbID == 0 || (!containsFold(sh.Title, term) && !slices.ContainsFunc(sh.Aliases, func(a string) bool { return containsFold(a, term) })) {
+				continue
+			}
+			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true}))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchTVInfo is GET /api/v1/Search/tv/info/{tvdbId}: the episode tree, with
+// request flags left false as upstream does.
+func (s *Server) searchTVInfo(w http.ResponseWriter, r *http.Request) {
+	id, ok := intArg(w, r, "tvdbId")
+	if !ok {
+		return
+	}
+	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if sh := st.search.showByTVDB(id); sh != nil {
+			out = st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Seasons: true})
+			out["rating"] = "Ombi.Api.TvMaze.Models.Rating"
+		}
+	})
+	writeRecord(w, out)
+}
+
+// searchTVListV1 is GET /api/v1/Search/tv/{popular|anticipated|trending|mostwatched} (Trakt).
+func (s *Server) searchTVListV1(w http.ResponseWriter, r *http.Request) {
+	name := segmentAfter(r, "tv")
+	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, sh := range st.showList(name) {
+			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true}))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchTVBrowse is GET /api/v2/Search/tv/{list}/{currentPosition}/{amountToLoad}.
+func (s *Server) searchTVBrowse(w http.ResponseWriter, r *http.Request) {
+	pos, take, ok := positionArgs(w, r)
+	if !ok {
+		return
+	}
+	name := segmentAfter(r, "tv")
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, sh := range window(st.showList(name), pos, take) {
+			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{Flags: true}))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchTVRequested is GET /api/v2/Search/tv/requested/{currentPosition}/{amountToLoad}.
+func (s *Server) searchTVRequested(w http.ResponseWriter, r *http.Request) {
+	pos, take, ok := positionArgs(w, r)
+	if !ok {
+		return
+	}
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, sh := range window(st.showList("requested"), pos, take) {
+			out = append(out, st.tvFullView(sh, principalOf(r)))
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchTVDetails is GET /api/v2/Search/tv/{tvdbId} and tv/moviedb/{moviedbid}:
+// both take a TMDB id.
+func (s *Server) searchTVDetails(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("moviedbid")
+	if raw == "" {
+		raw = r.PathValue("tvdbId")
+	}
+	id, err := strconv.Atoi(raw)
+	if err != nil {
+		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"id": {"The value '" + raw + "' is not valid."}})
+		return
+	}
+	var out map[string]any
+	s.store.Read(func(st *store) {
+		if sh := st.search.showByTMDB(id); sh != nil {
+			out = st.tvFullView(sh, principalOf(r))
+		}
+	})
+	writeRecord(w, out)
+}
+
+// searchTVByRequest is GET /api/v2/Search/tv/request/{requestId} (TV parent id).
+func (s *Server) searchTVByRequest(w http.ResponseWriter, r *http.Request) {
+	id, ok := intArg(w, r, "requestId")
+	if !ok {
+		return
+	}
+	var out map[string]any
+	found := false
+	s.store.Read(func(st *store) {
+		pr := st.requests.parentByID(id)
+		if pr == nil {
+			return
+		}
+		found = true
+		if sh := st.search.showByTMDB(pr.ExternalProviderID); sh != nil {
+			out = st.tvFullView(sh, principalOf(r))
+		}
+	})
+	switch {
+	case !found:
+		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
+	case out == nil:
+		noContent(w)
+	default:
+		writeJSON(w, http.StatusOK, out)
+	}
+}

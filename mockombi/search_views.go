@@ -1,0 +1,326 @@
+package mockombi
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+)
+
+// tmdbImage is a full TMDB image URL, or nil.
+func tmdbImage(size, p string) any {
+	if p == "" {
+		return nil
+	}
+	return "https://image.tmdb.org/t/p/" + size + p
+}
+
+// searchViewBase is the SearchViewModel part every search result carries.
+func searchViewBase(id int, typ int) map[string]any {
+	return map[string]any{
+		"id": id, "approved": false, "denied": nil, "deniedReason": nil, "requested": false,
+		"requestId": 0, "available": false, "plexUrl": nil, "embyUrl": nil, "jellyfinUrl": nil,
+		"quality": nil, "type": typ, "imdbId": nil, "theTvDbId": nil, "theMovieDbId": nil,
+		"subscribed": false, "showSubscribe": false,
+	}
+}
+
+// movieView is SearchMovieViewModel; lists leave imdbId out as TMDB list
+// results do, details (full) fill it.
+func (st *store) movieView(m *catalogMovie, p *principal, full bool) map[string]any {
+	v := searchViewBase(m.TheMovieDbID, 1)
+	maps.Copy(v, map[string]any{
+		"theMovieDbId": strconv.Itoa(m.TheMovieDbID), "adult": m.Adult, "backdropPath": nullIfEmpty(m.BackdropPath),
+		"genreIds": m.GenreIDs, "originalLanguage": m.OriginalLanguage, "originalTitle": m.OriginalTitle,
+		"overview": m.Overview, "popularity": m.Popularity, "posterPath": nullIfEmpty(m.PosterPath),
+		"releaseDate": m.ReleaseDate, "title": m.Title, "video": m.Video, "voteAverage": m.VoteAverage,
+		"voteCount": m.VoteCount, "alreadyInCp": false, "trailer": nil, "homepage": nil,
+		"rootPathOverride": 0, "qualityOverride": 0, "releaseDates": nil,
+		"digitalReleaseDate": m.DigitalReleaseDate,
+	})
+	if full {
+		v["imdbId"] = m.ImdbID
+		v["trailer"] = m.Trailer
+		v["homepage"] = m.Homepage
+		v["releaseDates"] = releaseDates(m)
+	}
+	st.overlayMovie(v, m.TheMovieDbID, p)
+	return mergeExtra(v, m.Extra)
+}
+
+// releaseDates is TMDB's release_dates block in Ombi's shape.
+func releaseDates(m *catalogMovie) any {
+	if m.ReleaseDate == nil {
+		return nil
+	}
+	dates := []map[string]any{{"releaseDate": m.ReleaseDate, "type": 3}}
+	if m.DigitalReleaseDate != nil {
+		dates = append(dates, map[string]any{"releaseDate": m.DigitalReleaseDate, "type": 4})
+	}
+	return map[string]any{"results": []map[string]any{{"isoCode": "US", "releaseDate": dates}}}
+}
+
+// movieFullView is MovieFullInfoViewModel (v2 movie details).
+func (st *store) movieFullView(m *catalogMovie, p *principal) map[string]any {
+	v := st.movieView(m, p, true)
+	ss := &st.search
+	var coll any
+	if m.CollectionID != nil {
+		if c := ss.collection(*m.CollectionID); c != nil {
+			coll = map[string]any{"id": c.ID, "name": c.Name, "posterPath": c.PosterPath, "backdropPath": c.BackdropPath}
+		}
+	}
+	cast := []map[string]any{}
+	for i, id := range m.Cast {
+		if pe := ss.person(id); pe != nil {
+			cast = append(cast, map[string]any{"cast_id": i + 1, "character": "Role " + strconv.Itoa(i+1), "credit_id": fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i),
+				"gender": 2, "id": pe.ID, "name": pe.Name, "order": i, "profile_path": pe.ProfilePath})
+		}
+	}
+	crew := []map[string]any{}
+	for i, id := range m.Crew {
+		if pe := ss.person(id); pe != nil {
+			crew = append(crew, map[string]any{"credit_id": fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i), "department": "Directing",
+				"gender": 2, "id": pe.ID, "job": "Director", "name": pe.Name, "profile_path": pe.ProfilePath})
+		}
+	}
+	similar := []map[string]any{}
+	for _, id := range m.Similar {
+		if s := ss.movie(id); s != nil {
+			similar = append(similar, map[string]any{"adult": s.Adult, "backdrop_path": s.BackdropPath, "genre_ids": s.GenreIDs, "id": s.TheMovieDbID,
+				"original_language": s.OriginalLanguage, "original_title": s.OriginalTitle, "overview": s.Overview, "poster_path": s.PosterPath,
+				"release_date": dateOnly(s.ReleaseDate), "title": s.Title, "video": s.Video, "vote_average": s.VoteAverage, "vote_count": s.VoteCount, "popularity": s.Popularity})
+		}
+	}
+	keywords := []map[string]any{}
+	for _, id := range m.KeywordIDs {
+		for _, k := range ss.ref.Keywords {
+			if k.ID == id {
+				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
+			}
+		}
+	}
+	maps.Copy(v, map[string]any{
+		"belongsToCollection": coll, "budget": m.Budget, "genres": ss.genreNames("movie", m.GenreIDs),
+		"productionCompanies": m.ProductionCompanies, "revenue": m.Revenue, "runtime": m.Runtime,
+		"tagline": m.Tagline, "status": m.Status,
+		"videos": map[string]any{"results": []map[string]any{{"id": "5d1a1a" + strconv.Itoa(m.TheMovieDbID), "iso_639_1": "en", "iso_3166_1": "US",
+			"key": strings.TrimPrefix(m.Trailer, "https://www.youtube.com/watch?v="), "name": "Official Trailer", "site": "YouTube", "size": 1080, "type": "Trailer"}}},
+		"credits":         map[string]any{"cast": cast, "crew": crew},
+		"similar":         map[string]any{"page": 1, "results": similar, "total_pages": 1, "total_results": len(similar)},
+		"recommendations": map[string]any{"page": 1, "results": similar, "total_pages": 1, "total_results": len(similar)},
+		"externalIds":     map[string]any{"imdbId": m.ImdbID, "facebookId": nil, "instagramId": nil, "twitterId": nil},
+		"keywords":        map[string]any{"keywordsValue": keywords},
+	})
+	return v
+}
+
+// tvViewOpts choose what tvView fills; the zero value is the v2 view with
+// TMDB ids, no seasons and no request flags.
+type tvViewOpts struct {
+	// V1 gives the v1 ids: id is the TVDB id.
+	V1 bool
+	// TVDBQuirk, with V1, puts the TVDB id in theMovieDbId as well
+	// (QuirkV1TVTVDBInMovieDBID).
+	TVDBQuirk bool
+	// Seasons fills seasonRequests with the show's episode tree.
+	Seasons bool
+	// Flags overlays the request flags on the show and, with Seasons, on
+	// its episodes (v1 tv/info leaves them all false).
+	Flags bool
+}
+
+// tvIDs fills id/theMovieDbId/theTvDbId for a TV result by origin: v1 routes
+// use the TVDB id (and, with the quirk on, put it in theMovieDbId as well);
+// v2 routes use the TMDB id.
+func tvIDs(v map[string]any, sh *catalogShow, o tvViewOpts) {
+	switch {
+	case o.V1 && o.TVDBQuirk:
+		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TvDbID), nil
+	case o.V1:
+		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TheMovieDbID), strconv.Itoa(sh.TvDbID)
+	default:
+		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TheMovieDbID, strconv.Itoa(sh.TheMovieDbID), strconv.Itoa(sh.TvDbID)
+	}
+}
+
+// tvView is SearchTvShowViewModel (v1 search/lists, v2 browse), filled as
+// o says.
+func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]any {
+	v := searchViewBase(0, 0)
+	tvIDs(v, sh, o)
+	genres := []string{}
+	for _, g := range st.search.genreNames("tv", sh.GenreIDs) {
+		genres = append(genres, g["name"].(string))
+	}
+	network, _ := sh.Network["name"].(string)
+	maps.Copy(v, map[string]any{
+		"title": sh.Title, "aliases": sh.Aliases, "banner": sh.Banner, "seriesId": sh.TvMazeID,
+		"status": sh.Status, "firstAired": sh.FirstAired, "network": network, "networkId": sh.NetworkID,
+		"runtime": sh.Runtime, "genre": genres, "overview": sh.Overview, "lastUpdated": 1732000000 + sh.TvMazeID,
+		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": fmt.Sprintf("%.1f", float64(sh.SiteRating)*1.7),
+		"siteRating": sh.SiteRating, "trailer": sh.Trailer, "homepage": sh.Homepage, "seasonRequests": []any{},
+		"requestAll": false, "firstSeason": false, "latestSeason": false, "fullyAvailable": false, "partlyAvailable": false,
+		"backdropPath": nullIfEmpty(sh.BackdropPath), "posterPath": nullIfEmpty(sh.PosterPath), "imdbId": sh.ImdbID,
+	})
+	if o.Seasons {
+		v["seasonRequests"] = st.seasonViews(sh, o.Flags)
+	}
+	if o.Flags {
+		st.overlayTV(v, sh, p)
+	}
+	return mergeExtra(v, sh.Extra)
+}
+
+// tvFullView is SearchFullInfoTvShowViewModel (v2 TV details, by TMDB id).
+func (st *store) tvFullView(sh *catalogShow, p *principal) map[string]any {
+	v := st.tvView(sh, p, tvViewOpts{Seasons: true, Flags: true})
+	delete(v, "genre")
+	cast := []map[string]any{}
+	for _, id := range sh.Cast {
+		if pe := st.search.person(id); pe != nil {
+			cast = append(cast, map[string]any{"id": pe.ID, "person": pe.Name, "character": "Lead", "image": tmdbImage("w300", pe.ProfilePath), "self": false, "voice": false})
+		}
+	}
+	keywords := []map[string]any{}
+	for _, id := range sh.KeywordIDs {
+		for _, k := range st.search.ref.Keywords {
+			if k.ID == id {
+				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
+			}
+		}
+	}
+	maps.Copy(v, map[string]any{
+		"genres": st.search.genreNames("tv", sh.GenreIDs), "network": sh.Network,
+		"images":        map[string]any{"medium": tmdbImage("w500", sh.PosterPath), "original": tmdbImage("original", sh.PosterPath)},
+		"cast":          cast,
+		"crew":          []map[string]any{},
+		"certification": sh.Certification, "tagline": sh.Tagline,
+		"keywords":    map[string]any{"keywordsValue": keywords},
+		"externalIds": map[string]any{"imdbId": sh.ImdbID, "facebookId": nil, "instagramId": nil, "twitterId": nil},
+	})
+	return v
+}
+
+// seasonViews is the show's episode tree as SeasonRequests with per-episode
+// request flags when flags is set (v1 tv/info leaves them all false).
+func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
+	state := map[[2]int]*episodeRequest{}
+	if flags {
+		if parent := st.requests.parentByTMDB(sh.TheMovieDbID); parent != nil {
+			for _, c := range st.requests.childrenOf(parent.ID) {
+				for _, s := range c.SeasonRequests {
+					for _, e := range s.Episodes {
+						state[[2]int{s.SeasonNumber, e.EpisodeNumber}] = e
+					}
+				}
+			}
+		}
+	}
+	out := []map[string]any{}
+	for _, s := range sh.Seasons {
+		eps := []map[string]any{}
+		allAvailable := len(s.Episodes) > 0
+		for _, e := range s.Episodes {
+			ev := map[string]any{"episodeNumber": e.EpisodeNumber, "title": e.Title, "airDate": e.AirDate, "url": e.URL,
+				"available": false, "approved": false, "requested": false, "denied": nil, "deniedReason": nil,
+				"requestStatus": "", "airDateDisplay": airDateDisplay(e.AirDate), "id": 0, "seasonId": 0}
+			if r, ok := state[[2]int{s.SeasonNumber, e.EpisodeNumber}]; ok {
+				ev["available"], ev["approved"], ev["requested"], ev["denied"] = r.Available, r.Approved, r.Requested, r.Denied
+				ev["requestStatus"] = episodeStatus(r)
+			}
+			if ev["available"] != true {
+				allAvailable = false
+			}
+			eps = append(eps, ev)
+		}
+		out = append(out, map[string]any{"seasonNumber": s.SeasonNumber, "overview": s.Overview, "episodes": eps,
+			"seasonAvailable": allAvailable, "id": 0, "childRequestId": 0})
+	}
+	return out
+}
+
+// overlayMovie sets request flags from the movie request of a TMDB id.
+func (st *store) overlayMovie(v map[string]any, tmdb int, p *principal) {
+	r := st.requests.movieByTMDB(tmdb)
+	if r == nil {
+		return
+	}
+	v["requested"], v["requestId"], v["approved"], v["available"] = true, r.ID, r.Approved, r.Available
+	v["denied"], v["deniedReason"] = r.Denied, nullIfEmpty(r.DeniedReason)
+	v["has4KRequest"], v["approved4K"], v["available4K"], v["denied4K"] = r.Has4KRequest, r.Approved4K, r.Available4K, r.Denied4K
+	v["deniedReason4K"], v["requestedDate4k"], v["markedAsApproved4K"] = nullIfEmpty(r.DeniedReason4K), r.RequestedDate4k, r.MarkedAsApproved4K
+	v["markedAsAvailable4K"], v["markedAsDenied4K"] = r.MarkedAsAvailable4K, r.MarkedAsDenied4K
+	v["rootPathOverride"], v["qualityOverride"] = r.RootPathOverride, r.QualityOverride
+	v["subscribed"] = st.requests.subscribed(p, 1, r.ID)
+	v["showSubscribe"] = p != nil && r.RequestedUserID != p.id
+	if r.Available {
+		v["plexUrl"] = fmt.Sprintf("https://app.plex.tv/web/app#!/server/%s/details?key=%%2Flibrary%%2Fmetadata%%2F%d", plexMachineID, 10000+tmdb%9000)
+		v["quality"] = "1080p"
+	}
+}
+
+// plexMachineID is the machine identifier of the mock's Plex server.
+const plexMachineID = "9a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
+
+// overlayTV sets request flags on a show from its parent request.
+func (st *store) overlayTV(v map[string]any, sh *catalogShow, p *principal) {
+	parent := st.requests.parentByTMDB(sh.TheMovieDbID)
+	if parent == nil {
+		return
+	}
+	children := st.requests.childrenOf(parent.ID)
+	approved, available, any := len(children) > 0, len(children) > 0, false
+	for _, c := range children {
+		approved = approved && c.Approved
+		available = available && c.Available
+		any = any || c.Available
+	}
+	v["requested"], v["requestId"], v["approved"] = true, parent.ID, approved
+	v["available"], v["fullyAvailable"], v["partlyAvailable"] = available, available, any && !available
+	v["subscribed"] = st.requests.subscribed(p, 0, parent.ID)
+}
+
+// emptyMovieView is what Ombi answers for an unknown TMDB id: the view model
+// mapped from TMDB's not-found body.
+func emptyMovieView() map[string]any {
+	v := searchViewBase(0, 1)
+	maps.Copy(v, map[string]any{"theMovieDbId": "0", "title": nil, "overview": nil, "posterPath": nil, "backdropPath": nil,
+		"releaseDate": nil, "genreIds": nil, "adult": false, "video": false, "voteAverage": 0, "voteCount": 0, "popularity": 0})
+	return v
+}
+
+// artistView is SearchArtistViewModel (note the upstream typo forignArtistId).
+func artistView(a *catalogArtist) map[string]any {
+	return mergeExtra(map[string]any{"artistName": a.ArtistName, "forignArtistId": a.ForeignArtistID, "overview": a.Overview,
+		"disambiguation": a.Disambiguation, "banner": a.Banner, "poster": a.Poster, "logo": a.Logo, "monitored": false,
+		"artistType": a.Type, "cleanName": strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), "links": a.Links}, a.Extra)
+}
+
+// albumView is SearchAlbumViewModel with request flags.
+func (st *store) albumView(a *catalogArtist, al *catalogAlbum) map[string]any {
+	v := searchViewBase(0, 2)
+	maps.Copy(v, map[string]any{"title": al.Title, "foreignAlbumId": al.ForeignAlbumID, "monitored": false, "albumType": al.AlbumType,
+		"rating": al.Rating, "releaseDate": al.ReleaseDate, "artistName": a.ArtistName, "foreignArtistId": a.ForeignArtistID,
+		"cover": al.Cover, "disk": al.Disk, "percentOfTracks": 0, "genres": al.Genres, "partiallyAvailable": false, "fullyAvailable": false})
+	if rq := st.requests.albumByForeignID(al.ForeignAlbumID); rq != nil {
+		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
+		v["denied"], v["deniedReason"], v["fullyAvailable"] = rq.Denied, nullIfEmpty(rq.DeniedReason), rq.Available
+		if rq.Available {
+			v["percentOfTracks"] = 100
+		}
+	}
+	return mergeExtra(v, al.Extra)
+}
+
+// artistInformation is the v2 ArtistInformation model.
+func (st *store) artistInformation(a *catalogArtist) map[string]any {
+	groups := []map[string]any{}
+	for _, al := range a.Albums {
+		groups = append(groups, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"), "type": al.AlbumType})
+	}
+	return mergeExtra(map[string]any{"id": a.ForeignArtistID, "name": a.ArtistName, "startYear": a.StartYear, "endYear": nil,
+		"type": a.Type, "country": a.Country, "region": nil, "disambiguation": a.Disambiguation, "banner": a.Banner, "logo": a.Logo,
+		"poster": a.Poster, "fanArt": a.Banner, "overview": a.Overview, "releaseGroups": groups, "members": a.Members,
+		"links": map[string]any{"musicBrainz": "https://musicbrainz.org/artist/" + a.ForeignArtistID}, "image": a.Poster}, a.Extra)
+}
