@@ -3,6 +3,7 @@
 #   make conformance   run the conformance suite against the reference server on the embedded mock
 #   make test          run every test (unit, spec, mock, server, suite, mutants, independent schema check)
 #   make soak          property areas over SEEDS seeds, every mutant over MUTANT_SEEDS seeds
+#   make mutants       every source-level mutant of the reference server, judged once
 
 GO          ?= go
 BIN         ?= bin
@@ -13,7 +14,7 @@ SEEDS        ?= 200
 MUTANT_SEEDS ?= 20
 JOBS         ?= 2
 
-.PHONY: all build test unit race spec-independent official-deps official-conformance lint conformance soak bench mock browsers clean
+.PHONY: all build test unit race spec-independent official-deps official-conformance lint conformance soak mutants bench mock browsers clean
 
 all: build
 
@@ -47,11 +48,25 @@ official-deps:
 official-conformance: official-deps
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 -v -run '^TestOfficialConformance$$' ./cmd/ombi-mcp/
 
-lint:
+lint: duplicates
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
 	$(GO) run $(STATICCHECK) ./...
+
+# Repeated code, counted by the duplicates tool where it is installed (a
+# workplace command, not a module dependency): the number of pairs of places
+# sharing six or more identical lines must not grow past the count recorded
+# in .duplicates-baseline. Lower the baseline when a clean-up removes pairs.
+DUPLICATES ?= duplicates
+duplicates:
+	@if ! command -v $(DUPLICATES) >/dev/null 2>&1; then echo "duplicates: $(DUPLICATES) not installed; repeated code not counted"; exit 0; fi; \
+	line=$$($(DUPLICATES) --most 1 --seconds 300 | head -n 1); \
+	pairs=$$(echo "$$line" | sed -n 's/^\([0-9]*\) pairs.*/\1/p'); shape=$$(echo "$$line" | sed -n 's/.*(\([0-9]*\) by shape alone.*/\1/p'); \
+	if [ -z "$$pairs" ]; then pairs=0; shape=0; fi; identical=$$((pairs - $${shape:-0})); \
+	base=$$(sed -n 's/^identical \([0-9]*\).*/\1/p' .duplicates-baseline); \
+	echo "duplicates: $$identical pairs of identical runs (baseline $$base), $$pairs pairs in all"; \
+	if [ "$$identical" -gt "$$base" ]; then echo "duplicates: more repeated code than .duplicates-baseline records; run duplicates --change and share the code"; exit 1; fi
 
 conformance: build
 	$(BIN)/ombi-conformance --server "$(abspath $(BIN))/ombi-mcp" --bundles core,moderation,administration $(CONFORMANCE_FLAGS)
@@ -61,6 +76,14 @@ conformance: build
 # "N passed, N failed".
 soak: build
 	$(BIN)/ombi-conformance soak --server "$(abspath $(BIN))/ombi-mcp" --seeds $(SEEDS) --mutant-seeds $(MUTANT_SEEDS) --jobs $(JOBS)
+
+# Not part of make test (which judges a representative few): every
+# source-level mutant (conformance/mutant/source_*.go: one planted bug in a
+# copy of server/, built and judged with its own filter on a fixed seed)
+# must be killed; prints the kill score by domain.
+mutants:
+	@mkdir -p $(BIN); OMBI_SOURCE_MUTANTS=all $(GO) test -count=1 -timeout 60m -v -run '^TestSourceMutants$$' ./conformance/ > $(BIN)/mutants.log 2>&1; rc=$$?; \
+	grep -E '^ +(search|requests|users|admin|notifications|domain|kill score) ' $(BIN)/mutants.log; echo "full output: $(BIN)/mutants.log"; exit $$rc
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -197,7 +197,7 @@ func TestDeploymentLists(t *testing.T) {
 			t.Errorf("risky job %s is on by default", j)
 		}
 	}
-	if !def["arrAvailability"] || len(def) != len(allJobs)-len(riskyJobs) {
+	if !def["arrAvailability"] || len(def) != len(allJobs())-len(riskyJobs) {
 		t.Errorf("default jobs = %v", def)
 	}
 	if got := allowedJobs(commaList(" update , bogus,newsletter")); !reflect.DeepEqual(got, map[string]bool{"update": true, "newsletter": true}) {

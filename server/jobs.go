@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // This file serves write_job_run: Ombi's Job controller and the Plex
@@ -14,11 +16,13 @@ import (
 // riskyJobs are off unless the deployment enables them by name.
 var riskyJobs = []string{"update", "clearmediaserverdata", "autodeleterequests", "newsletter"}
 
-// allJobs are the 14 literal job routes.
-var allJobs = []string{
-	"update", "plexuserimporter", "plexwatchlist", "embyuserimporter", "jellyfinuserimporter",
-	"plexcontentcacher", "clearmediaserverdata", "plexrecentlyadded", "embycontentcacher",
-	"embyrecentlyadded", "jellyfincontentcacher", "arrAvailability", "autodeleterequests", "newsletter",
+// allJobs are the 14 literal job routes: the job enum of the contract.
+func allJobs() []string {
+	jobs, err := spec.InputEnum("write_job_run", "job")
+	if err != nil {
+		panic(err) // the embedded contract is checked by the spec tests
+	}
+	return jobs
 }
 
 // allowedJobs parses OMBI_ALLOWED_JOBS: unset means every job but the
@@ -26,7 +30,7 @@ var allJobs = []string{
 func allowedJobs(jobs []string) map[string]bool {
 	set := map[string]bool{}
 	if len(jobs) == 0 {
-		for _, j := range allJobs {
+		for _, j := range allJobs() {
 			if !slices.Contains(riskyJobs, j) {
 				set[j] = true
 			}
@@ -34,7 +38,7 @@ func allowedJobs(jobs []string) map[string]bool {
 		return set
 	}
 	for _, j := range jobs {
-		if j = strings.TrimSpace(j); slices.Contains(allJobs, j) {
+		if j = strings.TrimSpace(j); slices.Contains(allJobs(), j) {
 			set[j] = true
 		}
 	}
@@ -60,7 +64,7 @@ func allowedJobs(jobs []string) map[string]bool {
 // upstream: POST /api/v1/Job/autodeleterequests
 // upstream: POST /api/v1/Job/newsletter
 func (c *Client) runJob(ctx context.Context, job string) (bool, error) {
-	if !slices.Contains(allJobs, job) {
+	if !slices.Contains(allJobs(), job) {
 		return false, &ArgumentError{Field: "/job", Message: "unknown job"}
 	}
 	return send[bool](ctx, c, http.MethodPost, "api/v1/Job/"+job, nil)

@@ -108,3 +108,27 @@ func PublishedInputSchema(tool string) (json.RawMessage, error) {
 	}
 	return File("published/" + tool + ".json")
 }
+
+// InputEnum returns the enum of a top-level property of a tool's published
+// input schema, in schema order: for example the 14 job names of
+// write_job_run's job. Code that must agree with the contract (which jobs
+// exist, say) reads the list here instead of writing it again.
+func InputEnum(tool, property string) ([]string, error) {
+	raw, err := PublishedInputSchema(tool)
+	if err != nil {
+		return nil, err
+	}
+	var s struct {
+		Properties map[string]struct {
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("input enum %s.%s: %w", tool, property, err)
+	}
+	p, ok := s.Properties[property]
+	if !ok || len(p.Enum) == 0 {
+		return nil, fmt.Errorf("input enum %s.%s: no such enum property", tool, property)
+	}
+	return p.Enum, nil
+}

@@ -962,3 +962,29 @@ func outputSizes(t testing.TB) (pruned, unpruned int) {
 	}
 	return pruned, unpruned
 }
+
+func TestInputEnum(t *testing.T) {
+	tests := []struct {
+		tool, property string
+		want           int // enum length; 0 = an error
+	}{
+		{"write_job_run", "job", 14},
+		{"write_job_run", "no_such_property", 0},
+		{"write_job_run", "action", 2},
+		{"no_such_tool", "job", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+"."+tt.property, func(t *testing.T) {
+			got, err := InputEnum(tt.tool, tt.property)
+			if tt.want == 0 {
+				if err == nil {
+					t.Fatalf("InputEnum = %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || len(got) != tt.want {
+				t.Fatalf("InputEnum = %q, %v; want %d values", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -133,7 +133,9 @@ type journalCall struct {
 	Status int         `json:"status"`
 }
 
-var client = &http.Client{Timeout: 60 * time.Second}
+// mockClient asks the mock for its journal and answers; a client per
+// question, so the package holds no shared state.
+func mockClient() *http.Client { return &http.Client{Timeout: 60 * time.Second} }
 
 // lastUpstream returns the newest journaled non-login call that keep
 // accepts.
@@ -142,7 +144,7 @@ func lastUpstream(keep func(journalCall) bool) (journalCall, bool) {
 	if base == "" {
 		return journalCall{}, false
 	}
-	resp, err := client.Get(strings.TrimSuffix(base, "/") + "/_mock/journal")
+	resp, err := mockClient().Get(strings.TrimSuffix(base, "/") + "/_mock/journal")
 	if err != nil {
 		return journalCall{}, false
 	}
@@ -183,7 +185,7 @@ func replay(j journalCall, limit int64) (int, []byte, error) {
 			req.Header.Set(h, v)
 		}
 	}
-	resp, err := client.Do(req)
+	resp, err := mockClient().Do(req)
 	if err != nil {
 		return 0, nil, fmt.Errorf("replay upstream call: %w", err)
 	}
