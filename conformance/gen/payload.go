@@ -231,16 +231,24 @@ type grower struct {
 // to m, repeating the existing elements with renumbered "id" fields; n is
 // lowered until the array fits in g.max bytes.
 func (g *grower) grow(v any, n, m int, outer bool) any {
+	out, _ := g.sized(v, n, m, outer)
+	return out
+}
+
+// sized is grow that also returns the encoded size of what it returns
+// (len of its JSON), computed bottom-up so no subtree is encoded twice.
+func (g *grower) sized(v any, n, m int, outer bool) (any, int) {
 	switch x := v.(type) {
 	case []any:
 		if len(x) == 0 {
-			return x
+			return x, 2
 		}
 		base := make([]any, len(x))
+		sizes := make([]int, len(x))
 		size := 0
 		for i, e := range x {
-			base[i] = g.grow(e, m, m, false)
-			size += len(mustJSON(base[i]))
+			base[i], sizes[i] = g.sized(e, m, m, false)
+			size += sizes[i]
 		}
 		per := max(size/len(x), 8)
 		limit := g.max
@@ -257,8 +265,10 @@ func (g *grower) grow(v any, n, m int, outer bool) any {
 			g.spent += n * per
 		}
 		out := make([]any, n)
+		total := 2 + max(n-1, 0) // brackets and commas
 		for i := range n {
-			e := base[i%len(base)]
+			j := i % len(base)
+			e, es := base[j], sizes[j]
 			if i >= len(base) {
 				e = clone(e)
 			}
@@ -267,29 +277,40 @@ func (g *grower) grow(v any, n, m int, outer bool) any {
 				// Ombi keeps unique within their parent (seasons of a show,
 				// episodes of a season) continue instead of repeating
 				for _, k := range numberedKeys {
-					if _, has := obj[k].(float64); has {
+					if old, has := obj[k].(float64); has {
+						es += len(mustJSON(float64(i+1))) - len(mustJSON(old))
 						obj[k] = float64(i + 1)
 					}
 				}
 			}
-			out[i] = e
+			if i < len(base) {
+				sizes[j] = es // base[j] itself was renumbered: its copies start from here
+			}
+			out[i], total = e, total+es
 		}
-		return out
+		return out, total
 	case map[string]any:
 		before := -1
 		if c, ok := x["collection"].([]any); ok {
 			before = len(c)
 		}
+		sizes := make(map[string]int, len(x))
 		for _, k := range sortedKeys(x) {
-			x[k] = g.grow(x[k], n, m, outer)
+			x[k], sizes[k] = g.sized(x[k], n, m, outer)
 		}
 		if c, ok := x["collection"].([]any); ok && before >= 0 {
 			if total, has := x["total"].(float64); has {
 				x["total"] = pagedTotal(total, before, len(c))
+				sizes["total"] = len(mustJSON(x["total"]))
 			}
 		}
+		size := 2 + max(len(x)-1, 0) // braces and commas
+		for k, s := range sizes {
+			size += len(mustJSON(k)) + 1 + s // "key":value
+		}
+		return x, size
 	}
-	return v
+	return v, len(mustJSON(v))
 }
 
 // pagedTotal is the total a real Ombi page ({collection, total}) gives when
