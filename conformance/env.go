@@ -184,8 +184,11 @@ func (s *suite) setQuirk(name string, on bool) {
 	}
 }
 
+// defaultQuirkOn is the state a check's quirk is restored to: the mock's
+// default.
 func defaultQuirkOn(name string) bool {
-	return name == "logs_string_array" || name == "v1_tv_tvdb_in_moviedbid"
+	on, _ := mockombi.QuirkDefault(name)
+	return on
 }
 
 // injectFault installs an upstream fault for the current check.

@@ -175,6 +175,12 @@ func (s *suite) requestsReadWire() {
 			ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_requests.search."+tc.media, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, jwtConfig())
 				term := "Dark/Side ?#1"
+				if tc.media == "tv" {
+					// Ombi v4.59.3's TV request search always fails (the
+					// mock's default); this check is about the literal path,
+					// so the kinder mock answers and no fallback follows.
+					s.setQuirk("tv_search_linq", false)
+				}
 				o := s.call(ctx, srv, "read_requests", map[string]any{"action": "search", "media": tc.media, "query": term})
 				c := s.oneCall(o, "GET", tc.prefix+url.PathEscape(term))
 				s.expect(c.Query == "", o, "a local page is never forwarded; query %q", c.Query)

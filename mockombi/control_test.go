@@ -48,11 +48,11 @@ func TestControl_API(t *testing.T) {
 		{"quirks state", call{method: "GET", path: "/_mock/quirks"}, 200, func(t *testing.T, res result) {
 			var q map[string]bool
 			res.json(t, &q)
-			if len(q) != 10 || !q[QuirkLogsStringArray] || !q[QuirkV1TVTVDBInMovieDBID] || q[QuirkTVSearchLINQ] {
+			if len(q) != 10 || !q[QuirkLogsStringArray] || !q[QuirkV1TVTVDBInMovieDBID] || !q[QuirkTVSearchLINQ] || !q[QuirkPlexServersWrapper] || q[QuirkVoteRead500] {
 				t.Errorf("quirks = %v", q)
 			}
 		}},
-		{"set quirk", call{method: "POST", path: "/_mock/quirks", body: `{"name":"tv_search_linq","enabled":true}`}, 204, nil},
+		{"set quirk", call{method: "POST", path: "/_mock/quirks", body: `{"name":"vote_read_500","enabled":true}`}, 204, nil},
 		{"unknown quirk", call{method: "POST", path: "/_mock/quirks", body: `{"name":"nope","enabled":true}`}, 400, nil},
 		{"quirk without enabled", call{method: "POST", path: "/_mock/quirks", body: `{"name":"tv_search_linq"}`}, 400, nil},
 		{"inject fault", call{method: "POST", path: "/_mock/faults", body: `{"method":"GET","path":"/api/v1/Request/count","status":429,"headers":{"Retry-After":"7"},"times":1}`}, 201, nil},
@@ -85,7 +85,7 @@ func TestControl_API(t *testing.T) {
 			}
 		})
 	}
-	if !s.quirk(QuirkTVSearchLINQ) {
+	if !s.quirk(QuirkVoteRead500) {
 		t.Error("quirk not switched on")
 	}
 }

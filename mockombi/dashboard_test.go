@@ -152,9 +152,9 @@ func TestDashboard_inChromium(t *testing.T) {
 	}
 
 	// quirks switch from their checkbox
-	p.run(ctx, `document.querySelector('input[data-quirk="`+QuirkTVSearchLINQ+`"]').click()`)
+	p.run(ctx, `document.querySelector('input[data-quirk="`+QuirkVoteRead500+`"]').click()`)
 	deadline := time.Now().Add(10 * time.Second)
-	for !s.quirk(QuirkTVSearchLINQ) {
+	for !s.quirk(QuirkVoteRead500) {
 		if time.Now().After(deadline) {
 			t.Fatal("the quirk checkbox did not switch the quirk on")
 		}
@@ -168,7 +168,7 @@ func TestDashboard_inChromium(t *testing.T) {
 	// reset (confirmed) empties the journal and switches the quirk back off
 	p.run(ctx, `window.confirm = () => true; document.querySelector("#reset").click()`)
 	wait("the emptied journal", `!document.querySelector("tr.call") && !document.querySelector("#journal-empty").hidden`)
-	if s.quirk(QuirkTVSearchLINQ) || len(s.Journal()) != 0 {
+	if s.quirk(QuirkVoteRead500) || len(s.Journal()) != 0 {
 		t.Fatal("reset from the dashboard did not reset the mock")
 	}
 }

@@ -507,3 +507,67 @@ func (s *Server) identityStreamingCountries(w http.ResponseWriter, r *http.Reque
 	s.store.Read(func(st *store) { out = append(out, st.search.ref.StreamingCountries...) })
 	writeJSON(w, http.StatusOK, out)
 }
+
+// byEmail finds an account by email, ignoring case (FindByEmailAsync).
+func (us *userState) byEmail(email string) *account {
+	if email == "" {
+		return nil
+	}
+	return findBy(us.accounts, func(a *account) bool { return strings.EqualFold(a.Email, email) })
+}
+
+// identityWizardUser is POST /api/v1/Identity/Wizard (anonymous): the
+// wizard's first account. Ombi refuses once a local user (or more than one
+// Plex user) exists, which the mock always has: SaveWizardResult
+// {result: false, errors}.
+func (s *Server) identityWizardUser(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	local, plex := 0, 0
+	s.store.Read(func(st *store) {
+		for _, a := range st.users.accounts {
+			switch a.UserType {
+			case 1:
+				local++
+			case 2:
+				plex++
+			}
+		}
+	})
+	if local > 0 || plex > 1 {
+		writeJSON(w, http.StatusOK, map[string]any{"result": false, "errors": []string{"Looks like there is an existing user!"}})
+		return
+	}
+	notModelled(w, "POST /api/v1/Identity/Wizard creating the first account (the data has no local user)")
+}
+
+// identityResetRequest is POST /api/v1/Identity/reset {email} (anonymous):
+// the same OmbiIdentityResult whether or not the account exists (the reset
+// mail goes nowhere).
+func (s *Server) identityResetRequest(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"successful": true, "errors": []string{"If this account exists you should recieve a password reset link."}})
+}
+
+// identityResetPassword is POST /api/v1/Identity/resetpassword {email, token,
+// password} (anonymous): an unknown email is refused; the mock issues no
+// reset tokens, so any token fails ASP.NET Identity's check.
+func (s *Server) identityResetPassword(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	email, _ := fieldFold(in, "email").(string)
+	var known bool
+	s.store.Read(func(st *store) { known = st.users.byEmail(email) != nil })
+	if !known {
+		writeJSON(w, http.StatusOK, map[string]any{"successful": false, "errors": []string{"Please check you email."}})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"successful": false, "errors": []string{"Invalid token."}})
+}

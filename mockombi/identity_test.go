@@ -236,3 +236,33 @@ func TestHubUsers(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentity_wizardAndPasswordReset models IdentityController's
+// CreateWizardUser, SubmitResetPassword and ResetPassword
+// (src/Ombi/Controllers/V1/IdentityController.cs): the wizard refuses once
+// a local user exists; reset answers the same message whether or not the
+// account exists; resetpassword refuses an unknown email and, the mock
+// issuing no reset tokens, any token.
+func TestIdentity_wizardAndPasswordReset(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var w map[string]any
+	getJSON(t, s, call{method: "POST", path: "/api/v1/Identity/Wizard/", body: `{"username":"a","password":"b","usePlexAdminAccount":false}`}, &w)
+	if w["result"] != false || len(w["errors"].([]any)) != 1 {
+		t.Errorf("wizard user = %v", w)
+	}
+	var r map[string]any
+	getJSON(t, s, call{method: "POST", path: "/api/v1/Identity/reset", body: `{"email":"nobody@example.org"}`}, &r)
+	if r["successful"] != true || len(r["errors"].([]any)) != 1 {
+		t.Errorf("reset = %v", r)
+	}
+	getJSON(t, s, call{method: "POST", path: "/api/v1/Identity/resetpassword", body: `{"email":"nobody@example.org","token":"t","password":"p"}`}, &r)
+	if r["successful"] != false || r["errors"].([]any)[0] != "Please check you email." {
+		t.Errorf("resetpassword, unknown email = %v", r)
+	}
+	var email string
+	s.store.Read(func(st *store) { email = st.users.byName("user").Email })
+	getJSON(t, s, call{method: "POST", path: "/api/v1/Identity/resetpassword", body: `{"email":"` + strings.ToUpper(email) + `","token":"t","password":"p"}`}, &r)
+	if r["successful"] != false || r["errors"].([]any)[0] != "Invalid token." {
+		t.Errorf("resetpassword, bad token = %v", r)
+	}
+}

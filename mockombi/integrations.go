@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -44,25 +45,52 @@ func routeTail(r *http.Request) []string {
 	return strings.Split(p, "/")
 }
 
-// arrLists maps "service/route" to the integration data path and the
-// settings section whose enabled flag gates it.
+// arrLists maps "service/route" to the integration data path (what the
+// service itself answers), the settings section whose enabled flag gates
+// the GET form, and the Ombi model the answer is deserialised into
+// (binding.go). The 4K Radarr routes read the 4K instance.
 var arrLists = map[string]struct {
 	path     []string
 	settings string
+	model    model
 }{
-	"sonarr/profiles":            {[]string{"sonarr", "profiles"}, "sonarr"},
-	"sonarr/rootfolders":         {[]string{"sonarr", "rootFolders"}, "sonarr"},
-	"sonarr/v3/languageprofiles": {[]string{"sonarr", "languageProfiles"}, "sonarr"},
-	"sonarr/tags":                {[]string{"sonarr", "tags"}, "sonarr"},
-	"radarr/profiles":            {[]string{"radarr", "profiles"}, "radarr"},
-	"radarr/profiles/4k":         {[]string{"radarr", "profiles4k"}, "radarr4K"},
-	"radarr/rootfolders":         {[]string{"radarr", "rootFolders"}, "radarr"},
-	"radarr/rootfolders/4k":      {[]string{"radarr", "rootFolders4k"}, "radarr4K"},
-	"radarr/tags":                {[]string{"radarr", "tags"}, "radarr"},
-	"lidarr/profiles":            {[]string{"lidarr", "profiles"}, "lidarr"},
-	"lidarr/rootfolders":         {[]string{"lidarr", "rootFolders"}, "lidarr"},
-	"lidarr/metadata":            {[]string{"lidarr", "metadata"}, ""},
-	"couchpotato/profile":        {[]string{"couchpotato"}, ""},
+	"sonarr/profiles":            {[]string{"sonarr", "profiles"}, "sonarr", sonarrProfile},
+	"sonarr/rootfolders":         {[]string{"sonarr", "rootFolders"}, "sonarr", arrRootFolder},
+	"sonarr/v3/languageprofiles": {[]string{"sonarr", "languageProfiles"}, "sonarr", sonarrLanguageProfile},
+	"sonarr/tags":                {[]string{"sonarr", "tags"}, "sonarr", arrTag},
+	"radarr/profiles":            {[]string{"radarr", "profiles"}, "radarr", radarrProfile},
+	"radarr/profiles/4k":         {[]string{"radarr", "profiles4k"}, "radarr4K", radarrProfile},
+	"radarr/rootfolders":         {[]string{"radarr", "rootFolders"}, "radarr", arrRootFolder},
+	"radarr/rootfolders/4k":      {[]string{"radarr", "rootFolders4k"}, "radarr4K", arrRootFolder},
+	"radarr/tags":                {[]string{"radarr", "tags"}, "radarr", arrTag},
+	"lidarr/profiles":            {[]string{"lidarr", "profiles"}, "lidarr", lidarrProfile},
+	"lidarr/rootfolders":         {[]string{"lidarr", "rootFolders"}, "lidarr", lidarrRootFolder},
+	"lidarr/metadata":            {[]string{"lidarr", "metadata"}, "lidarr", lidarrMetadataProfile},
+	"couchpotato/profile":        {[]string{"couchpotato"}, "", nil},
+}
+
+// arrInstance finds the saved ARR instance whose API key a posted
+// settings body carries: the section name ("sonarr", "radarr",
+// "radarr4K", "lidarr"), or "" when none matches.
+func (ss *settingsState) arrInstance(svc string, in map[string]any) string {
+	key, _ := fieldFold(in, "apiKey").(string)
+	if key == "" {
+		return ""
+	}
+	candidates := []string{svc}
+	if svc == "radarr" {
+		candidates = []string{"radarr", "radarr4K"}
+	}
+	for _, c := range candidates {
+		doc := ss.doc(c)
+		if c == "radarr" || c == "radarr4K" {
+			doc, _ = ss.doc("radarr")[c].(map[string]any)
+		}
+		if saved, _ := doc["apiKey"].(string); saved != "" && saved == key {
+			return c
+		}
+	}
+	return ""
 }
 
 // arrEnabled reads the enabled flag of an Arr settings section; radarr and
@@ -79,8 +107,12 @@ func (ss *settingsState) arrEnabled(section string) bool {
 }
 
 // integrationArrList answers the Sonarr/Radarr/Lidarr option lists and the
-// POST Lidarr/Metadata and CouchPotato/profile lookups. A disabled service
-// answers null (204), or an empty list for Radarr profiles, as upstream.
+// CouchPotato/profile lookup, each as Ombi's model of it. The GET forms
+// read the saved instance: a disabled one answers null (204), or an empty
+// list for Radarr profiles, as upstream. The POST forms ask the instance
+// the posted settings point at: one whose API key matches a saved
+// instance answers its lists; any other answers the ARR's 401 with an
+// empty body, which deserialises to null (204).
 func (s *Server) integrationArrList(w http.ResponseWriter, r *http.Request) {
 	key := strings.Join(routeTail(r), "/")
 	spec, ok := arrLists[key]
@@ -88,22 +120,28 @@ func (s *Server) integrationArrList(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	if r.Method == http.MethodPost {
-		var in map[string]any
-		if !decodeBody(w, r, &in) {
-			return
-		}
+	var in map[string]any
+	if r.Method == http.MethodPost && !decodeBody(w, r, &in) {
+		return
 	}
 	var out any
 	enabled := true
 	s.store.Read(func(st *store) {
-		if spec.settings != "" {
+		path := spec.path
+		switch {
+		case r.Method == http.MethodPost && spec.model != nil:
+			inst := st.settings.arrInstance(path[0], in)
+			enabled = inst != ""
+			if inst == "radarr4K" {
+				path = []string{"radarr", path[1] + "4k"}
+			}
+		case spec.settings != "":
 			enabled = st.settings.arrEnabled(spec.settings)
 		}
-		out = deepCopyJSON(st.integrations.at(spec.path...))
+		out = deepCopyJSON(st.integrations.at(path...))
 	})
 	if !enabled {
-		if strings.HasPrefix(key, "radarr/profiles") {
+		if r.Method == http.MethodGet && strings.HasPrefix(key, "radarr/profiles") {
 			writeJSON(w, http.StatusOK, []any{})
 			return
 		}
@@ -113,6 +151,9 @@ func (s *Server) integrationArrList(w http.ResponseWriter, r *http.Request) {
 	if out == nil {
 		noContent(w)
 		return
+	}
+	if spec.model != nil {
+		out = spec.model.bind(out)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -169,8 +210,9 @@ func fieldFold(m map[string]any, key string) any {
 }
 
 // integrationPlexServers answers GET Plex/servers: the saved servers as
-// PlexServersAddUserModel, wrapped as {success, servers} with
-// plex_servers_wrapper.
+// PlexServersAddUserModel wrapped as {success, servers}, as
+// PlexController.GetServers always answers; with the plex_servers_wrapper
+// quirk off (it is on by default), the bare array.
 func (s *Server) integrationPlexServers(w http.ResponseWriter, _ *http.Request) {
 	servers := []map[string]any{}
 	s.store.Read(func(st *store) {
@@ -186,7 +228,9 @@ func (s *Server) integrationPlexServers(w http.ResponseWriter, _ *http.Request) 
 }
 
 // integrationPlexLibraries answers GET Plex/Libraries/{machineId} with
-// PlexLibrariesLiteResponse; an unknown machine fails inside (successful:false).
+// PlexLibrariesLiteResponse: data is SectionLite[] {id, key, type, title}
+// (Plex/Models/PlexLibrariesForMachineId.cs); an unknown machine fails inside
+// (successful:false).
 func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("machineId")
 	var libs any
@@ -203,7 +247,17 @@ func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request
 		writeJSON(w, http.StatusOK, map[string]any{"successful": false, "message": nullReference, "data": nil})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"successful": true, "message": nil, "data": libs})
+	list, _ := libs.([]any)
+	sections := []any{}
+	for _, l := range list {
+		if m, ok := l.(map[string]any); ok {
+			if _, has := lookupFold(m, "id"); !has {
+				m["id"] = m["key"] // plex.tv lists each section with an id; the seed may give only its key
+			}
+			sections = append(sections, plexSectionLite.bind(m))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"successful": true, "message": nil, "data": sections})
 }
 
 // integrationMediaServerUsers answers GET Plex/friends, Emby/users and
@@ -391,4 +445,219 @@ func (st *store) testArr(svc string, in map[string]any) testerResult {
 		res.Version = st.integrations.at("sonarr", "version")
 	}
 	return res
+}
+
+// msgXMLError is the XmlSerializer exception Ombi reports when plex.tv
+// answers a request without a valid token (its error body is not a
+// MediaContainer).
+const msgXMLError = "There is an error in XML document (1, 1)."
+
+// msgPlexNotJSON is the Newtonsoft exception Ombi reports when a Plex
+// server answers an unauthorised library call with its HTML 401 page.
+const msgPlexNotJSON = "Unexpected character encountered while parsing value: <. Path '', line 0, position 0."
+
+// integrationPlexSignIn answers POST /api/v1/Plex (anonymous, the wizard's
+// Plex login; PlexController.SignIn). The mock's plex.tv accepts no
+// credentials (as Token/{pinId} never authenticates), so the answer is
+// plex.tv's error body read as PlexAuthentication: {"user": null}; with an
+// empty (not absent) saved server list Ombi stops first and answers null.
+func (s *Server) integrationPlexSignIn(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	empty := false
+	s.store.Read(func(st *store) {
+		list, ok := st.settings.doc("plex")["servers"].([]any)
+		empty = ok && len(list) == 0
+	})
+	if empty {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"user": nil})
+}
+
+// integrationPlexServersLogin answers POST /api/v1/Plex/servers {login,
+// password} (PlexServersViewModel): the sign-in yields no token, plex.tv
+// refuses the servers call and Ombi reports the XML error.
+func (s *Server) integrationPlexServersLogin(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": false, "message": msgXMLError, "servers": nil})
+}
+
+// plexServerByToken finds the saved Plex server a posted PlexServers body
+// authenticates as (its plexAuthToken); nil when none.
+func (st *store) plexServerByToken(in map[string]any) map[string]any {
+	tok, _ := fieldFold(in, "plexAuthToken").(string)
+	for _, srv := range st.settings.servers("plex") {
+		if tok != "" && tok == srv["plexAuthToken"] {
+			return srv
+		}
+	}
+	return nil
+}
+
+// integrationPlexLibrariesPost answers POST /api/v1/Plex/Libraries with a
+// PlexServers body (PlexLibrariesResponse): the library sections of the
+// server whose token the body carries, as PlexContainer
+// {mediaContainer: {size, directory, ...}}; any other token gets the Plex
+// server's HTML 401, which Ombi fails to parse (successful: false).
+func (s *Server) integrationPlexLibrariesPost(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	var dirs []any
+	found := false
+	s.store.Read(func(st *store) {
+		if srv := st.plexServerByToken(in); srv != nil {
+			found = true
+			id, _ := srv["machineIdentifier"].(string)
+			dirs, _ = deepCopyJSON(st.integrations.at("plexLibraries", id)).([]any)
+		}
+	})
+	if !found {
+		writeJSON(w, http.StatusOK, map[string]any{"data": nil, "successful": false, "message": msgPlexNotJSON})
+		return
+	}
+	if dirs == nil {
+		dirs = []any{}
+	}
+	mc := map[string]any{"size": len(dirs), "totalSize": 0, "title1": "Plex Library", "directory": dirs, "art": nil,
+		"librarySectionID": 0, "librarySectionTitle": nil, "librarySectionUUID": nil, "nocache": false, "thumb": nil,
+		"title2": nil, "viewGroup": nil, "viewMode": 0, "metadata": nil}
+	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"mediaContainer": mc}, "successful": true, "message": nil})
+}
+
+// integrationPlexAddUser answers POST /api/v1/Plex/user {username,
+// machineIdentifier, libsSelected}: plex.tv shares a saved server ({success:
+// true}); an unknown machine dereferences null upstream (500).
+func (s *Server) integrationPlexAddUser(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	known := false
+	s.store.Read(func(st *store) {
+		for _, srv := range st.settings.servers("plex") {
+			if v := fieldFold(in, "machineIdentifier"); v != nil && v == srv["machineIdentifier"] {
+				known = true
+			}
+		}
+	})
+	if !known {
+		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true})
+}
+
+// integrationPlexOAuth answers POST /api/v1/Plex/oauth {wizard, pin} (anonymous):
+// {url} of the app.plex.tv sign-in page for the pin's code, built as
+// PlexApi.GetOAuthUrl does (the client id is the Plex installId, the
+// product the application name, "Ombi" when it is empty or not ASCII).
+func (s *Server) integrationPlexOAuth(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Pin struct {
+			Code string `json:"code"`
+		} `json:"pin"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	var app, install string
+	s.store.Read(func(st *store) {
+		app = st.settings.text("customization", "applicationName")
+		install = strings.ReplaceAll(st.settings.text("plex", "installId"), "-", "")
+	})
+	if app == "" || strings.ContainsFunc(app, func(r rune) bool { return r > 127 }) {
+		app = "Ombi"
+	}
+	q := []string{"code=" + url.QueryEscape(in.Pin.Code), "context%5Bdevice%5D%5Bproduct%5D=" + url.QueryEscape(app),
+		"context%5Bdevice%5D%5Benvironment%5D=bundled", "context%5Bdevice%5D%5Blayout%5D=desktop",
+		"context%5Bdevice%5D%5Bplatform%5D=Web", "context%5Bdevice%5D%5Bdevice%5D=Ombi", "clientID=" + url.QueryEscape(install)}
+	writeJSON(w, http.StatusOK, map[string]any{"url": "https://app.plex.tv/auth/#?" + strings.Join(q, "&")})
+}
+
+// integrationPlexOAuthPin answers GET /api/v1/PlexOAuth/{pinId} (anonymous,
+// the wizard's OAuth callback): the mock's plex.tv never authorises a pin.
+func (s *Server) integrationPlexOAuthPin(w http.ResponseWriter, r *http.Request) {
+	if _, ok := intParam(w, r, "pinId"); !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": false, "error": "Authentication did not work. Please try again"})
+}
+
+// integrationPlexWatchlistUsers answers GET /api/v1/Plex/WatchlistUsers:
+// every Plex user (PlexUserWatchlistModel) with its sync status, Pending
+// (3) until a watchlist import has run (PlexService.GetWatchlistUsers).
+func (s *Server) integrationPlexWatchlistUsers(w http.ResponseWriter, _ *http.Request) {
+	out := []map[string]any{}
+	s.store.Read(func(st *store) {
+		for _, a := range st.users.accounts {
+			if a.UserType == 2 {
+				out = append(out, map[string]any{"userId": a.ID, "syncStatus": 3, "userName": a.UserName})
+			}
+		}
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// integrationMediaServerSignIn answers POST /api/v1/Emby and
+// /api/v1/Jellyfin (anonymous, the wizard's first server; EmbyController and
+// JellyfinController SignIn): null (204) once servers are saved; else the
+// first posted server is tried with its API key (any non-empty key: the
+// mock's media server knows its users) and, when it answers, the settings
+// are saved enabled with the administrator's id and returned.
+func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Request) {
+	svc := routeTail(r)[0]
+	var in map[string]any
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	var out map[string]any
+	noServer := false
+	s.store.Write(func(st *store) {
+		if len(st.settings.servers(svc)) > 0 {
+			return
+		}
+		servers, _ := fieldFold(in, "servers").([]any)
+		first, _ := func() (map[string]any, bool) {
+			if len(servers) == 0 {
+				return nil, false
+			}
+			m, ok := servers[0].(map[string]any)
+			return m, ok
+		}()
+		if first == nil {
+			noServer = true // Servers.FirstOrDefault() is null and is dereferenced
+			return
+		}
+		if key, _ := fieldFold(first, "apiKey").(string); key == "" {
+			return
+		}
+		users, _ := st.integrations.at(svc + "Users").([]any)
+		admin := ""
+		if len(users) > 0 {
+			if u, ok := users[0].(map[string]any); ok {
+				admin, _ = u["id"].(string)
+			}
+		}
+		first["administratorId"] = admin
+		in["enable"] = true
+		if old := st.settings.doc(svc); old != nil {
+			in["id"] = old["id"]
+		}
+		st.settings.sections[svc] = in
+		out = deepCopyJSON(in).(map[string]any)
+	})
+	if noServer {
+		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
+		return
+	}
+	writeRecord(w, out)
 }

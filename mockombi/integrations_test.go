@@ -2,9 +2,14 @@ package mockombi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// lidarrKey is the seeded Lidarr API key: the POST option routes answer for
+// the instance whose key the body carries.
+const lidarrKey = "CANARY-lidarr_apikey-708192a3b4c5"
 
 func TestIntegrationsAuthLevels(t *testing.T) {
 	ok := http.StatusOK
@@ -13,7 +18,7 @@ func TestIntegrationsAuthLevels(t *testing.T) {
 		{"GET", "/api/v1/Sonarr/version", "", 401, 403, ok, ok},
 		{"GET", "/api/v1/Radarr/enabled", "", 401, 403, ok, ok},
 		{"GET", "/api/v1/Lidarr/enabled", "", ok, ok, ok, ok},
-		{"POST", "/api/v1/Lidarr/Metadata", `{"apiKey":"x"}`, 401, 403, ok, ok},
+		{"POST", "/api/v1/Lidarr/Metadata", `{"apiKey":"` + lidarrKey + `"}`, 401, 403, ok, ok},
 		{"POST", "/api/v1/CouchPotato/profile", `{"apiKey":"x"}`, 401, 403, 403, ok},
 		{"POST", "/api/v1/CouchPotato/apikey", `{"username":"cp"}`, 401, 403, 403, ok},
 		{"GET", "/api/v1/Plex/servers", "", 401, 403, 403, ok},
@@ -51,7 +56,7 @@ func TestIntegrationsArrOptions(t *testing.T) {
 		{"GET", "/api/v1/Radarr/tags", "", 2},
 		{"GET", "/api/v1/Lidarr/Profiles", "", 2},
 		{"GET", "/api/v1/Lidarr/RootFolders", "", 1},
-		{"POST", "/api/v1/Lidarr/Metadata", `{"apiKey":"k"}`, 1},
+		{"POST", "/api/v1/Lidarr/Metadata", `{"apiKey":"` + lidarrKey + `"}`, 1},
 	}
 	for _, tc := range tests {
 		var list []map[string]any
@@ -95,18 +100,20 @@ func TestIntegrationsArrOptions(t *testing.T) {
 
 func TestIntegrationsPlex(t *testing.T) {
 	s := newTestServer(t, Options{})
-	var servers []map[string]any
-	do(t, s, call{method: "GET", path: "/api/v1/Plex/servers", header: actingAs("admin")}).json(t, &servers)
-	if len(servers) != 2 || servers[0]["machineId"] != "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4" || servers[0]["serverName"] != "Living Room Plex" {
-		t.Fatalf("plex servers = %v", servers)
-	}
-	if err := s.SetQuirk(QuirkPlexServersWrapper, true); err != nil {
-		t.Fatal(err)
-	}
+	// PlexController.GetServers (src/Ombi/Controllers/V1/External/PlexController.cs)
+	// always answers Json(new {Success = true, Servers}).
 	var wrapped map[string]any
 	do(t, s, call{method: "GET", path: "/api/v1/Plex/servers", header: actingAs("admin")}).json(t, &wrapped)
 	if wrapped["success"] != true || len(wrapped["servers"].([]any)) != 2 {
-		t.Fatalf("wrapped plex servers = %v", wrapped)
+		t.Fatalf("plex servers by default = %v, want {success: true, servers: [2]}", wrapped)
+	}
+	if err := s.SetQuirk(QuirkPlexServersWrapper, false); err != nil {
+		t.Fatal(err)
+	}
+	var servers []map[string]any
+	do(t, s, call{method: "GET", path: "/api/v1/Plex/servers", header: actingAs("admin")}).json(t, &servers)
+	if len(servers) != 2 || servers[0]["machineId"] != "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4" || servers[0]["serverName"] != "Living Room Plex" {
+		t.Fatalf("bare plex servers with the quirk off = %v", servers)
 	}
 	var libs map[string]any
 	do(t, s, call{method: "GET", path: "/api/v1/Plex/Libraries/a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4", header: actingAs("admin")}).json(t, &libs)
@@ -182,4 +189,191 @@ func TestIntegrationsTester(t *testing.T) {
 		}
 	}
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Tester/carrierpigeon", body: `{}`, header: actingAs("admin")}), http.StatusNotFound)
+}
+
+// TestIntegrations_arrPayloadModels models the ARR option models Ombi
+// deserialises the services' answers into and serves back
+// (src/Ombi.Api.External/ExternalApis/): SonarrRootFolder and
+// Radarr/Models/V2/RadarrRootFolder have freespace (lower-case s),
+// LidarrRootFolder freeSpace; LanguageProfiles' languages[] entries have a
+// property named languages, which Sonarr's "language" key does not bind
+// (null); RadarrV3QualityProfile always carries preferredTags and items;
+// SonarrProfile is only {name, id}.
+func TestIntegrations_arrPayloadModels(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := actingAs("power")
+	get := func(path string) []map[string]any {
+		t.Helper()
+		var out []map[string]any
+		getJSON(t, s, call{method: "GET", path: path, header: h}, &out)
+		if len(out) == 0 {
+			t.Fatalf("%s is empty", path)
+		}
+		return out
+	}
+	keys := func(m map[string]any) string {
+		ks := make([]string, 0, len(m))
+		for k := range m {
+			ks = append(ks, k)
+		}
+		slices.Sort(ks)
+		return strings.Join(ks, ",")
+	}
+	tests := []struct {
+		path, keys string
+	}{
+		{"/api/v1/Sonarr/RootFolders", "freespace,id,path"},
+		{"/api/v1/Radarr/RootFolders", "freespace,id,path"},
+		{"/api/v1/Lidarr/RootFolders", "freeSpace,id,path,unmappedFolders"},
+		{"/api/v1/Sonarr/Profiles", "id,name"},
+		{"/api/v1/Radarr/Profiles", "cutoff,id,items,name,preferredTags,upgradeAllowed"},
+		{"/api/v1/Lidarr/Profiles", "id,items,name"},
+		{"/api/v1/Sonarr/v3/LanguageProfiles", "cutoff,id,languages,name,upgradeAllowed"},
+		{"/api/v1/Sonarr/tags", "id,label"},
+	}
+	for _, tt := range tests {
+		for _, rec := range get(tt.path) {
+			if got := keys(rec); got != tt.keys {
+				t.Errorf("%s record keys = %s, want %s", tt.path, got, tt.keys)
+			}
+		}
+	}
+	for _, f := range get("/api/v1/Sonarr/RootFolders") {
+		if n, _ := f["freespace"].(float64); n <= 0 {
+			t.Errorf("sonarr freespace = %v: Sonarr's freeSpace binds case-insensitively", f["freespace"])
+		}
+	}
+	for _, lp := range get("/api/v1/Sonarr/v3/LanguageProfiles") {
+		for _, l := range lp["languages"].([]any) {
+			lm := l.(map[string]any)
+			if v, has := lm["languages"]; !has || v != nil || lm["allowed"] != true {
+				t.Errorf("language profile entry = %v, want {languages: null, allowed: true}", lm)
+			}
+		}
+	}
+	for _, p := range get("/api/v1/Radarr/Profiles") {
+		if p["preferredTags"] != nil {
+			t.Errorf("radarr preferredTags = %v", p["preferredTags"])
+		}
+		if _, ok := p["items"].([]any); !ok {
+			t.Errorf("radarr items = %v", p["items"])
+		}
+	}
+}
+
+// TestIntegrations_arrPostForms models the POST forms of SonarrController,
+// RadarrController and LidarrController (src/Ombi/Controllers/V1/External/):
+// they ask the instance the posted settings point at. A key matching a
+// saved instance answers that instance's lists (the 4K one for its key); any
+// other key gets the service's empty 401, which deserialises to null (204).
+func TestIntegrations_arrPostForms(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := actingAs("power")
+	keys := map[string]string{"sonarr": "CANARY-sonarr_apikey-4d5e6f708192", "radarr": "CANARY-radarr_apikey-5e6f708192a3",
+		"radarr4K": "CANARY-radarr4k_apikey-6f708192a3b4", "lidarr": lidarrKey}
+	tests := []struct {
+		path, key string
+		want      int
+	}{
+		{"/api/v1/Sonarr/Profiles/", "sonarr", 3},
+		{"/api/v1/Sonarr/RootFolders/", "sonarr", 2},
+		{"/api/v1/Sonarr/v3/languageprofiles/", "sonarr", 2},
+		{"/api/v1/Sonarr/tags/", "sonarr", 2},
+		{"/api/v1/Radarr/Profiles/", "radarr", 2},
+		{"/api/v1/Radarr/Profiles/", "radarr4K", 1},
+		{"/api/v1/Radarr/RootFolders/", "radarr", 1},
+		{"/api/v1/Radarr/tags/", "radarr", 2},
+		{"/api/v1/Lidarr/Profiles/", "lidarr", 2},
+		{"/api/v1/Lidarr/RootFolders/", "lidarr", 1},
+	}
+	for _, tt := range tests {
+		var out []map[string]any
+		getJSON(t, s, call{method: "POST", path: tt.path, header: h, body: `{"apiKey":"` + keys[tt.key] + `","ip":"x","port":1}`}, &out)
+		if len(out) != tt.want {
+			t.Errorf("POST %s with the %s key: %d records, want %d", tt.path, tt.key, len(out), tt.want)
+		}
+		mustStatus(t, do(t, s, call{method: "POST", path: tt.path, header: h, body: `{"apiKey":"wrong"}`}), http.StatusNoContent)
+	}
+	checkAuthLevels(t, []authCase{{"POST", "/api/v1/Sonarr/Profiles", `{"apiKey":"x"}`, 401, 403, 204, 204}})
+}
+
+// TestIntegrations_plexLibrariesSectionLite models PlexLibrariesLiteResponse
+// and SectionLite (src/Ombi/Models/External/PlexLibrariesResponse.cs,
+// src/Ombi.Api.External/MediaServers/Plex/Models/PlexLibrariesForMachineId.cs):
+// each library is exactly {id, key, type, title}.
+func TestIntegrations_plexLibrariesSectionLite(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var libs struct {
+		Successful bool             `json:"successful"`
+		Data       []map[string]any `json:"data"`
+	}
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Plex/Libraries/a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4", header: actingAs("admin")}, &libs)
+	if !libs.Successful || len(libs.Data) != 2 {
+		t.Fatalf("libraries = %+v", libs)
+	}
+	for _, l := range libs.Data {
+		if len(l) != 4 || l["id"] == nil || l["key"] == nil || l["type"] == nil || l["title"] == nil {
+			t.Errorf("library = %v, want {id, key, type, title}", l)
+		}
+	}
+}
+
+// TestIntegrations_wizardAndSetupRoutes covers the PlexController,
+// PlexOAuthController, EmbyController and JellyfinController routes the
+// UI's settings and wizard pages call (src/Ombi/Controllers/V1/External/,
+// src/Ombi/Controllers/V1/PlexOAuthController.cs), with the shapes the UI's
+// interfaces read (ClientApp/src/app/interfaces/IPlex.ts).
+func TestIntegrations_wizardAndSetupRoutes(t *testing.T) {
+	s := newTestServer(t, Options{})
+	admin := actingAs("admin")
+	body := func(c call) map[string]any {
+		t.Helper()
+		var m map[string]any
+		getJSON(t, s, c, &m)
+		return m
+	}
+	// POST Plex: the mock's plex.tv accepts no credentials, so PlexAuthentication.user is null
+	if m := body(call{method: "POST", path: "/api/v1/Plex/", body: `{"login":"a","password":"b"}`}); len(m) != 1 || m["user"] != nil {
+		t.Errorf("plex sign-in = %v, want {user: null}", m)
+	}
+	if m := body(call{method: "POST", path: "/api/v1/Plex/servers", header: admin, body: `{"login":"a","password":"b"}`}); m["success"] != false || m["message"] == nil || m["servers"] != nil {
+		t.Errorf("plex servers by login = %v", m)
+	}
+	// POST Plex/Libraries: the saved server's token lists its sections as a PlexContainer
+	lib := body(call{method: "POST", path: "/api/v1/Plex/Libraries", header: admin, body: `{"plexAuthToken":"CANARY-plex_token-1a2b3c4d5e6f","ip":"x","port":32400}`})
+	mc, _ := lib["data"].(map[string]any)["mediaContainer"].(map[string]any)
+	if lib["successful"] != true || mc == nil || len(mc["directory"].([]any)) != 2 {
+		t.Errorf("plex libraries by settings = %v", lib)
+	}
+	if m := body(call{method: "POST", path: "/api/v1/Plex/Libraries", header: admin, body: `{"plexAuthToken":"nope"}`}); m["successful"] != false || m["message"] == nil {
+		t.Errorf("plex libraries with a bad token = %v", m)
+	}
+	if m := body(call{method: "POST", path: "/api/v1/Plex/user", header: admin, body: `{"username":"u","machineIdentifier":"a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4","libsSelected":[1]}`}); m["success"] != true {
+		t.Errorf("plex add user = %v", m)
+	}
+	oauth := body(call{method: "POST", path: "/api/v1/Plex/oauth", body: `{"wizard":true,"pin":{"id":1,"code":"abcd"}}`})
+	if u, _ := oauth["url"].(string); !strings.HasPrefix(u, "https://app.plex.tv/auth/#?code=abcd&") || !strings.Contains(u, "clientID=3f8a2c1d9b7e4a6f8c2d1e0b9a7f6e5d") {
+		t.Errorf("plex oauth = %v", oauth)
+	}
+	if m := body(call{method: "GET", path: "/api/v1/PlexOAuth/42"}); m["success"] != false || m["error"] == nil {
+		t.Errorf("plex oauth pin = %v", m)
+	}
+	var watch []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Plex/WatchlistUsers", header: admin}, &watch)
+	if len(watch) != 1 || watch[0]["userName"] != "plexfan" || watch[0]["syncStatus"] != float64(3) {
+		t.Errorf("watchlist users = %v, want plexfan pending", watch)
+	}
+	// POST Emby/Jellyfin (sign-in): null once servers are saved; saves and returns the settings on a fresh install
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Jellyfin/", body: `{"servers":[{"apiKey":"k"}]}`}), http.StatusNoContent)
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Settings/emby", header: admin, body: `{"enable":false,"servers":[]}`}), http.StatusOK)
+	emby := body(call{method: "POST", path: "/api/v1/Emby/", body: `{"servers":[{"name":"E","apiKey":"k","ip":"h","port":8096}]}`})
+	srv := emby["servers"].([]any)[0].(map[string]any)
+	if emby["enable"] != true || srv["administratorId"] != "e1d2c3b4a5968778695a4b3c2d1e0f9a" {
+		t.Errorf("emby sign-in = %v", emby)
+	}
+	checkAuthLevels(t, []authCase{
+		{"GET", "/api/v1/Plex/WatchlistUsers", "", 401, 403, 403, 200},
+		{"POST", "/api/v1/Plex/oauth", `{"pin":{"code":"c"}}`, 200, 200, 200, 200},
+		{"POST", "/api/v1/Plex/Libraries", `{}`, 401, 403, 403, 200},
+	})
 }

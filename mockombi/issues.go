@@ -481,7 +481,8 @@ func (s *Server) issuesComments(w http.ResponseWriter, r *http.Request) {
 }
 
 // issuesCommentCreate answers POST Issues/comments {comment, issueId} with the
-// new IssueComments; a missing issue is null (204).
+// new IssueComments, its user and issues populated as IssuesController.AddComment
+// returns it; a missing issue is null (204).
 func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Comment string `json:"comment"`
@@ -502,7 +503,13 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		c := &issueComment{ID: st.nextID("issueComment"), Author: p.id, Comment: in.Comment, Date: s.now().UTC(), IssueID: x.ID}
 		x.Comments = append(x.Comments, c)
-		out = st.commentJSON(c, false)
+		// EF fixes the new row's navigations up to the tracked user and
+		// issue (loaded with UserReported and IssueCategory); the issue's
+		// comments hold only the new row, a loop Newtonsoft drops.
+		out = st.commentJSON(c, true)
+		issue := st.issueJSON(x, issueView{reporter: true})
+		issue["comments"] = []any{}
+		out["issues"] = issue
 	})
 	writeRecord(w, out)
 }

@@ -337,3 +337,30 @@ func TestIssuesV2SummaryPagesIssuesThenGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestIssues_addCommentAnswersUser models IssuesController.AddComment
+// (src/Ombi/Controllers/V1/IssuesController.cs): the new IssueComments row
+// comes back after _issueComments.Add with its navigations fixed up by EF to
+// the tracked caller (user) and issue (issues, loaded with UserReported and
+// IssueCategory); the issue's comments hold only the new row, a loop
+// Newtonsoft drops ([]). The issue chat reads comment.user.
+func TestIssues_addCommentAnswersUser(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var c map[string]any
+	getJSON(t, s, call{method: "POST", path: "/api/v1/Issues/comments", header: asPower(t, s), body: `{"comment":"on it","issueId":1}`}, &c)
+	user, ok := c["user"].(map[string]any)
+	if !ok || user["userName"] != "power" || user["id"] != c["userId"] {
+		t.Fatalf("comment user = %v (userId %v), want the caller's OmbiUser", c["user"], c["userId"])
+	}
+	issue, ok := c["issues"].(map[string]any)
+	if !ok || issue["id"] != float64(1) || issue["userReported"] == nil || issue["issueCategory"] == nil {
+		t.Fatalf("comment issues = %v, want issue 1 with userReported and issueCategory", c["issues"])
+	}
+	if cs, ok := issue["comments"].([]any); !ok || len(cs) != 0 {
+		t.Errorf("issues.comments = %v, want [] (the new comment is a reference loop)", issue["comments"])
+	}
+	if c["comment"] != "on it" || c["issuesId"] != float64(1) {
+		t.Errorf("comment = %v", c)
+	}
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Issues/comments", header: asPower(t, s), body: `{"comment":"x","issueId":999}`}), http.StatusNoContent)
+}

@@ -6,11 +6,17 @@ import (
 	"sync"
 )
 
-// Quirk names: known upstream behaviours the mock reproduces when switched on.
+// Quirk names: known upstream behaviours the mock can reproduce or leave
+// out. A quirk that is on by default is real Ombi v4.59.3 behaviour;
+// switching it off gives a kinder (or older) mock.
 const (
 	// QuirkV2ListNullReference: v2 request lists answer 500 NullReferenceException on non-empty pages.
 	QuirkV2ListNullReference = "v2_list_null_reference"
-	// QuirkTVSearchLINQ: GET Request/tv/search/{term} fails with a LINQ translation 500.
+	// QuirkTVSearchLINQ: GET Request/tv/search/{term} fails with EF Core's
+	// LINQ translation 500, as v4.59.3 always does (TvRequestEngine.SearchTvRequest
+	// filters the IQueryable with StringHelper.Contains). Real behaviour, but
+	// off by default until the conformance suite stops expecting the search
+	// to answer (docs/mockombi.md, Quirks).
 	QuirkTVSearchLINQ = "tv_search_linq"
 	// QuirkRatingsRottenTomatoes: the ratings routes answer 500 (Rotten Tomatoes API gone).
 	QuirkRatingsRottenTomatoes = "ratings_rotten_tomatoes"
@@ -20,7 +26,9 @@ const (
 	QuirkStatsNullReference = "stats_null_reference"
 	// QuirkNewsHTML: System/news answers an HTML page.
 	QuirkNewsHTML = "news_html"
-	// QuirkPlexServersWrapper: Plex servers come wrapped as {success, servers}.
+	// QuirkPlexServersWrapper: GET Plex/servers is wrapped as {success,
+	// servers}, as PlexController.GetServers always answers (real, on by
+	// default); off gives the bare array older mocks served.
 	QuirkPlexServersWrapper = "plex_servers_wrapper"
 	// QuirkLanguageMojibake: some language names come back as mojibake.
 	QuirkLanguageMojibake = "language_mojibake"
@@ -33,12 +41,12 @@ const (
 // quirkDefaults lists every quirk with its default state.
 var quirkDefaults = map[string]bool{
 	QuirkV2ListNullReference:   false,
-	QuirkTVSearchLINQ:          false,
+	QuirkTVSearchLINQ:          true,
 	QuirkRatingsRottenTomatoes: false,
 	QuirkVoteRead500:           false,
 	QuirkStatsNullReference:    false,
 	QuirkNewsHTML:              false,
-	QuirkPlexServersWrapper:    false,
+	QuirkPlexServersWrapper:    true,
 	QuirkLanguageMojibake:      false,
 	QuirkLogsStringArray:       true,
 	QuirkV1TVTVDBInMovieDBID:   true,

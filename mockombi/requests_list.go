@@ -359,15 +359,19 @@ func (s *Server) requestTVGet(w http.ResponseWriter, r *http.Request) {
 	writeRecord(w, out)
 }
 
-// requestTVSearch is GET /api/v1/Request/tv/search/{searchTerm}; the
-// tv_search_linq quirk reproduces the EF Core translation failure.
+// requestTVSearch is GET /api/v1/Request/tv/search/{searchTerm}. Ombi's
+// TvRequestEngine.SearchTvRequest filters the query with the
+// StringHelper.Contains(CompareOptions) extension, which EF Core cannot
+// translate: the tv_search_linq quirk (on by default) answers that 500;
+// off answers the matching requests.
 func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	if s.quirk(QuirkTVSearchLINQ) {
 		var trace string
 		s.store.Read(func(st *store) { trace = st.requests.linqTrace })
 		writeOmbiError(w, http.StatusInternalServerError, "System.InvalidOperationException: The LINQ expression 'DbSet<TvRequests>()\n"+
-			"    .Where(t => t.Title.Contains(__search_0, StringComparison.OrdinalIgnoreCase))' could not be translated. "+
+			"    .Where(t => t.Title.Contains(\n        word: __search_0, \n        opts: IgnoreCase))' could not be translated. "+
+			"Additional information: Translation of method 'Ombi.Helpers.StringHelper.Contains' failed. "+
 			"Either rewrite the query in a form that can be translated, or switch to client evaluation explicitly by inserting a call to "+
 			"'AsEnumerable', 'AsAsyncEnumerable', 'ToList', or 'ToListAsync'. See https://go.microsoft.com/fwlink/?linkid=2101038 for more information.\n"+trace)
 		return
@@ -383,16 +387,23 @@ func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// requestTVChildren is GET /api/v1/Request/tv/{requestId}/child.
+// requestTVChildren is GET /api/v1/Request/tv/{requestId}/child: the
+// children with parentRequest, as TvRequestEngine.GetAllChldren loads them
+// through TvRequestRepository.GetChild (Include ParentRequest); with
+// hideRequestsUsers only the caller's children are loaded.
 func (s *Server) requestTVChildren(w http.ResponseWriter, r *http.Request) {
 	id, ok := intParam(w, r, "requestId")
 	if !ok {
 		return
 	}
+	p := principalOf(r)
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
+		visible := func(c *childRequest) bool { return st.visibleTo(p, c.RequestedUserID) }
 		for _, c := range st.requests.childrenOf(id) {
-			out = append(out, st.childView(c, principalOf(r), childViewOpts{Seasons: true}))
+			if visible(c) {
+				out = append(out, st.childView(c, p, childViewOpts{Parent: true, Seasons: true, Loaded: visible}))
+			}
 		}
 	})
 	writeJSON(w, http.StatusOK, out)

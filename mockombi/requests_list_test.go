@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -126,7 +127,8 @@ func TestRequests_readsAndSearch(t *testing.T) {
 		{"all tv", "/api/v1/Request/tv", 200, `"tvDbId":81189`},
 		{"all albums", "/api/v1/request/music", 200, `"foreignAlbumId"`},
 		{"movie search", "/api/v1/Request/movie/search/matrix", 200, `"The Matrix"`},
-		{"tv search", "/api/v1/Request/tv/search/breaking", 200, `"Breaking Bad"`},
+		// v4.59.3's TV request search always fails (tv_search_linq, on by default)
+		{"tv search", "/api/v1/Request/tv/search/breaking", 500, `could not be translated`},
 		{"album search by artist", "/api/v1/request/music/search/radiohead", 200, `"OK Computer"`},
 		{"totals", "/api/v1/Request/movie/total", 200, `10`},
 		{"tv quota: no limit set for episodes beyond the seeded", "/api/v1/Request/tv/remaining", 200, `"limit":100`},
@@ -256,5 +258,59 @@ func TestRequests_hideRequestsUsers(t *testing.T) {
 		if r["userId"] != userID {
 			t.Errorf("recently requested shows another user's row: %v", r["title"])
 		}
+	}
+}
+
+// TestRequests_tvChildrenParentRequest models TvRequestEngine.GetAllChldren
+// (src/Ombi.Core/Engine/TvRequestEngine.cs), which loads the children through
+// TvRequestRepository.GetChild (src/Ombi.Store/Repository/Requests/TvRequestRepository.cs:
+// Include(ParentRequest)): every child carries parentRequest, whose
+// childRequests hold the other loaded children (the loop back to the child
+// itself and the siblings' own parentRequest are dropped by Newtonsoft's
+// ReferenceLoopHandling.Ignore, Startup.cs); issues are not loaded (null).
+// With hideRequestsUsers only the caller's children are loaded.
+func TestRequests_tvChildrenParentRequest(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var kids []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Request/tv/1/child", header: asAdmin(t, s)}, &kids)
+	if len(kids) != 2 {
+		t.Fatalf("Breaking Bad has %d children, want 2", len(kids))
+	}
+	for _, k := range kids {
+		pr, ok := k["parentRequest"].(map[string]any)
+		if !ok || pr["id"] != float64(1) || pr["title"] != "Breaking Bad" || pr["externalProviderId"] != float64(1396) {
+			t.Fatalf("child %v: parentRequest = %v, want the Breaking Bad parent", k["id"], k["parentRequest"])
+		}
+		if k["issues"] != nil {
+			t.Errorf("child %v: issues = %v, want null (not included)", k["id"], k["issues"])
+		}
+		sib, _ := pr["childRequests"].([]any)
+		if len(sib) != 1 {
+			t.Fatalf("child %v: parentRequest.childRequests = %v, want the one sibling", k["id"], sib)
+		}
+		other := sib[0].(map[string]any)
+		if other["id"] == k["id"] {
+			t.Errorf("child %v lists itself under its parent (a reference loop)", k["id"])
+		}
+		if _, has := other["parentRequest"]; has {
+			t.Errorf("sibling %v carries parentRequest (a reference loop)", other["id"])
+		}
+		if seasons, _ := other["seasonRequests"].([]any); len(seasons) == 0 {
+			t.Errorf("sibling %v has no seasonRequests (GetChild includes them)", other["id"])
+		}
+	}
+
+	admin := asAdmin(t, s)
+	var ombi map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Settings/ombi", header: admin}, &ombi)
+	ombi["hideRequestsUsers"] = true
+	body, _ := json.Marshal(ombi)
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Settings/ombi", header: admin, body: string(body)}), http.StatusOK)
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Request/tv/1/child", header: asUser(t, s)}, &kids)
+	if len(kids) != 1 || kids[0]["requestedUserId"] != stableUUIDOf(t, s, "user") {
+		t.Fatalf("hidden: the user sees %d children, want only their own", len(kids))
+	}
+	if sib := kids[0]["parentRequest"].(map[string]any)["childRequests"].([]any); len(sib) != 0 {
+		t.Errorf("hidden: parentRequest.childRequests = %v, want none (other users' children are not loaded)", sib)
 	}
 }

@@ -37,7 +37,7 @@ func (st *store) movieRequestView(m *movieRequest, p *principal) map[string]any 
 		"background": m.Background, "releaseDate": m.ReleaseDate, "digitalReleaseDate": m.DigitalReleaseDate,
 		"status": m.Status, "released": !m.ReleaseDate.After(now),
 		"digitalRelease": m.DigitalReleaseDate != nil && !m.DigitalReleaseDate.After(now),
-		"issueId":        m.IssueID, "issues": []any{}, "subscribed": st.requests.subscribed(p, requestTypeMovie, m.ID),
+		"issueId":        m.IssueID, "issues": nil, "subscribed": st.requests.subscribed(p, requestTypeMovie, m.ID),
 		"is4kRequest": m.Is4kRequest, "rootPathOverride": m.RootPathOverride, "qualityOverride": m.QualityOverride,
 		"has4KRequest": m.Has4KRequest, "approved4K": m.Approved4K, "markedAsApproved4K": m.MarkedAsApproved4K,
 		"requestedDate4k": m.RequestedDate4k, "available4K": m.Available4K, "markedAsAvailable4K": m.MarkedAsAvailable4K,
@@ -76,6 +76,9 @@ type childViewOpts struct {
 	Parent bool
 	// Seasons fills seasonRequests with the child's episodes; else [].
 	Seasons bool
+	// Loaded, with Parent, says which siblings the query loaded (EF fixes
+	// up only tracked children into parentRequest.childRequests); nil: all.
+	Loaded func(*childRequest) bool
 }
 
 // childView projects ChildRequests, with what o adds.
@@ -88,7 +91,7 @@ func (st *store) childView(c *childRequest, p *principal, o childViewOpts) map[s
 	maps.Copy(v, map[string]any{
 		"parentRequestId": c.ParentRequestID, "issueId": c.IssueID, "seriesType": c.SeriesType,
 		"subscribed":  st.requests.subscribed(p, requestTypeTV, c.ID) || st.requests.subscribed(p, requestTypeTV, c.ParentRequestID),
-		"releaseYear": c.ReleaseYear, "issues": []any{}, "seasonRequests": seasons,
+		"releaseYear": c.ReleaseYear, "issues": nil, "seasonRequests": seasons,
 		"requestedUserPlayedProgress": c.RequestedUserPlayedProgress,
 	})
 	if o.Parent {
@@ -96,7 +99,7 @@ func (st *store) childView(c *childRequest, p *principal, o childViewOpts) map[s
 			pv := st.parentFields(pr)
 			sib := []map[string]any{}
 			for _, other := range st.requests.childrenOf(pr.ID) {
-				if other.ID != c.ID {
+				if other.ID != c.ID && (o.Loaded == nil || o.Loaded(other)) {
 					sib = append(sib, st.childView(other, p, childViewOpts{Seasons: o.Seasons}))
 				}
 			}

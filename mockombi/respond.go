@@ -111,6 +111,12 @@ func writeRecord(w http.ResponseWriter, out map[string]any) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// notModelled answers 501 for behaviour the mock deliberately leaves out:
+// {"error": "mockombi does not model <what>"}, naming the call.
+func notModelled(w http.ResponseWriter, what string) {
+	writeOmbiError(w, http.StatusNotImplemented, "mockombi does not model "+what)
+}
+
 // okEmpty answers 200 with an empty body (void actions).
 func okEmpty(w http.ResponseWriter) { w.WriteHeader(http.StatusOK) }
 

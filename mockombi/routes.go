@@ -225,6 +225,9 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/Identity/newsletter/unsubscribe/{userId}", anon, s.identityNewsletterUnsubscribe},
 		{"GET /api/v1/Identity/accesstoken", anon, s.identityAccessToken},
 		{"GET /api/v1/Identity/accesstoken/{userId}", powerUser, s.identityAccessToken},
+		{"POST /api/v1/Identity/Wizard", anon, s.identityWizardUser},
+		{"POST /api/v1/Identity/reset", anon, s.identityResetRequest},
+		{"POST /api/v1/Identity/resetpassword", anon, s.identityResetPassword},
 
 		// Settings (settings.go)
 		{"GET /api/v1/Settings/ombi", admin, s.settingsGet},
@@ -279,9 +282,12 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/Settings/testcron", admin, s.settingsTestCron},
 		{"GET /api/v1/Settings/notifications/{agent}", admin, s.settingsGet},
 		{"POST /api/v1/Settings/notifications/{agent}", admin, s.settingsSave},
+		{"POST /api/v1/Settings/notifications/newsletterdatabase", admin, s.settingsNewsletterDatabase},
 		{"GET /api/v2/Features", anon, s.featuresList},
 		{"POST /api/v2/Features/enable", admin, s.featuresToggle},
 		{"POST /api/v2/Features/disable", admin, s.featuresToggle},
+		{"POST /api/v2/Wizard/config", anon, s.wizardConfig},
+		{"POST /api/v2/Wizard/database", anon, s.wizardDatabase},
 
 		// Status, stats, update, jobs, system, hub (system.go)
 		{RouteStatus, anon, s.systemStatus},
@@ -328,15 +334,24 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/Sonarr/tags", powerUser, s.integrationArrList},
 		{"GET /api/v1/Sonarr/enabled", powerUser, s.integrationArrEnabled},
 		{"GET /api/v1/Sonarr/version", powerUser, s.integrationArrVersion},
+		{"POST /api/v1/Sonarr/Profiles", powerUser, s.integrationArrList},
+		{"POST /api/v1/Sonarr/RootFolders", powerUser, s.integrationArrList},
+		{"POST /api/v1/Sonarr/v3/LanguageProfiles", powerUser, s.integrationArrList},
+		{"POST /api/v1/Sonarr/tags", powerUser, s.integrationArrList},
 		{"GET /api/v1/Radarr/Profiles", powerUser, s.integrationArrList},
 		{"GET /api/v1/Radarr/Profiles/4k", powerUser, s.integrationArrList},
 		{"GET /api/v1/Radarr/RootFolders", powerUser, s.integrationArrList},
 		{"GET /api/v1/Radarr/RootFolders/4k", powerUser, s.integrationArrList},
 		{"GET /api/v1/Radarr/tags", powerUser, s.integrationArrList},
 		{"GET /api/v1/Radarr/enabled", powerUser, s.integrationArrEnabled},
+		{"POST /api/v1/Radarr/Profiles", powerUser, s.integrationArrList},
+		{"POST /api/v1/Radarr/RootFolders", powerUser, s.integrationArrList},
+		{"POST /api/v1/Radarr/tags", powerUser, s.integrationArrList},
 		{"GET /api/v1/Lidarr/Profiles", powerUser, s.integrationArrList},
 		{"GET /api/v1/Lidarr/RootFolders", powerUser, s.integrationArrList},
 		{"POST /api/v1/Lidarr/Metadata", powerUser, s.integrationArrList},
+		{"POST /api/v1/Lidarr/Profiles", powerUser, s.integrationArrList},
+		{"POST /api/v1/Lidarr/RootFolders", powerUser, s.integrationArrList},
 		{"GET /api/v1/Lidarr/enabled", anon, s.integrationArrEnabled},
 		{"POST /api/v1/CouchPotato/profile", admin, s.integrationArrList},
 		{"POST /api/v1/CouchPotato/apikey", admin, s.integrationCouchPotatoAPIKey},
@@ -344,6 +359,15 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/Plex/Libraries/{machineId}", admin, s.integrationPlexLibraries},
 		{"GET /api/v1/Plex/friends", admin, s.integrationMediaServerUsers},
 		{"POST /api/v1/Plex/WatchlistUsers/revalidate", admin, s.integrationPlexRevalidate},
+		{"POST /api/v1/Plex", anon, s.integrationPlexSignIn},
+		{"POST /api/v1/Plex/servers", admin, s.integrationPlexServersLogin},
+		{"POST /api/v1/Plex/Libraries", admin, s.integrationPlexLibrariesPost},
+		{"POST /api/v1/Plex/user", admin, s.integrationPlexAddUser},
+		{"POST /api/v1/Plex/oauth", anon, s.integrationPlexOAuth},
+		{"GET /api/v1/Plex/WatchlistUsers", admin, s.integrationPlexWatchlistUsers},
+		{"GET /api/v1/PlexOAuth/{pinId}", anon, s.integrationPlexOAuthPin},
+		{"POST /api/v1/Emby", anon, s.integrationMediaServerSignIn},
+		{"POST /api/v1/Jellyfin", anon, s.integrationMediaServerSignIn},
 		{"POST /api/v1/Emby/info", admin, s.integrationMediaServerInfo},
 		{"POST /api/v1/Emby/Library", admin, s.integrationMediaServerLibraries},
 		{"GET /api/v1/Emby/users", admin, s.integrationMediaServerUsers},
@@ -354,5 +378,14 @@ func (s *Server) routes() []route {
 
 		// Notifications (notifications.go)
 		{"POST /api/v1/Notifications/massemail", admin, s.notificationsMassEmail},
+
+		// Mobile app devices v1 and v2 (mobile.go)
+		{"POST /api/v1/Mobile/Notification", user, s.mobileAddPlayer},
+		{"GET /api/v1/Mobile/Notification", admin, s.mobilePlayerUsers},
+		{"POST /api/v1/Mobile", admin, s.mobileRemovePlayers},
+		{"POST /api/v2/Mobile/Notification", user, s.mobileAddDevice},
+		{"DELETE /api/v2/Mobile/Notification", user, s.mobileRemoveDevices},
+		{"POST /api/v2/Mobile/Send", admin, s.mobileSend},
+		{"GET /api/v2/Mobile/Users", admin, s.mobileUsers},
 	}
 }

@@ -85,6 +85,7 @@ type catalogShow struct {
 	AirsDayOfWeek string           `json:"airsDayOfWeek"`
 	AirsTime      string           `json:"airsTime"`
 	SiteRating    int              `json:"siteRating"`
+	VoteAverage   float64          `json:"voteAverage"`
 	Certification string           `json:"certification"`
 	Tagline       string           `json:"tagline"`
 	Homepage      string           `json:"homepage"`
@@ -98,6 +99,22 @@ type catalogShow struct {
 	Ratings       map[string]any   `json:"ratings"`
 	Seasons       []catalogSeason  `json:"seasons"`
 	Extra         map[string]any   `json:"extra"`
+}
+
+// voteAverage is TMDB's vote_average for the show; data without one falls
+// back to siteRating.
+func (sh *catalogShow) voteAverage() float64 {
+	if sh.VoteAverage > 0 {
+		return sh.VoteAverage
+	}
+	return float64(sh.SiteRating)
+}
+
+// tmdbRating is Ombi's TV rating: TMDB's vote_average (a float) as .NET's
+// float.ToString() writes it, e.g. "8.9" (Mapping/Profiles/TvProfile.cs,
+// TvProfileV2.cs).
+func (sh *catalogShow) tmdbRating() string {
+	return strconv.FormatFloat(float64(float32(sh.voteAverage())), 'f', -1, 32)
 }
 
 // year is the first-aired year, 0 when unknown.

@@ -10,23 +10,27 @@ import (
 	"strings"
 )
 
-// searchActorCredits is GET /api/v2/Search/actor/{actorId}/{movie|tv}: TMDB
-// combined credits in snake_case.
+// searchActorCredits is GET /api/v2/Search/actor/{actorId}/{movie|tv}: TMDB's
+// person movie_credits or tv_credits deserialised into ActorCredits
+// (ExternalApis/TheMovieDb/Models/ActorCredits.cs) and served back, so TV
+// credits lose name and first_air_date (title, original_title and
+// release_date are null) and movie credits lose order.
 func (s *Server) searchActorCredits(w http.ResponseWriter, r *http.Request) {
 	id, ok := intArg(w, r, "actorId")
 	if !ok {
 		return
 	}
 	tv := strings.HasSuffix(strings.ToLower(strings.TrimSuffix(r.URL.Path, "/")), "/tv")
-	cast, crew := []map[string]any{}, []map[string]any{}
+	cast, crew := []any{}, []any{}
 	s.store.Read(func(st *store) {
 		if tv {
 			for _, sh := range st.search.shows {
 				if slices.Contains(sh.Cast, id) {
-					cast = append(cast, map[string]any{"id": sh.TheMovieDbID, "name": sh.Title, "original_name": sh.Title,
+					cast = append(cast, tmdbCast.bind(map[string]any{"id": sh.TheMovieDbID, "name": sh.Title, "original_name": sh.Title,
 						"first_air_date": sh.FirstAired, "character": "Lead", "credit_id": fmt.Sprintf("525%07d%d", sh.TheMovieDbID, id%1000),
 						"episode_count": 10, "poster_path": sh.PosterPath, "backdrop_path": sh.BackdropPath, "genre_ids": sh.GenreIDs,
-						"origin_country": []string{"US"}, "original_language": "en", "overview": sh.Overview, "popularity": 50.0, "vote_average": 8.1, "vote_count": 1200})
+						"origin_country": []string{"US"}, "original_language": "en", "overview": sh.Overview, "popularity": 50.0,
+						"vote_average": sh.voteAverage(), "vote_count": 1200, "adult": false}))
 				}
 			}
 			return
@@ -39,12 +43,12 @@ func (s *Server) searchActorCredits(w http.ResponseWriter, r *http.Request) {
 			if i := slices.Index(m.Cast, id); i >= 0 {
 				c := maps.Clone(credit)
 				c["character"], c["credit_id"], c["order"] = "Role "+strconv.Itoa(i+1), fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i), i
-				cast = append(cast, c)
+				cast = append(cast, tmdbCast.bind(c))
 			}
 			if i := slices.Index(m.Crew, id); i >= 0 {
 				c := maps.Clone(credit)
 				c["department"], c["job"], c["credit_id"] = "Directing", "Director", fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i)
-				crew = append(crew, c)
+				crew = append(crew, tmdbCrew.bind(c))
 			}
 		}
 	})
@@ -83,7 +87,7 @@ func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
 			for _, sh := range st.search.shows {
 				if containsFold(sh.Title, term) {
 					// TMDB multi results carry no release_date for TV, so no year is appended
-					hits = append(hits, hit{float64(sh.SiteRating) * 10, map[string]any{"id": strconv.Itoa(sh.TheMovieDbID), "mediaType": "tv",
+					hits = append(hits, hit{sh.voteAverage() * 10, map[string]any{"id": strconv.Itoa(sh.TheMovieDbID), "mediaType": "tv",
 						"title": sh.Title, "poster": nullIfEmpty(sh.PosterPath), "overview": sh.Overview}})
 				}
 			}

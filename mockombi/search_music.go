@@ -98,13 +98,13 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// searchReleaseGroup is GET /api/v2/Search/artist/album/{albumId}.
+// searchReleaseGroup is GET /api/v2/Search/artist/album/{albumId}: the
+// ReleaseGroup MusicSearchEngineV2.GetAlbum builds.
 func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
 	var out map[string]any
 	s.store.Read(func(st *store) {
-		if a, al := st.search.album(r.PathValue("albumId")); al != nil {
-			out = mergeExtra(map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
-				"type": al.AlbumType, "artistId": a.ForeignArtistID, "artistName": a.ArtistName, "trackCount": al.TrackCount}, al.Extra)
+		if _, al := st.search.album(r.PathValue("albumId")); al != nil {
+			out = st.releaseGroupView(al)
 		}
 	})
 	writeRecord(w, out)

@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -376,5 +377,197 @@ func TestSearch_undocumentedFieldsEverywhere(t *testing.T) {
 		if !strings.Contains(string(raw), `"`+field+`"`) {
 			t.Errorf("%s: undocumented field %q missing in %s", p, field, truncate(string(raw), 200))
 		}
+	}
+}
+
+// TestSearch_actorCreditsModel models ActorCredits
+// (src/Ombi.Api.External/ExternalApis/TheMovieDb/Models/ActorCredits.cs): the
+// actor routes return TMDB's credits deserialised into Cast/Crew, so TV
+// credits (TMDB's name, first_air_date) come back with title,
+// original_title and release_date null, and neither form carries keys the
+// model lacks (name, first_air_date, episode_count, order).
+func TestSearch_actorCreditsModel(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := asUser(t, s)
+	var tv, movie struct {
+		Cast []map[string]any `json:"cast"`
+		Crew []map[string]any `json:"crew"`
+		ID   int              `json:"id"`
+	}
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/actor/17419/tv", header: h}, &tv)
+	if len(tv.Cast) == 0 || tv.ID != 17419 {
+		t.Fatalf("tv credits = %+v", tv)
+	}
+	for _, c := range tv.Cast {
+		for _, k := range []string{"title", "original_title", "release_date"} {
+			if v, has := c[k]; !has || v != nil {
+				t.Errorf("tv credit %v: %s = %v (present %v), want null", c["id"], k, v, has)
+			}
+		}
+		for _, k := range []string{"name", "original_name", "first_air_date", "episode_count", "origin_country"} {
+			if _, has := c[k]; has {
+				t.Errorf("tv credit %v carries %s, which ActorCredits.Cast has no property for", c["id"], k)
+			}
+		}
+		if c["character"] == nil || c["poster_path"] == nil || c["video"] != false {
+			t.Errorf("tv credit %v = %v", c["id"], c)
+		}
+	}
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/actor/6384/movie", header: h}, &movie)
+	if len(movie.Cast) == 0 {
+		t.Fatalf("movie credits = %+v", movie)
+	}
+	for _, c := range movie.Cast {
+		if _, has := c["order"]; has || c["title"] == nil || c["release_date"] == nil {
+			t.Errorf("movie credit %v = %v, want title and release_date, no order", c["id"], c)
+		}
+	}
+}
+
+// TestSearch_artistInformationModel models ArtistInformation, BandMember,
+// ArtistLinks and ReleaseGroup (src/Ombi.Core/Models/Search/V2/Music/) as
+// MusicSearchEngineV2.GetArtistInformation and GetAlbum fill them: a
+// release group is a SearchViewModel with type RequestType.Album (2) and the
+// MusicBrainz primary type as releaseType, and ExistingRule
+// (src/Ombi.Core/Rule/Rules/Search/ExistingRule.cs) sets requested,
+// requestId, approved and available from the album request; members carry
+// isCurrentMember; links is the ArtistLinks object.
+func TestSearch_artistInformationModel(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := asUser(t, s)
+	var a map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/artist/a74b1b7f-71a5-4011-9441-d0b5e4122711", header: h}, &a)
+	groups, _ := a["releaseGroups"].([]any)
+	if len(groups) != 3 {
+		t.Fatalf("releaseGroups = %v", a["releaseGroups"])
+	}
+	var okComputer map[string]any
+	for _, g := range groups {
+		rg := g.(map[string]any)
+		if rg["type"] != float64(2) || rg["releaseType"] != "Album" {
+			t.Errorf("release group %v: type %v releaseType %v, want 2 and \"Album\"", rg["title"], rg["type"], rg["releaseType"])
+		}
+		for _, k := range []string{"requested", "requestId", "approved", "available", "monitored", "percentOfTracks", "partiallyAvailable", "fullyAvailable", "subscribed", "showSubscribe"} {
+			if _, has := rg[k]; !has {
+				t.Errorf("release group %v lacks %s", rg["title"], k)
+			}
+		}
+		if rg["id"] == "b1392450-e666-3926-a536-22c65f834433" {
+			okComputer = rg
+		}
+	}
+	if okComputer == nil || okComputer["requested"] != true || okComputer["requestId"] != float64(1) || okComputer["available"] != true {
+		t.Errorf("OK Computer (album request 1, available) = %v", okComputer)
+	}
+	members, _ := a["members"].([]any)
+	if len(members) == 0 {
+		t.Fatalf("members = %v", a["members"])
+	}
+	for _, m := range members {
+		mm := m.(map[string]any)
+		if _, has := mm["isActive"]; has || mm["isCurrentMember"] != true {
+			t.Errorf("member %v, want isCurrentMember (not isActive)", mm)
+		}
+	}
+	links, ok := a["links"].(map[string]any)
+	if !ok || len(links) != len(artistLinkNames) {
+		t.Errorf("links = %v, want the ArtistLinks object", a["links"])
+	}
+	if a["endYear"] != "" || a["isEnded"] != true || a["type"] != "Group" {
+		t.Errorf("endYear %v isEnded %v type %v", a["endYear"], a["isEnded"], a["type"])
+	}
+	var rg map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/artist/album/b1392450-e666-3926-a536-22c65f834433", header: h}, &rg)
+	if rg["type"] != float64(2) || rg["releaseType"] != "Album" || rg["requested"] != true || rg["id"] != "b1392450-e666-3926-a536-22c65f834433" {
+		t.Errorf("GET artist/album = %v, want the same ReleaseGroup", rg)
+	}
+}
+
+// TestSearch_tvRatingIsVoteAverage models the TV rating mappings
+// (src/Ombi.Mapping/Profiles/TvProfile.cs and TvProfileV2.cs): rating is
+// TMDB's vote_average (a float) as a string, so the details page's
+// rating * 10 is a percentage; v1 search maps TVMaze's relevance score
+// instead. SiteRating is never assigned in v4.59.3 (always 0).
+func TestSearch_tvRatingIsVoteAverage(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := asUser(t, s)
+	var details map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/tv/moviedb/1396", header: h}, &details)
+	if details["rating"] != "8.2" || details["siteRating"] != float64(0) {
+		t.Errorf("Breaking Bad details: rating %v siteRating %v, want \"8.2\" and 0", details["rating"], details["siteRating"])
+	}
+	var browse []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/tv/popular/0/20", header: h}, &browse)
+	for _, sh := range browse {
+		r, _ := sh["rating"].(string)
+		if v, err := strconv.ParseFloat(r, 64); err != nil || v < 0 || v > 10 {
+			t.Errorf("%v: rating %q is not a 0-10 vote average", sh["title"], r)
+		}
+	}
+	var v1 []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Search/tv/Breaking%20Bad", header: h}, &v1)
+	if len(v1) == 0 || v1[0]["rating"] != "1" {
+		t.Errorf("v1 search: rating = %v, want TVMaze's score for an exact match", v1)
+	}
+}
+
+// TestSearch_movieList4KFields models SearchMovieViewModel
+// (src/Ombi.Core/Models/Search/SearchMovieViewModel.cs), whose 4K properties
+// every list result carries at their defaults, and ExistingRule, which
+// copies a request's 4K state, sets requested only for a non-4K request
+// date, denied as Denied ?? false, and never copies the request's root or
+// quality override.
+func TestSearch_movieList4KFields(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var list []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/movie/popular/0/50", header: asUser(t, s)}, &list)
+	if len(list) == 0 {
+		t.Fatal("no popular movies")
+	}
+	keys := []string{"has4KRequest", "approved4K", "markedAsApproved4K", "requestedDate4k", "available4K", "markedAsAvailable4K", "denied4K", "markedAsDenied4K", "deniedReason4K"}
+	for _, m := range list {
+		for _, k := range keys {
+			if _, has := m[k]; !has {
+				t.Errorf("%v lacks %s", m["title"], k)
+			}
+		}
+		if m["requested"] == true && m["denied"] == nil {
+			t.Errorf("%v: requested with denied null, want Denied ?? false", m["title"])
+		}
+		if m["rootPathOverride"] != float64(0) || m["qualityOverride"] != float64(0) {
+			t.Errorf("%v: overrides %v/%v copied from the request", m["title"], m["rootPathOverride"], m["qualityOverride"])
+		}
+	}
+}
+
+// TestSearch_seasonBackReferencesNull models TvSearchEngineV2
+// (src/Ombi.Core/Engine/V2/TvSearchEngineV2.cs), which builds the episode
+// tree with new SeasonRequests/EpisodeRequests: their childRequest and
+// season navigations are serialised as null, not left out.
+func TestSearch_seasonBackReferencesNull(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var details map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/tv/moviedb/1396", header: asUser(t, s)}, &details)
+	seasons, _ := details["seasonRequests"].([]any)
+	if len(seasons) == 0 {
+		t.Fatal("no seasons")
+	}
+	for _, se := range seasons {
+		sm := se.(map[string]any)
+		if v, has := sm["childRequest"]; !has || v != nil {
+			t.Fatalf("season %v: childRequest %v (present %v), want null", sm["seasonNumber"], v, has)
+		}
+		for _, e := range sm["episodes"].([]any) {
+			if v, has := e.(map[string]any)["season"]; !has || v != nil {
+				t.Fatalf("season %v episode: season %v (present %v), want null", sm["seasonNumber"], v, has)
+			}
+		}
+	}
+	// request records serialise the same navigations as loaded or looped:
+	// a movie request's issues are not included (null)
+	var mr map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v1/Request/movie/info/1", header: asAdmin(t, s)}, &mr)
+	if v, has := mr["issues"]; !has || v != nil {
+		t.Errorf("movie request issues = %v (present %v), want null: MovieRequestRepository does not include them", v, has)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // showList returns the catalogue shows of a named list.
@@ -38,10 +39,24 @@ func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
 			if sh.TvDbID == 0 || (!containsFold(sh.Title, term) && !slices.ContainsFunc(sh.Aliases, func(a string) bool { return containsFold(a, term) })) {
 				continue
 			}
-			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true}))
+			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true, Rating: tvMazeScore(sh.Title, term)}))
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
+}
+
+// tvMazeScore stands in for the relevance score of a TVMaze search hit,
+// which the v1 search maps into rating (TvProfile.cs: score.ToString()):
+// the share of the title the term covers, 1 for an exact match.
+func tvMazeScore(title, term string) string {
+	if title == "" {
+		return "0"
+	}
+	score := float64(len(term)) / float64(len(title))
+	if strings.EqualFold(title, term) || score > 1 {
+		score = 1
+	}
+	return strconv.FormatFloat(score, 'f', -1, 64)
 }
 
 // searchTVInfo is GET /api/v1/Search/tv/info/{tvdbId}: the episode tree, with

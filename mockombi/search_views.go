@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // tmdbImage is a full TMDB image URL, or nil.
@@ -37,6 +38,10 @@ func (st *store) movieView(m *catalogMovie, p *principal, full bool) map[string]
 		"voteCount": m.VoteCount, "alreadyInCp": false, "trailer": nil, "homepage": nil,
 		"rootPathOverride": 0, "qualityOverride": 0, "releaseDates": nil,
 		"digitalReleaseDate": m.DigitalReleaseDate,
+		// SearchMovieViewModel's 4K properties, at their defaults until
+		// ExistingRule copies a request's
+		"has4KRequest": false, "approved4K": false, "markedAsApproved4K": time.Time{}, "requestedDate4k": time.Time{},
+		"available4K": false, "markedAsAvailable4K": nil, "denied4K": nil, "markedAsDenied4K": time.Time{}, "deniedReason4K": nil,
 	})
 	if full {
 		v["imdbId"] = m.ImdbID
@@ -128,6 +133,9 @@ type tvViewOpts struct {
 	// Flags overlays the request flags on the show and, with Seasons, on
 	// its episodes (v1 tv/info leaves them all false).
 	Flags bool
+	// Rating replaces the TMDB vote average as rating (v1 search carries
+	// TVMaze's relevance score); "" keeps it.
+	Rating string
 }
 
 // tvIDs fills id/theMovieDbId/theTvDbId for a TV result by origin: v1 routes
@@ -158,11 +166,14 @@ func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]
 		"title": sh.Title, "aliases": sh.Aliases, "banner": sh.Banner, "seriesId": sh.TvMazeID,
 		"status": sh.Status, "firstAired": sh.FirstAired, "network": network, "networkId": sh.NetworkID,
 		"runtime": sh.Runtime, "genre": genres, "overview": sh.Overview, "lastUpdated": 1732000000 + sh.TvMazeID,
-		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": fmt.Sprintf("%.1f", float64(sh.SiteRating)*1.7),
-		"siteRating": sh.SiteRating, "trailer": sh.Trailer, "homepage": sh.Homepage, "seasonRequests": []any{},
+		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": sh.tmdbRating(),
+		"siteRating": 0, "trailer": sh.Trailer, "homepage": sh.Homepage, "seasonRequests": []any{},
 		"requestAll": false, "firstSeason": false, "latestSeason": false, "fullyAvailable": false, "partlyAvailable": false,
 		"backdropPath": nullIfEmpty(sh.BackdropPath), "posterPath": nullIfEmpty(sh.PosterPath), "imdbId": sh.ImdbID,
 	})
+	if o.Rating != "" {
+		v["rating"] = o.Rating
+	}
 	if o.Seasons {
 		v["seasonRequests"] = st.seasonViews(sh, o.Flags)
 	}
@@ -203,7 +214,10 @@ func (st *store) tvFullView(sh *catalogShow, p *principal) map[string]any {
 }
 
 // seasonViews is the show's episode tree as SeasonRequests with per-episode
-// request flags when flags is set (v1 tv/info leaves them all false).
+// request flags when flags is set (v1 tv/info leaves them all false). The
+// search engines build these with new SeasonRequests/EpisodeRequests
+// (TvSearchEngine.cs, V2/TvSearchEngineV2.cs), so the childRequest and
+// season back-references are null, not omitted.
 func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
 	state := map[[2]int]*episodeRequest{}
 	if flags {
@@ -224,7 +238,7 @@ func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
 		for _, e := range s.Episodes {
 			ev := map[string]any{"episodeNumber": e.EpisodeNumber, "title": e.Title, "airDate": e.AirDate, "url": e.URL,
 				"available": false, "approved": false, "requested": false, "denied": nil, "deniedReason": nil,
-				"requestStatus": "", "airDateDisplay": airDateDisplay(e.AirDate), "id": 0, "seasonId": 0}
+				"requestStatus": "", "airDateDisplay": airDateDisplay(e.AirDate), "id": 0, "seasonId": 0, "season": nil}
 			if r, ok := state[[2]int{s.SeasonNumber, e.EpisodeNumber}]; ok {
 				ev["available"], ev["approved"], ev["requested"], ev["denied"] = r.Available, r.Approved, r.Requested, r.Denied
 				ev["requestStatus"] = episodeStatus(r)
@@ -235,7 +249,7 @@ func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
 			eps = append(eps, ev)
 		}
 		out = append(out, map[string]any{"seasonNumber": s.SeasonNumber, "overview": s.Overview, "episodes": eps,
-			"seasonAvailable": allAvailable, "id": 0, "childRequestId": 0})
+			"seasonAvailable": allAvailable, "id": 0, "childRequestId": 0, "childRequest": nil})
 	}
 	return out
 }
@@ -246,12 +260,14 @@ func (st *store) overlayMovie(v map[string]any, tmdb int, p *principal) {
 	if r == nil {
 		return
 	}
-	v["requested"], v["requestId"], v["approved"], v["available"] = true, r.ID, r.Approved, r.Available
-	v["denied"], v["deniedReason"] = r.Denied, nullIfEmpty(r.DeniedReason)
+	// ExistingRule: requested only when there is a non-4K request date
+	// (a 4K-only request has RequestedDate MinValue), denied is Denied ?? false;
+	// the request's root and quality overrides are not copied
+	v["requested"], v["requestId"], v["approved"], v["available"] = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
+	v["denied"], v["deniedReason"] = r.Denied != nil && *r.Denied, nullIfEmpty(r.DeniedReason)
 	v["has4KRequest"], v["approved4K"], v["available4K"], v["denied4K"] = r.Has4KRequest, r.Approved4K, r.Available4K, r.Denied4K
 	v["deniedReason4K"], v["requestedDate4k"], v["markedAsApproved4K"] = nullIfEmpty(r.DeniedReason4K), r.RequestedDate4k, r.MarkedAsApproved4K
 	v["markedAsAvailable4K"], v["markedAsDenied4K"] = r.MarkedAsAvailable4K, r.MarkedAsDenied4K
-	v["rootPathOverride"], v["qualityOverride"] = r.RootPathOverride, r.QualityOverride
 	v["subscribed"] = st.requests.subscribed(p, 1, r.ID)
 	v["showSubscribe"] = p != nil && r.RequestedUserID != p.id
 	if r.Available {
@@ -313,14 +329,87 @@ func (st *store) albumView(a *catalogArtist, al *catalogAlbum) map[string]any {
 	return mergeExtra(v, al.Extra)
 }
 
-// artistInformation is the v2 ArtistInformation model.
+// releaseGroupView is the v2 ReleaseGroup (Core/Models/Search/V2/Music/ReleaseGroup.cs):
+// a SearchViewModel whose type is RequestType.Album (2), with the
+// MusicBrainz primary type as releaseType and the request flags ExistingRule
+// sets for a release group (requested, requestId, approved, available; not
+// denied).
+func (st *store) releaseGroupView(al *catalogAlbum) map[string]any {
+	v := searchViewBase(0, requestTypeAlbum)
+	maps.Copy(v, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
+		"releaseType": nullIfEmpty(al.AlbumType), "percentOfTracks": 0, "monitored": false,
+		"partiallyAvailable": false, "fullyAvailable": false})
+	if rq := st.requests.albumByForeignID(al.ForeignAlbumID); rq != nil {
+		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
+		if rq.Available {
+			v["percentOfTracks"], v["fullyAvailable"] = 100, true
+		}
+	}
+	return v
+}
+
+// artistLinkNames are the ArtistLinks properties, all null unless a
+// MusicBrainz relation fills them.
+var artistLinkNames = []string{"image", "imdb", "lastFm", "discogs", "allMusic", "homePage", "youTube", "facebook", "twitter",
+	"bbcMusic", "mySpace", "onlineCommunity", "spotify", "instagram", "vk", "deezer", "google", "apple"}
+
+// artistLinks is ArtistLinks from the artist's relation URLs, matched by
+// name ("lastfm", "discogs", ...) as GetLinksForArtist sorts them.
+func artistLinks(a *catalogArtist) map[string]any {
+	links := make(map[string]any, len(artistLinkNames))
+	for _, n := range artistLinkNames {
+		links[n] = nil
+	}
+	for _, l := range a.Links {
+		name, _ := l["name"].(string)
+		url, _ := l["url"].(string)
+		for _, n := range artistLinkNames {
+			if strings.EqualFold(name, n) && url != "" {
+				links[n] = strings.Replace(url, "http://", "https://", 1)
+			}
+		}
+	}
+	return links
+}
+
+// bandMembers is BandMember[] (name, attributes, isCurrentMember, start,
+// end); data that says isActive instead of isCurrentMember is read as it.
+func bandMembers(a *catalogArtist) []map[string]any {
+	out := []map[string]any{}
+	for _, m := range a.Members {
+		current, ok := m["isCurrentMember"].(bool)
+		if !ok {
+			current, ok = m["isActive"].(bool)
+		}
+		if !ok {
+			current = m["end"] == nil
+		}
+		attrs := m["attributes"]
+		if attrs == nil {
+			attrs = []any{}
+		}
+		out = append(out, map[string]any{"name": m["name"], "attributes": attrs, "isCurrentMember": current,
+			"start": m["start"], "end": m["end"]})
+	}
+	return out
+}
+
+// artistInformation is the v2 ArtistInformation model
+// (Core/Models/Search/V2/Music/ArtistInformation.cs) as
+// MusicSearchEngineV2.GetArtistInformation fills it: endYear "" when the
+// artist has not ended (so isEnded is true: EndYear != null), region from
+// the area, banner, logo, poster, fanArt and overview from Lidarr.
 func (st *store) artistInformation(a *catalogArtist) map[string]any {
 	groups := []map[string]any{}
-	for _, al := range a.Albums {
-		groups = append(groups, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"), "type": al.AlbumType})
+	for i := range a.Albums {
+		groups = append(groups, st.releaseGroupView(&a.Albums[i]))
 	}
-	return mergeExtra(map[string]any{"id": a.ForeignArtistID, "name": a.ArtistName, "startYear": a.StartYear, "endYear": nil,
-		"type": a.Type, "country": a.Country, "region": nil, "disambiguation": a.Disambiguation, "banner": a.Banner, "logo": a.Logo,
-		"poster": a.Poster, "fanArt": a.Banner, "overview": a.Overview, "releaseGroups": groups, "members": a.Members,
-		"links": map[string]any{"musicBrainz": "https://musicbrainz.org/artist/" + a.ForeignArtistID}, "image": a.Poster}, a.Extra)
+	var region any
+	if area, ok := a.Extra["area"].(map[string]any); ok {
+		region = area["name"]
+	}
+	return map[string]any{"id": a.ForeignArtistID, "name": a.ArtistName, "startYear": a.StartYear, "endYear": "", "isEnded": true,
+		"type": a.Type, "country": a.Country, "region": region, "disambiguation": a.Disambiguation, "banner": a.Banner, "logo": a.Logo,
+		"poster": a.Poster, "fanArt": a.Banner, "overview": a.Overview, "releaseGroups": groups, "members": bandMembers(a),
+		"links": artistLinks(a)}
 }

@@ -396,6 +396,13 @@ func (s *Server) SetQuirk(name string, on bool) error { return s.quirks.set(name
 // Quirks lists every quirk name.
 func (s *Server) Quirks() []string { return quirkNames() }
 
+// QuirkDefault reports whether the named quirk is on in a new mock (and
+// after a reset), and whether the name is a quirk at all.
+func QuirkDefault(name string) (on, known bool) {
+	on, known = quirkDefaults[name]
+	return on, known
+}
+
 // Canaries lists every planted secret.
 func (s *Server) Canaries() []Canary {
 	var out []Canary

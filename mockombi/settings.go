@@ -28,6 +28,7 @@ func newSettingsState(sd *seedSet) (settingsState, error) {
 	if err := sd.decode("settings.json", &sections); err != nil {
 		return settingsState{}, err
 	}
+	seedNotificationTemplates(sections)
 	return settingsState{sections: sections}, nil
 }
 
@@ -378,6 +379,8 @@ func (s *Server) featuresToggle(w http.ResponseWriter, r *http.Request) {
 // jsonNumber reads an int from a decoded JSON value.
 func jsonNumber(v any) (int, bool) {
 	switch t := v.(type) {
+	case int:
+		return t, true
 	case float64:
 		return int(t), true
 	case json.Number:
@@ -388,4 +391,59 @@ func jsonNumber(v any) (int, bool) {
 		return n, err == nil
 	}
 	return 0, false
+}
+
+// wizardDone is the WizardActionFilter of the v2 Wizard routes: once the
+// ombi section has wizard=true every call answers 401 with an empty body.
+func (s *Server) wizardDone(w http.ResponseWriter) bool {
+	done := false
+	s.store.Read(func(st *store) { done = st.settings.flag("ombi", "wizard") })
+	if done {
+		w.WriteHeader(http.StatusUnauthorized)
+	}
+	return done
+}
+
+// wizardConfig is POST /api/v2/Wizard/config {applicationName,
+// applicationUrl, logo} (anonymous): sets the non-empty ones on the
+// customization section and answers it.
+func (s *Server) wizardConfig(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) || s.wizardDone(w) {
+		return
+	}
+	var out any
+	s.store.Write(func(st *store) {
+		c := st.settings.doc("customization")
+		if c == nil {
+			c = map[string]any{}
+			st.settings.sections["customization"] = c
+		}
+		for _, k := range []string{"applicationName", "applicationUrl", "logo"} {
+			if v, _ := fieldFold(in, k).(string); v != "" {
+				c[k] = v
+			}
+		}
+		out = deepCopyJSON(c)
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// wizardDatabase is POST /api/v2/Wizard/database {type, host, port, name,
+// user, password} (anonymous): the mock's database is already configured
+// (its database.json exists), so ConfigureDatabase refuses: 400
+// {success: false, message}.
+func (s *Server) wizardDatabase(w http.ResponseWriter, r *http.Request) {
+	var in map[string]any
+	if !decodeBody(w, r, &in) || s.wizardDone(w) {
+		return
+	}
+	writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "message": "Could not configure the database, please check the logs"})
+}
+
+// settingsNewsletterDatabase is POST
+// /api/v1/Settings/notifications/newsletterdatabase: marks the recently
+// added content as sent (nothing to do in the mock) and answers true.
+func (s *Server) settingsNewsletterDatabase(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, true)
 }

@@ -1,7 +1,9 @@
 package mockombi
 
 import (
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -235,5 +237,106 @@ func TestSettingsNullBody(t *testing.T) {
 	for _, p := range []string{"/api/v1/Settings/ombi", "/api/v1/Settings/jobs", "/api/v1/Settings/notifications/slack"} {
 		mustStatus(t, do(t, s, call{method: "POST", path: p, header: actingAs("admin"), body: `null`}), http.StatusInternalServerError)
 		mustStatus(t, do(t, s, call{method: "POST", path: p, header: actingAs("admin")}), http.StatusBadRequest)
+	}
+}
+
+// TestSettings_notificationTemplatesSeeded models the template seeding of
+// OmbiContext (src/Ombi.Store/Context/OmbiContext.cs: one template per agent
+// and notification type, skipping Test, AdminNote, PlexWatchlistTokenExpired
+// and, but for Email, WelcomeEmail; ids in agent then type order) and
+// SettingsController.BuildTemplates (src/Ombi/Controllers/V1/SettingsController.cs:
+// an agent's templates ordered by type name, without Newsletter and, but
+// for Email, WelcomeEmail). Twilio's come under whatsAppSettings
+// (TwilioSettingsViewModel); webhook's page has none; the newsletter page
+// shows the Email agent's Newsletter template.
+func TestSettings_notificationTemplatesSeeded(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := actingAs("admin")
+	get := func(agent string) map[string]any {
+		t.Helper()
+		var m map[string]any
+		getJSON(t, s, call{method: "GET", path: "/api/v1/Settings/notifications/" + agent, header: h}, &m)
+		return m
+	}
+	typesOf := func(list []any) []string {
+		var out []string
+		for _, it := range list {
+			out = append(out, templateTypeName(it))
+		}
+		return out
+	}
+	all := []string{"Issue", "IssueComment", "IssueDeleted", "IssueInProgress", "IssueResolved", "ItemAddedToFaultQueue",
+		"NewRequest", "PartiallyAvailable", "RequestApproved", "RequestAvailable", "RequestDeclined", "RequestDeleted"}
+	email := get("email")["notificationTemplates"].([]any)
+	if got := typesOf(email); strings.Join(got, ",") != strings.Join(append(slices.Clone(all), "WelcomeEmail"), ",") {
+		t.Errorf("email templates = %v", got)
+	}
+	for _, agent := range []string{"discord", "telegram", "pushbullet", "pushover", "slack", "mattermost", "mobile", "gotify", "ntfy"} {
+		list, _ := get(agent)["notificationTemplates"].([]any)
+		if got := typesOf(list); strings.Join(got, ",") != strings.Join(all, ",") {
+			t.Errorf("%s templates = %v, want one per notification type", agent, got)
+		}
+		for _, it := range list {
+			m := it.(map[string]any)
+			if m["message"] == nil || m["enabled"] != true || m["id"] == nil {
+				t.Errorf("%s template = %v", agent, m)
+			}
+		}
+	}
+	// the seeded rows keep Ombi's ids: Email's NewRequest is 1, Discord's 15
+	for _, it := range get("discord")["notificationTemplates"].([]any) {
+		m := it.(map[string]any)
+		if templateTypeName(m) == "NewRequest" && m["id"] != float64(15) {
+			t.Errorf("discord NewRequest id = %v, want 15", m["id"])
+		}
+	}
+	twilio := get("twilio")
+	if _, top := twilio["notificationTemplates"]; top {
+		t.Errorf("twilio carries top-level notificationTemplates; Ombi puts them under whatsAppSettings")
+	}
+	wa := twilio["whatsAppSettings"].(map[string]any)
+	if got := typesOf(wa["notificationTemplates"].([]any)); len(got) != len(all) {
+		t.Errorf("whatsApp templates = %v", got)
+	}
+	if _, has := get("webhook")["notificationTemplates"]; has {
+		t.Errorf("webhook carries notificationTemplates; WebhookNotificationViewModel has none")
+	}
+	nl := get("newsletter")["notificationTemplate"].(map[string]any)
+	if templateTypeName(nl) != "Newsletter" || nl["agent"] != float64(0) || nl["id"] != float64(10) {
+		t.Errorf("newsletter template = %v", nl)
+	}
+	// a save keeps the posted templates (TemplateRepository.UpdateRange)
+	d := get("discord")
+	d["notificationTemplates"].([]any)[0].(map[string]any)["message"] = "changed"
+	b, _ := json.Marshal(d)
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Settings/notifications/discord", header: h, body: string(b)}), http.StatusOK)
+	if m := get("discord")["notificationTemplates"].([]any)[0].(map[string]any); m["message"] != "changed" {
+		t.Errorf("saved template = %v", m)
+	}
+}
+
+// TestSettings_wizardRoutes models WizardController and WizardActionFilter
+// (src/Ombi/Controllers/V2/WizardController.cs, src/Ombi/Attributes/WizardActionFilter.cs):
+// once the wizard has run every call answers 401; before, config updates
+// the customization section and database is refused (the mock's database
+// is configured). It also covers POST Settings/notifications/newsletterdatabase.
+func TestSettings_wizardRoutes(t *testing.T) {
+	s := newTestServer(t, Options{})
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v2/wizard/config", body: `{"applicationName":"Mine"}`}), http.StatusUnauthorized)
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v2/wizard/database", body: `{"type":"Sqlite"}`}), http.StatusUnauthorized)
+	s.store.Write(func(st *store) { st.settings.doc("ombi")["wizard"] = false })
+	var c map[string]any
+	getJSON(t, s, call{method: "POST", path: "/api/v2/wizard/config", body: `{"applicationName":"Mine","applicationUrl":""}`}, &c)
+	if c["applicationName"] != "Mine" || c["applicationUrl"] != "https://requests.example.org" {
+		t.Errorf("wizard config = %v", c)
+	}
+	res := do(t, s, call{method: "POST", path: "/api/v2/wizard/database", body: `{"type":"MySQL","host":"db"}`})
+	if res.status != http.StatusBadRequest || !strings.Contains(string(res.body), `"success":false`) {
+		t.Errorf("wizard database = %d %s", res.status, res.body)
+	}
+	var ok bool
+	getJSON(t, s, call{method: "POST", path: "/api/v1/Settings/notifications/newsletterdatabase", header: actingAs("admin"), body: "{}"}, &ok)
+	if !ok {
+		t.Error("newsletterdatabase = false")
 	}
 }

@@ -64,6 +64,7 @@ type storeData struct {
 	library       libraryState
 	integrations  integrationState
 	notifications notificationState
+	mobile        mobileState
 }
 
 // newStore loads the seed: doc when given, else the built-in dataSet.
