@@ -30,8 +30,13 @@ type SoakOptions struct {
 	FirstSeed int64
 	// MutantSeeds is how many seeds every mutant runs over; 0 runs none.
 	MutantSeeds int
-	// Mutants names the mutants to judge; nil = all of them.
+	// Mutants names the mutants to judge, proxy or source-level; nil = all
+	// of them (the source-level ones only with SourceRoot).
 	Mutants []string
+	// SourceRoot is the module root the source-level mutants are built
+	// from (each once, then judged over MutantSeeds seeds); "" judges no
+	// source-level mutant.
+	SourceRoot string
 	// LabelFilter selects the checks of the server runs; "" = "property".
 	LabelFilter string
 	// Jobs is how many runs go at once; 0 = 1.
@@ -144,21 +149,35 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 	}
 	jobs := max(o.Jobs, 1)
 	var ms []mutant.Mutant
+	var srcs []mutant.Source
 	if o.MutantSeeds > 0 {
 		if len(o.Mutants) == 0 {
 			ms = mutant.All()
+			if o.SourceRoot != "" {
+				srcs = mutant.Sources()
+			}
 		}
 		for _, name := range o.Mutants {
-			m, ok := mutant.Lookup(name)
-			if !ok {
-				return SoakResult{}, fmt.Errorf("soak: unknown mutant %q (have %s)", name, strings.Join(mutant.Names(), ", "))
+			if m, ok := mutant.Lookup(name); ok {
+				ms = append(ms, m)
+				continue
 			}
-			ms = append(ms, m)
+			m, ok := mutant.LookupSource(name)
+			if !ok {
+				return SoakResult{}, fmt.Errorf("soak: unknown mutant %q (have %s, and the source-level %s)", name, strings.Join(mutant.Names(), ", "), strings.Join(mutant.SourceNames(), ", "))
+			}
+			if o.SourceRoot == "" {
+				return SoakResult{}, fmt.Errorf("soak: source-level mutant %s needs the module source (--source-root)", name)
+			}
+			srcs = append(srcs, m)
 		}
 	}
+	builds := &SourceBuilds{Root: o.SourceRoot}
+	defer builds.Close()
 	type job struct {
 		seed int64
 		m    *mutant.Mutant
+		src  *mutant.Source
 	}
 	var work []job
 	for i := range o.Seeds {
@@ -167,6 +186,11 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 	for i := range ms {
 		for j := range o.MutantSeeds {
 			work = append(work, job{seed: o.FirstSeed + int64(j), m: &ms[i]})
+		}
+	}
+	for i := range srcs {
+		for j := range o.MutantSeeds {
+			work = append(work, job{seed: o.FirstSeed + int64(j), src: &srcs[i]})
 		}
 	}
 	var (
@@ -218,7 +242,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 		return p
 	}
 	start := time.Now()
-	fmt.Fprintf(out, "soak: %d server seeds (%s), %d mutants x %d seeds, %d at a time\n", o.Seeds, filter, len(ms), o.MutantSeeds, jobs)
+	fmt.Fprintf(out, "soak: %d server seeds (%s), %d mutants (%d source-level) x %d seeds, %d at a time\n", o.Seeds, filter, len(ms)+len(srcs), len(srcs), o.MutantSeeds, jobs)
 	for range jobs {
 		wg.Add(1)
 		go func() {
@@ -226,6 +250,23 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			for j := range next {
 				t0 := time.Now()
 				took := func() string { return time.Since(t0).Round(time.Second).String() }
+				if j.src != nil {
+					bin, err := builds.Binary(ctx, *j.src)
+					if !verdict(err) {
+						continue
+					}
+					v, err := JudgeSource(ctx, o.Self, bin, *j.src, j.seed, o.Extra...)
+					if !verdict(err) {
+						continue
+					}
+					if v.Killed {
+						report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %d checks, e.g. %s (source, %s)", j.src.Name, j.seed, len(v.Failed), v.Failed[0], took()))
+					} else {
+						report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d checks failed (source, %s)\n%s    full output: %s", j.src.Name, j.seed, v.Exit, len(v.Failed), took(), indentLines(tail(v.Output, 4000), "    "),
+							keep(fmt.Sprintf("mutant-%s-seed-%d.log", j.src.Name, j.seed), v.Output)))
+					}
+					continue
+				}
 				if j.m == nil {
 					args := append([]string{"--server", o.Server, "--label-filter", filter, "--seed", fmt.Sprint(j.seed)}, o.Extra...)
 					rep, code, text, err := runReport(ctx, o.Self, args)
@@ -313,7 +354,9 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&o.Seeds, "seeds", 200, "seeds the property areas of the server run over")
 	fs.Int64Var(&o.FirstSeed, "first-seed", 1, "the first seed; the others follow it")
 	fs.IntVar(&o.MutantSeeds, "mutant-seeds", 20, "seeds every mutant runs over (0: judge no mutant)")
-	mutants := fs.String("mutants", "", "comma list of mutants to judge (default: all)")
+	mutants := fs.String("mutants", "", "comma list of mutants to judge, proxy or source-level (default: all)")
+	sourceRoot := fs.String("source-root", "", "module root the source-level mutants are built from (default: the ombi-mcp module around the working directory; none found: no source-level mutant)")
+	sources := fs.Bool("source-mutants", true, "also judge the source-level mutants (patched copies of server/, built once each)")
 	fs.StringVar(&o.LabelFilter, "label-filter", "property", "checks of the server runs")
 	fs.IntVar(&o.Jobs, "jobs", 2, "runs at once")
 	fixtures := fs.String("fixtures", "", "fixtures/schema directory for every run")
@@ -348,6 +391,14 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *mutants != "" {
 		o.Mutants = strings.Split(*mutants, ",")
+	}
+	if *sources {
+		o.SourceRoot = *sourceRoot
+		if o.SourceRoot == "" {
+			if root, err := mutant.ModuleRoot("."); err == nil {
+				o.SourceRoot = root
+			}
+		}
 	}
 	if *fixtures != "" {
 		o.Extra = append(o.Extra, "--fixtures", *fixtures)

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
@@ -21,6 +23,8 @@ func (s *suite) adminAreas() {
 	s.adminEffectsWire()
 	s.adminErrors()
 	s.adminLeaks()
+	s.exactWire()
+	s.boundsWire()
 }
 
 // settingsView is the settings family as the checks read it.
@@ -532,17 +536,9 @@ func (s *suite) adminLeaks() {
 
 		ClauseItFor("RESULTS-BUDGET-001", "read_logs.sanitised-bounded", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
-			list := s.call(ctx, srv, "read_logs", map[string]any{"action": "list"})
-			var files struct {
-				Files []struct {
-					FileID string `json:"file_id"`
-					Name   string `json:"name"`
-				} `json:"files"`
-			}
-			s.okData(list, &files)
-			s.expect(len(files.Files) > 0, list, "the mock's log files must be listed")
+			list, files := s.logFiles(ctx, srv)
 			var texts []string
-			for _, f := range files.Files {
+			for _, f := range files {
 				s.expect(f.FileID != f.Name && !strings.ContainsAny(f.FileID, "./\\"), list, "file ids must be opaque, not the basename: %q", f.FileID)
 				for _, off := range []int{0, 500} {
 					o := s.call(ctx, srv, "read_logs", map[string]any{"action": "read", "file_id": f.FileID, "lines": map[string]any{"offset": off, "limit": 500}})
@@ -582,4 +578,23 @@ func (s *suite) expectNoCanary(texts []string) {
 		}
 	}
 	s.expectNone(e, "planted secrets leaked")
+}
+
+// logFile is one file of read_logs list.
+type logFile struct {
+	FileID string `json:"file_id"`
+	Name   string `json:"name"`
+}
+
+// logFiles lists the log files through read_logs, failing the check when
+// there are none.
+func (s *suite) logFiles(ctx context.Context, srv *harness.Server) (*harness.Outcome, []logFile) {
+	ginkgo.GinkgoHelper()
+	list := s.call(ctx, srv, "read_logs", map[string]any{"action": "list"})
+	var files struct {
+		Files []logFile `json:"files"`
+	}
+	s.okData(list, &files)
+	s.expect(len(files.Files) > 0, list, "the mock's log files must be listed")
+	return list, files.Files
 }

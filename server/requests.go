@@ -501,17 +501,14 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 	var scanErr error
 	lost := 0 // TV rows left out because the parent scan failed
 	var recs []requestRecord
-	omitted := false
 	for _, w := range rows {
 		if w.Type == nil {
 			c.warn("a recently-requested row without a request type was left out")
-			omitted = true
 			continue
 		}
 		typ := *w.Type
 		label, ok := enumLabel(c, enumRequestType, "type", typ)
 		if !ok {
-			omitted = true
 			continue
 		}
 		id := w.RequestID.positive()
@@ -519,7 +516,6 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 		case "movie", "album":
 			if id == 0 {
 				c.warn("a recently-requested %s row carried no request id and was left out", label)
-				omitted = true
 				continue
 			}
 			r := recentRecord(&w, label, id)
@@ -552,7 +548,6 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 					lost++
 				}
 				c.truncate("recently-requested TV child request %s was left out: %s", string(w.RequestID), why)
-				omitted = true
 				continue
 			}
 			r := recentRecord(&w, kindTVParent, parent.ID.positive())
@@ -564,7 +559,9 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 			recs = append(recs, r)
 		}
 	}
-	window, pg := localPage(recs, in.Page, !omitted, unitRequests)
+	// recentlyRequested is Ombi's bounded feed (a few rows per media), never
+	// the complete collection: total and has_more stay unknown (04-results)
+	window, pg := localPage(recs, in.Page, false, unitRequests)
 	if lost > 0 {
 		// a compound read that lost a part: PARTIAL_FAILURE with what is
 		// known (04-results), never a complete-looking success

@@ -321,3 +321,25 @@ func TestReadRequests_recentLostPartIsPartialFailure(t *testing.T) {
 		t.Fatalf("the known part (the movie request) must come with the failure: %s (%v)", r.Data, err)
 	}
 }
+
+// TestReadRequests_recentBoundedFeedTotalUnknown checks that the recent
+// page never claims a total: recentlyRequested is Ombi's bounded feed (up
+// to seven rows per media), not the complete collection of requests, so
+// total and has_more stay unknown even when every row resolved (04-results:
+// for bounded scans use null total and null has_more).
+func TestReadRequests_recentBoundedFeedTotalUnknown(t *testing.T) {
+	d := reqDeps(t)
+	expect("GET", "/api/v2/Requests/recentlyRequested").Reply(200).JSON([]any{
+		map[string]any{"requestId": 3, "type": 1, "title": "Heat", "mediaId": "949"},
+		map[string]any{"requestId": 9, "type": 2, "title": "Album", "mediaId": "mb-1"},
+	})
+	r := reqDirect(t, d, "read_requests", `{"action":"recent"}`)
+	p := reqDecodePage(t, r)
+	if len(p.Items) != 2 {
+		t.Fatalf("items = %+v, want both rows", p.Items)
+	}
+	if p.Page.Total != nil || p.Page.HasMore != nil || p.Page.NextOffset != nil || p.Page.Mode != "local" {
+		t.Fatalf("page = total %v, has_more %v, next_offset %v, mode %s; want a local page with total, has_more and next_offset unknown",
+			p.Page.Total, p.Page.HasMore, p.Page.NextOffset, p.Page.Mode)
+	}
+}

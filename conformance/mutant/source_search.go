@@ -1,0 +1,103 @@
+package mutant
+
+// Source mutants of search, discovery, details and reference data
+// (02-tool-mapping "Search, discovery and details", 04-results media_page
+// and reference_page). Each is one bug a developer could plausibly write.
+var searchSources = []Source{
+	{
+		Name: "multi-omit-false-flags", Domain: DomainSearch, Clause: "VERIFY-ROUTING-LEDGER-001",
+		Description: "multi search leaves the music flag out of the body when it is false (the rule: include all four Boolean properties explicitly)",
+		File:        "server/search.go",
+		Old:         "Music   bool `json:\"music\"`",
+		New:         "Music   bool `json:\"music,omitempty\"`",
+		Filter:      "wire", Focus: `read_search\.multi`,
+	},
+	{
+		Name: "multi-tvshows-lowercase", Domain: DomainSearch, Clause: "VERIFY-ROUTING-LEDGER-001",
+		Description: "multi search sends tvshows instead of the DiscoverModel property tvShows",
+		File:        "server/search.go",
+		Old:         "TVShows bool `json:\"tvShows\"`",
+		New:         "TVShows bool `json:\"tvshows\"`",
+		Filter:      "wire", Focus: `read_search\.multi`,
+	},
+	{
+		Name: "ratings-fuzzy-title", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "the ratings fallback accepts a search result whose title merely contains the asked title (no fuzzy match may be substituted)",
+		File:        "server/search.go",
+		Old:         "if !strings.EqualFold(strings.TrimSpace(w.Title), strings.TrimSpace(in.Title)) || y == nil || *y != in.Year {",
+		New:         "if !strings.Contains(strings.ToLower(w.Title), strings.ToLower(strings.TrimSpace(in.Title))) || y == nil || *y != in.Year {",
+		Filter:      "wire", Focus: `read_media\.ratings`,
+	},
+	{
+		Name: "ratings-year-ignored", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "the ratings fallback accepts an exact title of any year (the match must be title and year)",
+		File:        "server/search.go",
+		Old:         "|| y == nil || *y != in.Year {",
+		New:         "|| y == nil {",
+		Filter:      "wire", Focus: `read_media\.ratings`,
+	},
+	{
+		Name: "ratings-fallback-on-denial", Domain: DomainSearch, Clause: "ROUTING-RULE9-PERMISSIONS-001",
+		Description: "the ratings fallback also runs when upstream answers 401/403/429 (never fall back on 401/403)",
+		File:        "server/search.go",
+		Old:         "return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ErrNoContent)",
+		New:         "return errors.As(err, &api) && api.Status >= 400 || errors.Is(err, ErrNoContent)",
+		Filter:      "wire || errors", Focus: `read_media\.ratings`,
+	},
+	{
+		Name: "similar-total-invented", Domain: DomainSearch, Clause: "ROUTING-RULE7-LOCAL-SLICE-001",
+		Description: "similar movies (TMDB's first page, not a complete collection) report total and has_more as if complete",
+		File:        "server/search.go",
+		Old:         "window, pg := localPage(items, in.Page, false, unitMedia)\n\t\t\treturn newMediaPage(window, pg), nil\n\t\tcase \"collection\":",
+		New:         "window, pg := localPage(items, in.Page, true, unitMedia)\n\t\t\treturn newMediaPage(window, pg), nil\n\t\tcase \"collection\":",
+		Filter:      "wire", Focus: `read_discover\.similar`,
+	},
+	{
+		Name: "keywords-total-invented", Domain: DomainSearch, Clause: "RESULTS-PAGING-TOTAL-001",
+		Description: "keyword search (TMDB's first result page) reports a total as if it were the complete collection",
+		File:        "server/reference.go",
+		Old:         "category, complete = \"keyword\", false",
+		New:         "category = \"keyword\"",
+		Filter:      "wire", Focus: `read_reference\.keywords`,
+	},
+	{
+		Name: "browse-tv-position-one-based", Domain: DomainSearch, Clause: "ROUTING-RULE6-PAGING-NAMES-001",
+		Description: "TV browse sends offset+1 as currentPosition (offsets are zero-based)",
+		File:        "server/search.go",
+		Old:         "items, err = videos(cl.browseTV(ctx, list, offset, limit))(\"tv\", originTMDB)",
+		New:         "items, err = videos(cl.browseTV(ctx, list, offset+1, limit))(\"tv\", originTMDB)",
+		Filter:      "wire", Focus: `read_discover\.browse\.tv`,
+	},
+	{
+		Name: "tvdb-scan-failure-not-requested", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "TVDB details report requested=false without a warning when the request scan failed (missing state never becomes false)",
+		File:        "server/search.go",
+		Old:         "c.truncate(\"request state unknown: the bounded scan of TV requests failed\")\n\t\treturn rec, nil",
+		New:         "rec.Requested = ptr(false) // no scan, nothing requested\n\t\treturn rec, nil",
+		Filter:      "wire", Focus: `read_media\.details\.tv\.tvdb`,
+	},
+	{
+		Name: "v2-seriesid-as-tvmaze", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "TMDB-keyed v2 TV routes label seriesId (an echo of the TMDB id) as a TVMaze id",
+		File:        "server/media.go",
+		Old:         "s.add(nsTMDB, string(primary))\n\t\ts.add(nsTVDB, string(w.TheTvDbID))",
+		New:         "s.add(nsTMDB, string(primary))\n\t\ts.add(nsTVDB, string(w.TheTvDbID))\n\t\ts.add(nsTVMaze, string(w.SeriesID))",
+		Filter:      "wire", Focus: `read_media\.details\.tv`,
+	},
+	{
+		Name: "credits-enrich-warning-dropped", Domain: DomainSearch, Clause: "RESULTS-BUDGET-001",
+		Description: "a TV credit whose title could not be read is returned untitled without a warning",
+		File:        "server/search.go",
+		Old:         "\t\t\t\tc.warn(\"could not read the title of TV credit tmdb %d\", id)\n",
+		New:         "",
+		Filter:      "wire", Focus: `read_discover\.credits\.tv`,
+	},
+	{
+		Name: "browse-keeps-seasons", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "browse keeps the seasonRequests trees upstream hydrated (browse discards seasonRequests)",
+		File:        "server/search.go",
+		Old:         "items[i].Seasons = nil // browse drops seasonRequests (04-results)",
+		New:         "items[i].Seasons = items[i].Seasons // keep what upstream sent",
+		Filter:      "wire", Focus: `read_discover\.browse`,
+	},
+}

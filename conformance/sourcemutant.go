@@ -1,0 +1,99 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+)
+
+// SourceMutantArgs are the suite flags that judge source mutant m, built
+// as the server binary bin: that binary, the mutant's filter and focus,
+// and seed.
+func SourceMutantArgs(bin string, m mutant.Source, seed int64) []string {
+	args := []string{"--server", shellWord(bin), "--seed", fmt.Sprint(seed)}
+	if m.Filter != "" {
+		args = append(args, "--label-filter", m.Filter)
+	}
+	if m.Focus != "" {
+		args = append(args, "--focus", m.Focus)
+	}
+	return args
+}
+
+// JudgeSource runs the suite (self) against bin, the build of source
+// mutant m, with seed: the mutant is killed when the run exits 1 with at
+// least one failed check. Failed lists every failed check.
+func JudgeSource(ctx context.Context, self, bin string, m mutant.Source, seed int64, extra ...string) (MutantVerdict, error) {
+	args := append(SourceMutantArgs(bin, m, seed), extra...)
+	rep, code, out, err := runReport(ctx, self, args)
+	if err != nil {
+		return MutantVerdict{}, err
+	}
+	v := MutantVerdict{Exit: code, Output: out}
+	for _, c := range rep.Checks {
+		if c.State == StateFailed {
+			v.Failed = append(v.Failed, c.ID)
+		}
+	}
+	v.Killed = code == ExitFail && len(v.Failed) > 0
+	return v, nil
+}
+
+// SourceBuilds builds each source mutant of the module at Root once, on
+// first use, into one temporary directory; Close removes it. It is safe
+// for concurrent use.
+type SourceBuilds struct {
+	Root string // module root the mutants are copied from
+
+	mu    sync.Mutex
+	dir   string
+	built map[string]*sourceBuild
+}
+
+type sourceBuild struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// Binary returns the server binary of source mutant m, building it the
+// first time.
+func (b *SourceBuilds) Binary(ctx context.Context, m mutant.Source) (string, error) {
+	b.mu.Lock()
+	if b.built == nil {
+		b.built = map[string]*sourceBuild{}
+	}
+	if b.dir == "" {
+		d, err := os.MkdirTemp("", "ombi-source-mutants-")
+		if err != nil {
+			b.mu.Unlock()
+			return "", fmt.Errorf("build source mutant %s: %w", m.Name, err)
+		}
+		b.dir = d
+	}
+	sb := b.built[m.Name]
+	if sb == nil {
+		sb = &sourceBuild{}
+		b.built[m.Name] = sb
+	}
+	dir := filepath.Join(b.dir, m.Name)
+	b.mu.Unlock()
+	sb.once.Do(func() { sb.bin, sb.err = m.Build(ctx, b.Root, dir) })
+	return sb.bin, sb.err
+}
+
+// Close removes every build.
+func (b *SourceBuilds) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(b.dir)
+	b.dir, b.built = "", nil
+	return err
+}
