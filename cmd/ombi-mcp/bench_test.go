@@ -62,14 +62,7 @@ func BenchmarkFloorRatio(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := mockombi.New(mockombi.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = m.Close() })
+	m := startLoopbackMock(b)
 	env := []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey,
 		"OMBI_TIMEOUT=5s", "OMBI_BUNDLES=core,moderation,administration"}
 	server := connectStdio(b, exec.Command(bin), env)

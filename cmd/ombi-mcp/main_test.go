@@ -72,14 +72,7 @@ func TestRun_flagsAndConfiguration(t *testing.T) {
 // would: over stdio, against a loopback mockombi, with all bundles enabled.
 func TestBinary_stdio(t *testing.T) {
 	bin := buildBinary(t)
-	m, err := mockombi.New(mockombi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
+	m := startLoopbackMock(t)
 
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
@@ -129,6 +122,21 @@ func buildBinary(t testing.TB) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// startLoopbackMock starts a mockombi with its seed data on a free loopback
+// port, stopped when the test ends.
+func startLoopbackMock(t testing.TB) *mockombi.Server {
+	t.Helper()
+	m, err := mockombi.New(mockombi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	return m
 }
 
 // fillReader yields an endless run of one byte.
@@ -594,14 +602,7 @@ func TestOfficialConformance(t *testing.T) {
 		t.Fatalf("find the official suite: %v (run npm ci in %s)", err, dir)
 	}
 	bin := buildBinary(t)
-	m, err := mockombi.New(mockombi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
+	m := startLoopbackMock(t)
 	srv := startHTTPBinary(t, bin, []string{
 		"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey,
 		"OMBI_BUNDLES=core,moderation,administration",
@@ -643,14 +644,7 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 // the two against one loopback mockombi, and reports each median.
 func BenchmarkCallLatency_httpVsStdio(b *testing.B) {
 	bin := buildBinary(b)
-	m, err := mockombi.New(mockombi.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = m.Close() })
+	m := startLoopbackMock(b)
 	env := []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey, "OMBI_TIMEOUT=5s"}
 	ctx := context.Background()
 
