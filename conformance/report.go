@@ -85,10 +85,7 @@ func writeJSON(path string, opts Options, r *Result) error {
 func harnessReports(opts Options, sc *scope, err error) error {
 	r := &Result{Seed: opts.Seed, HarnessError: err.Error()}
 	if sc != nil {
-		r.Modes = sc.modes
-		for _, t := range spec.Tools() {
-			r.Tools = append(r.Tools, sc.tools[t.Name])
-		}
+		r.Modes, r.Tools = sc.modes, sc.toolList()
 	}
 	var errs []error
 	errs = append(errs, err)

@@ -223,10 +223,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		s.skipRestarts()
 	}
 
-	res := &Result{Modes: s.scope.modes}
-	for _, t := range spec.Tools() {
-		res.Tools = append(res.Tools, s.scope.tools[t.Name])
-	}
+	res := &Result{Modes: s.scope.modes, Tools: s.scope.toolList()}
 	prog := &progress{out: out, start: time.Now()}
 	s.tree()
 	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })

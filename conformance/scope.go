@@ -143,6 +143,16 @@ func (s *suite) listIn(ctx context.Context, mode string) ([]string, error) {
 	return toolNames(tools), nil
 }
 
+// toolList is what the preflight learned of each catalogue tool, in
+// catalogue order.
+func (sc *scope) toolList() []ToolStatus {
+	var out []ToolStatus
+	for _, t := range spec.Tools() {
+		out = append(out, sc.tools[t.Name])
+	}
+	return out
+}
+
 // describe prints what the preflight learned, before the checks run.
 func (sc *scope) describe(w io.Writer) {
 	var listed, declared, unimplemented []string
@@ -215,15 +225,24 @@ func (s *suite) requireMode(mode string) {
 	if mode == "" {
 		mode = "jwt"
 	}
-	for _, m := range s.scope.modes {
-		if m.Mode == mode {
-			if m.Refused != "" {
-				ginkgo.Skip(unimplementedPrefix + "needs auth mode " + mode + ", which the server refused to start in")
-			}
-			return
+	refused, tried := s.scope.refusal(mode)
+	switch {
+	case !tried:
+		ginkgo.Skip(unimplementedPrefix + "needs auth mode " + mode + ", not among --auth-modes")
+	case refused != "":
+		ginkgo.Skip(unimplementedPrefix + "needs auth mode " + mode + ", which the server refused to start in")
+	}
+}
+
+// refusal reports why the server refused to start in an auth mode ("" when
+// it started), and whether the run tried that mode at all.
+func (sc *scope) refusal(name string) (refused string, tried bool) {
+	for _, m := range sc.modes {
+		if m.Mode == name {
+			return m.Refused, true
 		}
 	}
-	ginkgo.Skip(unimplementedPrefix + "needs auth mode " + mode + ", not among --auth-modes")
+	return "", false
 }
 
 // judgedNames keeps the names whose checks run.
@@ -242,11 +261,9 @@ func (s *suite) judgedNames(names []string) []string {
 func (s *suite) modeChecks() {
 	for _, mode := range s.opts.authModes() {
 		ClauseItFor("VERIFY-AUTH-STARTUP-001", "mode."+mode, func(ctx ginkgo.SpecContext) {
-			for _, m := range s.scope.modes {
-				if m.Mode == mode && m.Refused != "" {
-					s.fail(nil, "the server did not start in auth mode %s (OMBI_AUTH_MODE=%s with its credentials), which the run judges (--auth-modes, default jwt,api_key: declare only the modes the server supports):\n%s",
-						mode, mode, m.Refused)
-				}
+			if refused, _ := s.scope.refusal(mode); refused != "" {
+				s.fail(nil, "the server did not start in auth mode %s (OMBI_AUTH_MODE=%s with its credentials), which the run judges (--auth-modes, default jwt,api_key: declare only the modes the server supports):\n%s",
+					mode, mode, refused)
 			}
 		})
 	}

@@ -37,8 +37,9 @@ func allowedJobs(jobs []string) map[string]bool {
 		}
 		return set
 	}
+	all := allJobs()
 	for _, j := range jobs {
-		if j = strings.TrimSpace(j); slices.Contains(allJobs(), j) {
+		if j = strings.TrimSpace(j); slices.Contains(all, j) {
 			set[j] = true
 		}
 	}

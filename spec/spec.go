@@ -109,26 +109,48 @@ func PublishedInputSchema(tool string) (json.RawMessage, error) {
 	return File("published/" + tool + ".json")
 }
 
+// loadInputEnums decodes, once, the enums of the top-level properties of
+// every published input schema: tool -> property -> values.
+var loadInputEnums = sync.OnceValues(func() (map[string]map[string][]string, error) {
+	out := map[string]map[string][]string{}
+	for _, t := range Tools() {
+		raw, err := PublishedInputSchema(t.Name)
+		if err != nil {
+			return nil, err
+		}
+		var s struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("input enums of %s: %w", t.Name, err)
+		}
+		out[t.Name] = map[string][]string{}
+		for name, p := range s.Properties {
+			if len(p.Enum) > 0 {
+				out[t.Name][name] = p.Enum
+			}
+		}
+	}
+	return out, nil
+})
+
 // InputEnum returns the enum of a top-level property of a tool's published
 // input schema, in schema order: for example the 14 job names of
 // write_job_run's job. Code that must agree with the contract (which jobs
 // exist, say) reads the list here instead of writing it again.
 func InputEnum(tool, property string) ([]string, error) {
-	raw, err := PublishedInputSchema(tool)
+	if _, ok := Lookup(tool); !ok {
+		return nil, fmt.Errorf("input enum: unknown tool %q", tool)
+	}
+	all, err := loadInputEnums()
 	if err != nil {
 		return nil, err
 	}
-	var s struct {
-		Properties map[string]struct {
-			Enum []string `json:"enum"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("input enum %s.%s: %w", tool, property, err)
-	}
-	p, ok := s.Properties[property]
-	if !ok || len(p.Enum) == 0 {
+	values, ok := all[tool][property]
+	if !ok {
 		return nil, fmt.Errorf("input enum %s.%s: no such enum property", tool, property)
 	}
-	return p.Enum, nil
+	return append([]string(nil), values...), nil
 }
