@@ -28,9 +28,10 @@ import (
 const ChecksEnv = "CONFORMANCE_RAPID_CHECKS"
 
 // Default cases per property check. The leak, fault and fuzz properties
-// have one check per catalogue tool, budget one per read-only tool; the
-// defaults give each property some hundreds of cases per run.
-var propertyCases = map[string]int{"leak": 12, "budget": 16, "faults": 12, "fuzz": 12}
+// have one check per catalogue tool, budget and fabricate one per
+// read-only tool; the defaults give each property some hundreds of cases
+// per run.
+var propertyCases = map[string]int{"leak": 12, "budget": 16, "fabricate": 10, "faults": 12, "fuzz": 12}
 
 // properties is the state the property checks share: case counters for
 // the summary. It lives in the closures of the spec tree.
@@ -49,6 +50,7 @@ func (s *suite) propertyAreas() {
 	p := &properties{s: s, tried: map[string]int{}, shrunk: map[string]int{}, failed: map[string]int{}}
 	p.leakProperty()
 	p.budgetProperty()
+	p.fabricateProperty()
 	p.memoryCheck()
 	p.faultProperty()
 	p.fuzzProperty()
