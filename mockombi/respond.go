@@ -8,20 +8,30 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // writeJSON answers v as JSON (Newtonsoft style: nulls kept, no escaping of <>&).
+// Views are dynamic values, so jsonvalue encodes them without reflection,
+// with the server's memory of member orders when w is the server's.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	var (
+		b   []byte
+		err error
+	)
+	if rec, ok := w.(*recorder); ok && rec.enc != nil {
+		b, err = rec.enc.Append(nil, v, jsonvalue.Options{EscapeHTML: false})
+	} else {
+		b, err = jsonvalue.Append(nil, v, jsonvalue.Options{EscapeHTML: false})
+	}
+	if err != nil {
 		writeOmbiError(w, http.StatusInternalServerError, "encode response: "+err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	_, _ = w.Write(b)
 }
 
 // writeOmbiError answers like Ombi's ErrorHandlingMiddleware: {"error": message}.

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // DefaultAPIKey is the API key used when Options.APIKey is empty.
@@ -147,6 +149,7 @@ type Canary struct {
 // Server is a stateful mock of the Ombi HTTP API with a control API under /_mock/.
 type Server struct {
 	opts     Options
+	enc      jsonvalue.Encoder // encodes every JSON answer; remembers the views' member orders
 	basePath string
 	users    []User
 	router   *router
@@ -443,7 +446,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.opts.JournalBodyBytes < 0 {
 		bodyCap = -1
 	}
-	rec := &recorder{ResponseWriter: w}
+	rec := &recorder{ResponseWriter: w, enc: &s.enc}
 	if s.opts.JournalResponses {
 		rec.capture = &capture{limit: bodyCap}
 	}
@@ -683,6 +686,7 @@ type recorder struct {
 	status  int
 	capture *capture
 	header  http.Header
+	enc     *jsonvalue.Encoder // the server's, for writeJSON
 }
 
 // WriteHeader records the status.

@@ -12,6 +12,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
+
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -44,7 +46,7 @@ func FromSchema(raw json.RawMessage) (*rapid.Generator[any], error) {
 }
 
 func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := jsonvalue.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("encode generated value: %v", err))
 	}
