@@ -136,6 +136,7 @@ func (s *suite) tree() {
 	s.propertyAreas()
 	s.requestsAreas()
 	s.adminAreas()
+	s.wireGaps()
 	s.mediaAreas()
 	s.enumAreas()
 }

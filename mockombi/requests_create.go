@@ -36,6 +36,26 @@ func (st *store) requester(p *principal, onBehalf string, overrides bool, typ in
 	return st.users.byName(systemUserName).ID, nil
 }
 
+// accountInRole reports whether the caller's stored account holds one of
+// roles, as UserManager.IsInRoleAsync does. Unlike principal.inRole it
+// grants the API principal nothing: the seeded system account (Api) holds
+// no role, whatever the ApiKey middleware puts in the principal's claims.
+func (st *store) accountInRole(p *principal, roles ...string) bool {
+	if p == nil {
+		return false
+	}
+	acc := st.users.byID(p.id)
+	if acc == nil {
+		return false
+	}
+	for _, r := range roles {
+		if slices.Contains(acc.Roles, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // canRequest reports the role check of a request type.
 func canRequest(p *principal, typ int) bool {
 	if p.inRole(ombiRoleAdmin) {
@@ -201,26 +221,46 @@ func (s *Server) requestTVCreateV2(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out map[string]any
-	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTMDB(in.TheMovieDbID)) })
+	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTMDB(in.TheMovieDbID), false) })
 	writeJSON(w, http.StatusOK, out)
 }
 
 // requestTVCreateV1 is POST /api/v1/Request/tv (TVDB id, obsolete upstream).
+// Its engine (TvRequestEngine.RequestTvShow(TvRequestViewModel)) differs
+// from v2's: on-behalf is allowed only to an account in role PowerUser or
+// Admin, judged by the stored account (the API key's system account holds
+// no role, so a bare API key is refused), the refusal carries no
+// errorCode, and there is no permission check on the overrides; a new
+// show's parent is built without root folder, quality or language profile
+// (TvShowRequestBuilder.CreateNewRequest(TvRequestViewModel)), and for a
+// show already requested a positive root folder or quality overwrites the
+// parent's while the language profile is dropped (AddExistingRequest).
 func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 	var in tvCreate
 	if !decodeBody(w, r, &in) {
 		return
 	}
 	var out map[string]any
-	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTVDB(in.TvDbID)) })
+	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTVDB(in.TvDbID), true) })
 	writeJSON(w, http.StatusOK, out)
 }
 
 // createTV runs Ombi's TV request rules: it picks the episodes, drops those
 // already requested, and stores a child (plus the parent on first request).
 // Rule failures carry no errorCode on the TV path, as upstream drops it.
-func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow) map[string]any {
-	userID, fail := st.requester(p, in.RequestOnBehalf, in.RootFolderOverride != nil || in.QualityPathOverride != nil || in.LanguageProfile != nil, requestTypeTV)
+// v1 is the TVDB route, with the engine differences requestTVCreateV1 lists.
+func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) map[string]any {
+	overrides := in.RootFolderOverride != nil || in.QualityPathOverride != nil || in.LanguageProfile != nil
+	if v1 {
+		if in.RequestOnBehalf != "" && !st.accountInRole(p, ombiRolePowerUser, ombiRoleAdmin) {
+			const msg = "You do not have the correct permissions to request on behalf of users!"
+			res := engineFail("", msg)
+			res["message"] = msg
+			return res
+		}
+		overrides = false
+	}
+	userID, fail := st.requester(p, in.RequestOnBehalf, overrides, requestTypeTV)
 	if fail != nil {
 		return fail
 	}
@@ -301,15 +341,28 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow) map[string
 	}
 	now := st.now().UTC()
 	approve := autoApproves(p, requestTypeTV)
-	if parent == nil {
+	switch {
+	case parent == nil:
 		parent = &tvParent{ID: st.nextID("tvParent"), TvDbID: sh.TvDbID, ExternalProviderID: sh.TheMovieDbID, ImdbID: sh.ImdbID,
 			Overview: sh.Overview, Title: sh.Title, PosterPath: sh.PosterPath, Background: sh.BackdropPath, Status: sh.Status,
-			TotalSeasons: len(regular), LanguageProfile: in.LanguageProfile, RootFolder: in.RootFolderOverride,
-			QualityOverride: in.QualityPathOverride, Extra: map[string]any{"addedToSonarr": nil}}
+			TotalSeasons: len(regular), Extra: map[string]any{"addedToSonarr": nil}}
+		if !v1 {
+			parent.LanguageProfile, parent.RootFolder, parent.QualityOverride = in.LanguageProfile, in.RootFolderOverride, in.QualityPathOverride
+		}
 		if t, err := time.Parse("2006-01-02", sh.FirstAired); err == nil {
 			parent.ReleaseDate = t
 		}
 		st.requests.tv = append(st.requests.tv, parent)
+	case v1:
+		// the whole show's options, every earlier child's included
+		if in.QualityPathOverride != nil && *in.QualityPathOverride > 0 {
+			q := *in.QualityPathOverride
+			parent.QualityOverride = &q
+		}
+		if in.RootFolderOverride != nil && *in.RootFolderOverride > 0 {
+			rf := *in.RootFolderOverride
+			parent.RootFolder = &rf
+		}
 	}
 	c := &childRequest{reqBase: reqBase{ID: st.nextID("tvChild"), Title: sh.Title, RequestedDate: now, RequestedUserID: userID,
 		RequestedByAlias: alias(p), Approved: approve}, ParentRequestID: parent.ID, ReleaseYear: parent.ReleaseDate}

@@ -233,8 +233,13 @@ type notFoundError struct{ Message string }
 // Error implements error.
 func (e *notFoundError) Error() string { return e.Message }
 
-// UnsupportedError is a branch or tool this server does not serve.
-type UnsupportedError struct{ Message string }
+// UnsupportedError is a branch or tool this server does not serve, or an
+// argument it cannot honour upstream. Field is the JSON pointer of that
+// argument ("" when the refusal is the whole call's).
+type UnsupportedError struct {
+	Field   string
+	Message string
+}
 
 // Error implements error.
 func (e *UnsupportedError) Error() string { return e.Message }
@@ -285,7 +290,7 @@ func errorObject(err error, write bool) *ErrorObject {
 		// argument can never blow the response budget.
 		return &ErrorObject{Code: CodeInvalidArgument, Message: clip(arg.Message, maxArgumentMessageRunes), Field: clip(arg.Field, maxFieldRunes)}
 	case errors.As(err, &unsup):
-		return &ErrorObject{Code: CodeUnsupportedCapability, Message: unsup.Message}
+		return &ErrorObject{Code: CodeUnsupportedCapability, Message: unsup.Message, Field: clip(unsup.Field, maxFieldRunes)}
 	case errors.As(err, &rate):
 		o := &ErrorObject{Code: CodeRateLimited, Message: "upstream rate limit reached; wait before calling again", Retryable: !write, HTTPStatus: http.StatusTooManyRequests}
 		if rate.HasRetryAfter {

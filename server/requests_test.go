@@ -153,9 +153,9 @@ func TestWrites_exactWireShape(t *testing.T) {
 			reqJSONBody(expect("POST", "/api/v2/Requests/tv"),
 				`{"theMovieDbId":123,"requestAll":false,"firstSeason":true,"latestSeason":false,"seasons":[]}`).Reply(200).JSON(reqEngineOK(41))
 		}, &target{Kind: "tv_child", ID: 41}, "completed"},
-		{"create tv tvdb latest season", "write_request_create", `{"action":"tv","provider":"tvdb","id":77,"selection":{"mode":"latest_season"},"language_profile_id":1}`, func() {
+		{"create tv tvdb latest season", "write_request_create", `{"action":"tv","provider":"tvdb","id":77,"selection":{"mode":"latest_season"}}`, func() {
 			reqJSONBody(expect("POST", "/api/v1/Request/tv"),
-				`{"tvDbId":77,"requestAll":false,"firstSeason":false,"latestSeason":true,"seasons":[],"languageProfile":1}`).Reply(200).JSON(reqEngineOK(42))
+				`{"tvDbId":77,"requestAll":false,"firstSeason":false,"latestSeason":true,"seasons":[]}`).Reply(200).JSON(reqEngineOK(42))
 		}, &target{Kind: "tv_child", ID: 42}, "completed"},
 		{"create tv tvdb episodes", "write_request_create", `{"action":"tv","provider":"tvdb","id":77,"selection":{"mode":"episodes","seasons":[{"season_number":1,"episodes":[1,2]},{"season_number":3,"episodes":[5]}]}}`, func() {
 			reqJSONBody(expect("POST", "/api/v1/Request/tv"),

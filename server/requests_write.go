@@ -363,6 +363,11 @@ func (d *deps) createTV(ctx context.Context, in createInput) (any, error) {
 	if in.Selection == nil {
 		return nil, &ArgumentError{Field: "/selection", Message: "a selection is required"}
 	}
+	if in.Provider == "tvdb" {
+		if err := d.tvdbUnsupported(in); err != nil {
+			return nil, err
+		}
+	}
 	body := tvRequestBody{
 		LanguageProfile: in.LanguageProfile, RootFolderOverride: in.RootFolderID,
 		QualityPathOverride: in.QualityProfileID, RequestOnBehalf: in.OnBehalfUserID, Seasons: []seasonWire{},
@@ -407,6 +412,49 @@ func (d *deps) createTV(ctx context.Context, in createInput) (any, error) {
 		return nil, err
 	}
 	return engineMutation(w, "POST /api/v2/Requests/tv", kindTVChild, secrets)
+}
+
+// tvdbUnsupported refuses, before anything is sent, what Ombi's v1 TV
+// route (the only TVDB create route) cannot honour:
+//
+//   - an override (language profile, root folder, quality profile): for a
+//     show with no request yet the v1 engine builds the parent request
+//     without any of them, so they are silently lost; for a show already
+//     requested it overwrites the whole show's root folder and quality
+//     profile (every child's, not only the new one's) and drops the
+//     language profile;
+//   - a request on behalf made by the API key's own principal: v1 allows
+//     on-behalf only to an account in role PowerUser or Admin, and Ombi's
+//     seeded API user holds no role (unlike v2, v1 does not special-case
+//     it), so upstream would refuse.
+//
+// With a UserName header the named account's roles decide, as after a
+// login: the request is sent and an upstream refusal is an error.
+func (d *deps) tvdbUnsupported(in createInput) error {
+	for _, o := range []struct {
+		field, what     string
+		set, overwrites bool
+	}{
+		{"language_profile_id", "language profile", in.LanguageProfile != nil, false},
+		{"quality_profile_id", "quality profile", in.QualityProfileID != nil, true},
+		{"root_folder_id", "root folder", in.RootFolderID != nil, true},
+	} {
+		if !o.set {
+			continue
+		}
+		existing := "drops it for a show already requested too"
+		if o.overwrites {
+			existing = "overwrites the whole show's " + o.what + " for a show already requested"
+		}
+		return &UnsupportedError{Field: "/" + o.field, Message: o.field + " cannot be honoured with provider tvdb: " +
+			"Ombi's v1 TVDB request route drops it for a show with no request yet and " + existing + "; request the show by TMDB id (provider tmdb) instead"}
+	}
+	if in.OnBehalfUserID != "" && d.client.mode == AuthAPIKey && d.client.userName == "" {
+		return &UnsupportedError{Field: "/on_behalf_user_id", Message: "on_behalf_user_id cannot be honoured with provider tvdb in api_key mode: " +
+			"Ombi's v1 TVDB request route lets only a PowerUser or Admin account request on behalf of users, and the API key's user holds no role there, so upstream would refuse; " +
+			"request the show by TMDB id (provider tmdb) instead, whose route accepts the API key"}
+	}
+	return nil
 }
 
 // explicitEpisodes checks the episodes selection (distinct seasons,

@@ -69,6 +69,7 @@ func Sources() []Source {
 	for _, set := range [][]Source{searchSources, requestSources, userSources, adminSources, notificationSources} {
 		out = append(out, set...)
 	}
+	out = append(out, wave3Sources...)
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i

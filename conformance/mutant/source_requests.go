@@ -99,4 +99,20 @@ var requestSources = []Source{
 		New:         "m.Outcome = mutationCompleted\n\t\t\tc.warn(\"upstream reports one result",
 		Filter:      "wire", Focus: `write_request_create\.collection`,
 	},
+	{
+		Name: "create-tvdb-override-sent", Domain: DomainRequests, Clause: "VERIFY-ROUTING-CREATE-WIRE-001",
+		Description: "a TVDB request sends its root folder and quality overrides on the v1 route (which drops them for a new show and overwrites the whole show's for an existing one); only the language profile is refused",
+		File:        "server/requests_write.go",
+		Old:         "if !o.set {\n\t\t\tcontinue\n\t\t}",
+		New:         "if !o.set || o.overwrites {\n\t\t\tcontinue\n\t\t}",
+		Filter:      "wire", Focus: `write_request_create\.tv\.tvdb`,
+	},
+	{
+		Name: "create-tvdb-on-behalf-api-key-sent", Domain: DomainRequests, Clause: "VERIFY-ROUTING-CREATE-WIRE-001",
+		Description: "a TVDB request on behalf is refused only with a UserName header; with a bare API key (the API user holds no role on the v1 route, so upstream refuses) it is sent",
+		File:        "server/requests_write.go",
+		Old:         "if in.OnBehalfUserID != \"\" && d.client.mode == AuthAPIKey && d.client.userName == \"\" {",
+		New:         "if in.OnBehalfUserID != \"\" && d.client.mode == AuthAPIKey && d.client.userName != \"\" {",
+		Filter:      "wire", Focus: `write_request_create\.tv\.tvdb`,
+	},
 }
