@@ -121,6 +121,36 @@ func TestCLI_list(t *testing.T) {
 	if uncovered := strings.Count(m.stdout, "(no check yet)"); uncovered != total-covered {
 		t.Errorf("--by-clause marks %d clauses without checks, the summary says %d", uncovered, total-covered)
 	}
+	sentences := spec.Sentences()
+	mustContain(t, "--list --by-clause", m.stdout, "    sentence S-RESULTS-0006: ", fmt.Sprintf("\n%d sentences: ", len(sentences)))
+	if n := strings.Count(m.stdout, "    sentence S-"); n < len(sentences) {
+		t.Errorf("--by-clause shows %d sentence lines, fewer than the %d sentences", n, len(sentences))
+	}
+
+	b := runCLI(t, nil, "--list", "--by-sentence")
+	if b.code != 0 {
+		t.Fatalf("--by-sentence: exit code %d\n%s", b.code, b.stderr)
+	}
+	mustContain(t, "--list --by-sentence", b.stdout, "S-RESULTS-0006  [04-results, Registration and results]  clauses RESULTS-ISERROR-001\n",
+		"    checks RESULTS-ISERROR-001. (", "    check MCP-TOOLS-UNKNOWN-001\n", "    gap: ", "    live-only: ", "    informative: ", "    not-observable: ")
+	if strings.Contains(b.stdout, "(no such check)") {
+		t.Errorf("--by-sentence shows a guard that matches no check")
+	}
+	summary := b.stdout[strings.LastIndex(strings.TrimSpace(b.stdout), "\n")+1:]
+	var n, withChecks, notObservable, informative, liveOnly, gap int
+	if _, err := fmt.Sscanf(summary, "%d sentences: %d with checks, %d not-observable, %d informative, %d live-only, %d gap",
+		&n, &withChecks, &notObservable, &informative, &liveOnly, &gap); err != nil || n != len(sentences) {
+		t.Fatalf("--by-sentence summary line %q does not count the %d sentences (%v)", summary, len(sentences), err)
+	}
+	if sum := withChecks + notObservable + informative + liveOnly + gap; sum != n {
+		t.Errorf("--by-sentence summary categories add up to %d, not %d", sum, n)
+	}
+	if got := strings.Count(b.stdout, "\n    gap: "); got != gap {
+		t.Errorf("--by-sentence shows %d gap reasons, the summary says %d", got, gap)
+	}
+	if x := runCLI(t, nil, "--list", "--by-clause", "--by-sentence"); x.code != 2 || !strings.Contains(x.stderr, "exclude each other") {
+		t.Errorf("--by-clause with --by-sentence: exit %d, stderr %q; want a usage error", x.code, x.stderr)
+	}
 
 	f := runCLI(t, nil, "--list", "--label-filter", "wire")
 	lines := strings.Split(strings.TrimSpace(f.stdout), "\n")

@@ -50,6 +50,7 @@ func fourK(m *movieRequest) fourKFlags {
 }
 
 // requestsListV2 is GET /api/v2/Requests/{movie|tv|album}[/{status}]/{count}/{position}/{sort}/{sortOrder}.
+// Implements S-ROUTING-0140, S-ROUTING-0144 and S-VERIFY-0153 (the v2_list_null_reference quirk).
 func (s *Server) requestsListV2(w http.ResponseWriter, r *http.Request) {
 	media := segmentAfter(r, "requests")
 	keep, ok := statusFilter(media, strings.ToLower(r.PathValue("status")))
@@ -364,6 +365,7 @@ func (s *Server) requestTVGet(w http.ResponseWriter, r *http.Request) {
 // StringHelper.Contains(CompareOptions) extension, which EF Core cannot
 // translate: the tv_search_linq quirk (on by default) answers that 500;
 // off answers the matching requests.
+// Implements S-VERIFY-0155 (the tv_search_linq quirk).
 func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	if s.quirk(QuirkTVSearchLINQ) {
@@ -434,6 +436,7 @@ func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term
 
 // requestsRecentlyRequested is GET /api/v2/Requests/recentlyRequested: up to
 // seven movies, TV children and albums, newest first.
+// Implements S-RESULTS-0045 (TV rows carry child request ids).
 func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Request) {
 	type row struct {
 		date time.Time

@@ -30,6 +30,7 @@ func (st *store) showList(name string) []*catalogShow {
 }
 
 // searchTV is GET /api/v1/Search/tv/{searchTerm} (TVMaze search).
+// Implements S-ROUTING-0131 (v1 theMovieDbId carries the TVDB id, seriesId the TVMaze id).
 func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)

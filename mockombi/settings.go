@@ -118,6 +118,7 @@ func (s *Server) settingsGet(w http.ResponseWriter, r *http.Request) {
 
 // settingsSave answers POST Settings/{section}: stores the body and returns
 // true. Ombi keeps the stored id and forces wizard=true on the ombi section.
+// Implements S-ROUTING-0259 (a section POST replaces the whole saved model).
 func (s *Server) settingsSave(w http.ResponseWriter, r *http.Request) {
 	key := settingsKey(r)
 	if !knownSection(key) {

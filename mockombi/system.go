@@ -127,6 +127,7 @@ func (s *Server) systemStatusDemo(w http.ResponseWriter, _ *http.Request) {
 // first requester by user id. Upstream dereferences that user without a
 // null check, so with stats_null_reference a missing from or to, or a range
 // without movie or TV requests, answers 500.
+// Implements S-VERIFY-0177 (the stats_null_reference quirk).
 func (s *Server) systemStats(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	from, err1 := parseStatsDate(q.Get("from"))
@@ -249,6 +250,7 @@ func (s *Server) systemNews(w http.ResponseWriter, _ *http.Request) {
 
 // systemLogs answers v2 GET System/logs: names, newest first, as a string
 // array (logs_string_array) or the legacy object form.
+// Implements S-VERIFY-0173 (the logs_string_array quirk).
 func (s *Server) systemLogs(w http.ResponseWriter, _ *http.Request) {
 	var files []logFile
 	s.store.Read(func(st *store) { files = slices.Clone(st.system.logs) })

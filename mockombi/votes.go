@@ -139,6 +139,7 @@ func episodeList(nums []int) string {
 }
 
 // votesList answers GET Vote: VoteViewModel[] over the pending requests.
+// Implements S-ROUTING-0216 and S-VERIFY-0185 (the vote_read_500 quirk).
 func (s *Server) votesList(w http.ResponseWriter, r *http.Request) {
 	if s.quirk(QuirkVoteRead500) {
 		writeOmbiError(w, http.StatusInternalServerError, nullReference)

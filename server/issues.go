@@ -285,6 +285,7 @@ type issuesInput struct {
 // readIssues serves read_issues: list (v1, upstream paged individual
 // issues), summary (v2, upstream paged provider groups), provider_summary,
 // comments (local page) and counts (instance metrics).
+// Implements S-ROUTING-0200, S-ROUTING-0201, S-ROUTING-0202 and S-RESULTS-0054 to S-RESULTS-0059.
 func readIssues(d *deps) tool {
 	return tool{name: "read_issues", handle: func(ctx context.Context, c *call) (any, error) {
 		var in issuesInput
@@ -390,6 +391,7 @@ type issueCreateInput struct {
 
 // writeIssueCreate serves write_issue_create. The server never accepts
 // author, timestamps, status or comments; the answer is the bare new id.
+// Implements S-ROUTING-0205, S-ROUTING-0206, S-ROUTING-0207, S-ROUTING-0208.
 func writeIssueCreate(d *deps) tool {
 	return tool{name: "write_issue_create", handle: func(ctx context.Context, c *call) (any, error) {
 		var in issueCreateInput

@@ -91,6 +91,7 @@ type jobInput struct {
 }
 
 // writeJobRun serves write_job_run, for the jobs of Options.AllowedJobs.
+// Implements S-ROUTING-0267 to S-ROUTING-0270 and S-RESULTS-0018.
 func writeJobRun(d *deps) tool {
 	allowed := d.allowedJobs
 	return tool{name: "write_job_run", handle: func(ctx context.Context, c *call) (any, error) {

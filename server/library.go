@@ -247,6 +247,7 @@ type libraryInput struct {
 // readLibrary serves read_library. Recently added lists and the calendar
 // are complete upstream collections sliced locally; image branches return
 // at most one validated URI.
+// Implements S-ROUTING-0230 to S-ROUTING-0239 and S-RESULTS-0081 to S-RESULTS-0084.
 func readLibrary(d *deps) tool {
 	return tool{name: "read_library", handle: func(ctx context.Context, c *call) (any, error) {
 		var in libraryInput

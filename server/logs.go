@@ -347,6 +347,7 @@ func (a *lineArg) window() (offset, limit int) {
 }
 
 // readLogs serves read_logs (administration bundle).
+// Implements S-ROUTING-0276 to S-ROUTING-0280 and S-RESULTS-0087.
 func readLogs(d *deps) tool {
 	return tool{name: "read_logs", handle: func(ctx context.Context, c *call) (any, error) {
 		var in logsInput

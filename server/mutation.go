@@ -35,6 +35,7 @@ type itemState struct {
 func completed() mutation { return mutation{Kind: "mutation", Outcome: mutationCompleted} }
 
 // boolOutcome reads an upstream boolean answer: false is a rejection.
+// Implements S-RESULTS-0088, S-RESULTS-0097.
 func boolOutcome(ok bool, what string) (mutation, error) {
 	if !ok {
 		return mutation{}, &BusinessError{Message: what + " was refused (upstream answered false)"}

@@ -80,6 +80,7 @@ type notificationInput struct {
 // writeNotificationSend serves write_notification_send: every id is
 // resolved through one bounded user list read; an unknown id fails the
 // call with nothing sent, and an empty list never means everyone.
+// Implements S-ROUTING-0271, S-ROUTING-0273, S-ROUTING-0274.
 func writeNotificationSend(d *deps) tool {
 	return tool{name: "write_notification_send", handle: func(ctx context.Context, c *call) (any, error) {
 		var in notificationInput
@@ -169,6 +170,7 @@ type integrationTestInput struct {
 // writeIntegrationTest serves write_integration_test. The profile must be
 // provisioned for the service; an unknown one is NOT_FOUND with no
 // upstream traffic.
+// Implements S-ROUTING-0263, S-ROUTING-0264, S-ROUTING-0265.
 func writeIntegrationTest(d *deps) tool {
 	profiles := d.profiles
 	return tool{name: "write_integration_test", handle: func(ctx context.Context, c *call) (any, error) {

@@ -53,6 +53,7 @@ func ptr[T any](v T) *T { return &v }
 // the fetch is the whole authorized collection: only then are total and
 // has_more known. Otherwise a continuation is claimed only when the fetched
 // set holds records beyond the window.
+// Implements S-ROUTING-0088, S-ROUTING-0089 and S-RESULTS-0113, S-RESULTS-0114.
 func localPage[T any](all []T, p *pageArg, complete bool, unit string) ([]T, paging) {
 	offset, limit := p.window()
 	start := min(offset, len(all))

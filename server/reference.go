@@ -141,6 +141,7 @@ type referenceInput struct {
 // unpaged upstream list sliced locally; genres, languages, watch providers,
 // countries and categories are complete collections, keyword search is
 // TMDB's first result page (total unknown).
+// Implements S-ROUTING-0136, S-ROUTING-0137, S-ROUTING-0138 and S-RESULTS-0113.
 func readReference(d *deps) tool {
 	return tool{name: "read_reference", handle: func(ctx context.Context, c *call) (any, error) {
 		var in referenceInput
@@ -225,6 +226,7 @@ func readReference(d *deps) tool {
 // provider_id, iso_639_1; the name the first clean (not mojibake) of name
 // candidates in a fixed order, else the first corrupted one with a warning;
 // value is the native-typed id (number for numeric ids), else the name.
+// Implements S-RESULTS-0069, S-RESULTS-0070, S-RESULTS-0071 (reference_page values).
 func refOf(c *call, w wireRef, category string) (reference, bool) {
 	r := reference{Category: category}
 	// numeric reference ids (TMDB, watch providers, issue categories) are

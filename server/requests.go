@@ -330,6 +330,7 @@ type requestsInput struct {
 const mediaDefaultWarning = "media not given: listed movie requests; pass media=tv or media=album for the others"
 
 // readRequests serves read_requests.
+// Implements S-ROUTING-0140 to S-ROUTING-0153 and S-ROUTING-0077 to S-ROUTING-0082 (read_requests routing, TV parent/child).
 func readRequests(d *deps) tool {
 	return tool{name: "read_requests", handle: func(ctx context.Context, c *call) (any, error) {
 		var in requestsInput
@@ -491,6 +492,7 @@ func (d *deps) searchRequestsPage(ctx context.Context, c *call, in requestsInput
 // TVDB/TMDB provider id). An unresolvable TV row is left out with a warning
 // naming the child and truncated set (DECISIONS D2): never target id 0,
 // never a provider-shaped target.
+// Implements S-RESULTS-0045, S-RESULTS-0046, S-RESULTS-0050 and DECISION-D2-RECENT-TV-001.
 func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (any, error) {
 	rows, err := d.client.recentlyRequested(ctx)
 	if err != nil {

@@ -99,6 +99,7 @@ type retryRemoveInput struct {
 
 // writeRetryRemove serves write_retry_remove: one DELETE in the queue
 // namespace; never a POST to the queue.
+// Implements S-ROUTING-0275 and S-RESULTS-0086.
 func writeRetryRemove(d *deps) tool {
 	return tool{name: "write_retry_remove", handle: func(ctx context.Context, c *call) (any, error) {
 		var in retryRemoveInput

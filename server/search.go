@@ -364,6 +364,7 @@ type searchInput struct {
 // readSearch serves read_search: text (one media kind, never fanned out),
 // multi, movie_refine and actor. Upstream returns one unpaged result set;
 // the window is sliced locally and the total stays unknown.
+// Implements S-ROUTING-0098, S-ROUTING-0099, S-ROUTING-0100, S-ROUTING-0101, S-ROUTING-0102, S-ROUTING-0103 (read_search routing).
 func readSearch(d *deps) tool {
 	return tool{name: "read_search", handle: func(ctx context.Context, c *call) (any, error) {
 		var in searchInput
@@ -533,6 +534,7 @@ var browseSegments = map[string]string{
 // readDiscover serves read_discover: browse and advanced_movie page
 // upstream (offset -> currentPosition, limit -> amountToLoad); similar,
 // collection, credits and artist_albums slice locally.
+// Implements S-ROUTING-0104 to S-ROUTING-0116 (read_discover routing) and S-RESULTS-0035, S-RESULTS-0037.
 func readDiscover(d *deps) tool {
 	return tool{name: "read_discover", handle: func(ctx context.Context, c *call) (any, error) {
 		var in discoverInput
@@ -701,6 +703,7 @@ type mediaTarget struct {
 // readMedia serves read_media: details by explicit provider, by_request,
 // movie_localized, ratings (with the exact-match fallback) and streaming.
 // Every branch answers one record.
+// Implements S-ROUTING-0118 to S-ROUTING-0132 (read_media routing and TV identifier labels) and S-RESULTS-0028, S-RESULTS-0030.
 func readMedia(d *deps) tool {
 	return tool{name: "read_media", handle: func(ctx context.Context, c *call) (any, error) {
 		var in mediaInput

@@ -356,6 +356,7 @@ type settingsInput struct {
 }
 
 // readSettings serves read_settings (administration bundle).
+// Implements S-RESULTS-0077 to S-RESULTS-0080 (settings projection).
 func readSettings(d *deps) tool {
 	return tool{name: "read_settings", handle: func(ctx context.Context, c *call) (any, error) {
 		var in settingsInput
@@ -406,6 +407,7 @@ type settingsPatchInput struct {
 // change against the original, deep merge keeping every other byte (and
 // so every secret), POST of the full model. feature: the name must be one
 // GET Features lists.
+// Implements S-ROUTING-0257 to S-ROUTING-0262 and VERIFY-AUTHZ-SETTINGS-001.
 func writeSettingsPatch(d *deps) tool {
 	return tool{name: "write_settings_patch", handle: func(ctx context.Context, c *call) (any, error) {
 		var in settingsPatchInput

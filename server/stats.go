@@ -124,6 +124,7 @@ type statsInput struct {
 }
 
 // readRequestStats serves read_request_stats.
+// Implements S-ROUTING-0154 to S-ROUTING-0158 and S-RESULTS-0073 to S-RESULTS-0076 (metrics).
 func readRequestStats(d *deps) tool {
 	return tool{name: "read_request_stats", handle: func(ctx context.Context, c *call) (any, error) {
 		var in statsInput

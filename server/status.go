@@ -107,6 +107,7 @@ type serverInput struct {
 // readServer serves read_server. stats needs both RFC 3339 bounds with
 // from <= to (an empty range breaks upstream); cron syntax is judged by
 // upstream only.
+// Implements S-ROUTING-0240, S-ROUTING-0241, S-ROUTING-0243 and S-ROUTING-0092.
 func readServer(d *deps) tool {
 	return tool{name: "read_server", handle: func(ctx context.Context, c *call) (any, error) {
 		var in serverInput

@@ -261,6 +261,7 @@ type usersInput struct {
 // readUsers serves read_users. The preferences routes are anonymous
 // upstream, so another user's preferences are checked here: the caller
 // must be a power user or an administrator.
+// Implements S-ROUTING-0219, S-ROUTING-0220 and S-RESULTS-0065, S-RESULTS-0094.
 func readUsers(d *deps) tool {
 	return tool{name: "read_users", handle: func(ctx context.Context, c *call) (any, error) {
 		var in usersInput
@@ -377,6 +378,7 @@ type userPreferencesInput struct {
 // writeUserPreferences serves write_user_preferences: language and
 // streaming country for the caller only; newsletter opt-out for the caller
 // or, by an administrator, for another user.
+// Implements S-ROUTING-0222 to S-ROUTING-0226.
 func writeUserPreferences(d *deps) tool {
 	return tool{name: "write_user_preferences", handle: func(ctx context.Context, c *call) (any, error) {
 		var in userPreferencesInput
@@ -430,6 +432,7 @@ type userManageInput struct {
 // writeUserManage serves write_user_manage. It refuses to act on the
 // caller itself or on a system user (the Api user); the welcome e-mail's
 // user model is loaded privately, never taken from the input.
+// Implements S-ROUTING-0227, S-ROUTING-0228, S-ROUTING-0229.
 func writeUserManage(d *deps) tool {
 	return tool{name: "write_user_manage", handle: func(ctx context.Context, c *call) (any, error) {
 		var in userManageInput

@@ -101,6 +101,7 @@ type votesInput struct {
 
 // readVotes serves read_votes. An upstream failure (HTTP 500 is known on
 // 4.53.10) stays an error and is never turned into an empty page.
+// Implements S-ROUTING-0213, S-ROUTING-0218 and S-RESULTS-0063.
 func readVotes(d *deps) tool {
 	return tool{name: "read_votes", handle: func(ctx context.Context, c *call) (any, error) {
 		var in votesInput
@@ -163,6 +164,7 @@ type voteInput struct {
 
 // writeVote serves write_vote. A repeat vote ("You have already voted!")
 // is a failure; a vote can trigger auto-approval.
+// Implements S-ROUTING-0213, S-ROUTING-0214, S-ROUTING-0215.
 func writeVote(d *deps) tool {
 	return tool{name: "write_vote", handle: func(ctx context.Context, c *call) (any, error) {
 		var in voteInput
