@@ -25,17 +25,8 @@ const (
 )
 
 func (p *properties) budgetProperty() {
-	ginkgo.Describe("budget properties", ginkgo.Label("budget", LabelNeedsMock, LabelReadOnly, "property"), func() {
-		for _, t := range spec.Tools() {
-			if !t.Annotations.ReadOnlyHint {
-				continue
-			}
-			name := t.Name
-			ClauseItFor("RESULTS-BUDGET-001", "property."+name, func(ctx ginkgo.SpecContext) {
-				p.budgetCheck(ctx, name)
-			})
-		}
-	})
+	p.perTool(perToolProperty{describe: "budget properties", area: "budget", clause: "RESULTS-BUDGET-001", qualifier: "property", readOnly: true,
+		check: func(ctx context.Context, t spec.Tool) { p.budgetCheck(ctx, t.Name) }})
 }
 
 func (p *properties) budgetCheck(ctx context.Context, tool string) {

@@ -31,13 +31,22 @@ const clauseLabelPrefix = "clause:"
 // The spec text is "[ID] clause text", it carries the label clause:ID, and
 // failures point at the caller (Offset(1)).
 func ClauseIt(id string, body any, decorators ...any) bool {
-	return ginkgo.It(checkText(id, ""), append([]any{ginkgo.Offset(1), ginkgo.Label(clauseLabelPrefix + id), body}, decorators...)...)
+	return ginkgo.It(checkText(id, ""), append([]any{ginkgo.Offset(1), checkLabels(id, ""), body}, decorators...)...)
 }
 
 // ClauseItFor is ClauseIt for one instance of a clause (a tool, a bundle
 // set, a case): the check id is ID.qualifier.
 func ClauseItFor(id, qualifier string, body any, decorators ...any) bool {
-	return ginkgo.It(checkText(id, qualifier), append([]any{ginkgo.Offset(1), ginkgo.Label(clauseLabelPrefix + id), body}, decorators...)...)
+	return ginkgo.It(checkText(id, qualifier), append([]any{ginkgo.Offset(1), checkLabels(id, qualifier), body}, decorators...)...)
+}
+
+// checkLabels are the labels every check carries: clause:ID, and
+// tool:NAME when it judges a catalogue tool.
+func checkLabels(id, qualifier string) ginkgo.Labels {
+	if tool := toolOfID(CheckID(id, qualifier)); tool != "" {
+		return ginkgo.Label(clauseLabelPrefix+id, toolLabelPrefix+tool)
+	}
+	return ginkgo.Label(clauseLabelPrefix + id)
 }
 
 var unsafeQualifier = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)

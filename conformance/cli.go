@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		labelFilter  = fs.String("label-filter", "", "run only checks matching this Ginkgo label filter, e.g. 'protocol || schema'")
 		focus        = fs.String("focus", "", "run only checks whose text matches this regular expression (a check id works)")
 		list         = fs.Bool("list", false, "list every check (id, area, clause) and exit")
-		byClause     = fs.Bool("by-clause", false, "with --list: print the clause -> checks matrix")
+		byClause     = fs.Bool("by-clause", false, "with --list: print the clause -> checks matrix, with the design sentences under each clause")
+		bySentence   = fs.Bool("by-sentence", false, "with --list: print every design sentence with the checks guarding it or the reason it has none")
 		junit        = fs.String("junit", "", "write a JUnit XML report to this file")
 		jsonOut      = fs.String("json", "", "write a JSON report to this file")
 		htmlOut      = fs.String("html", "", "write a self-contained HTML report to this file")
@@ -69,6 +71,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		mcpPath      = fs.String("mcp-path", harness.DefaultMCPPath, "http: the server's MCP endpoint path")
 		serverURL    = fs.String("url", "", "MCP endpoint of a Streamable HTTP server already running, instead of --server; checks that need a restart are skipped")
 		mockAddr     = fs.String("mock-addr", "", "listen address of the embedded mock (default: a free loopback port); with --url, where the running server's OMBI_URL points")
+		parallel     = fs.Int("parallel", 0, "split a run of the embedded mock over this many processes of the suite, a tool's checks in one (0: one per CPU, at most 4; 1: one process); small runs are not split")
+		shardFilter  = fs.String("shard-filter", "", "internal: the label filter of one process of a split run")
+		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo JSON report")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -128,17 +133,30 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Credentials:  harness.Credentials{Username: *username, Password: *password, APIKey: *apiKey, UserName: *userName},
 		StartTimeout: *startTimeout, CallTimeout: *callTimeout,
 		JUnitFile: *junit, JSONFile: *jsonOut, HTMLFile: *htmlOut, Out: stdout,
-		Rerun: rerunArgs(fs, invokedAs()),
+		Rerun:       rerunArgs(fs, invokedAs()),
+		Parallel:    processes(*parallel),
+		ChildArgs:   childArgs(fs),
+		ShardFilter: *shardFilter, ShardReport: *shardReport,
+	}
+	if exe, err := os.Executable(); err == nil {
+		opts.Self = exe
 	}
 	if *list {
+		if *byClause && *bySentence {
+			fmt.Fprintf(stderr, "ombi-conformance: --by-clause and --by-sentence exclude each other\n")
+			return ExitHarness
+		}
 		checks, err := Checks(opts)
 		if err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 			return ExitHarness
 		}
-		if *byClause {
+		switch {
+		case *byClause:
 			WriteMatrix(stdout, checks)
-		} else {
+		case *bySentence:
+			WriteSentences(stdout, checks)
+		default:
 			WriteList(stdout, checks)
 		}
 		return ExitPass
@@ -159,7 +177,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts.Trace = stderr
 	}
 	res, err := Run(ctx, opts)
-	if res != nil {
+	if res != nil && opts.ShardFilter == "" { // a split run's processes leave the summary to it
 		res.Summary(stdout)
 	}
 	if err != nil {
@@ -197,6 +215,38 @@ var rerunFlags = map[string]bool{
 	"username": true, "user-name": true, "allow-mutations": true, "start-timeout": true, "call-timeout": true,
 	"transport": true, "mcp-path": true, "url": true, "mock-addr": true,
 	"auth-modes": true, "tools": true, "bundles": true,
+}
+
+// processes resolves --parallel: 0 is one process per CPU, at most 4.
+func processes(n int) int {
+	if n > 0 {
+		return n
+	}
+	return min(runtime.NumCPU(), 4)
+}
+
+// notForChildren are the flags a split run sets for each of its processes
+// itself, or keeps to itself (the reports are merged).
+var notForChildren = map[string]bool{
+	"json": true, "junit": true, "html": true, "parallel": true, "seed": true,
+	"shard-filter": true, "shard-report": true, "list": true, "by-clause": true, "by-sentence": true,
+}
+
+// childArgs is this invocation's flags as set on the command line, less
+// notForChildren: what each process of a split run starts from.
+func childArgs(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		if notForChildren[f.Name] {
+			return
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+			return
+		}
+		out = append(out, "--"+f.Name, f.Value.String())
+	})
+	return out
 }
 
 // rerunArgs is the command line that reruns this invocation: the suite as

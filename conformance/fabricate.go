@@ -57,17 +57,8 @@ func isUpstreamCountKey(k string) bool {
 const fabricateEdgeExamples = 8
 
 func (p *properties) fabricateProperty() {
-	ginkgo.Describe("never-fabricate properties", ginkgo.Label("budget", LabelNeedsMock, LabelReadOnly, "property"), func() {
-		for _, t := range spec.Tools() {
-			if !t.Annotations.ReadOnlyHint {
-				continue
-			}
-			name := t.Name
-			ClauseItFor("RESULTS-PROJECTION-001", "never-fabricate."+name, func(ctx ginkgo.SpecContext) {
-				p.fabricateCheck(ctx, name)
-			})
-		}
-	})
+	p.perTool(perToolProperty{describe: "never-fabricate properties", area: "budget", clause: "RESULTS-PROJECTION-001", qualifier: "never-fabricate", readOnly: true,
+		check: func(ctx context.Context, t spec.Tool) { p.fabricateCheck(ctx, t.Name) }})
 }
 
 func (p *properties) fabricateCheck(ctx context.Context, tool string) {

@@ -151,18 +151,7 @@ func drawFault(t *rapid.T, kind string) (mockombi.Fault, string) {
 }
 
 func (p *properties) faultProperty() {
-	ginkgo.Describe("fault properties", ginkgo.Label("errors", LabelNeedsMock, "property"), func() {
-		for _, t := range spec.Tools() {
-			tool := t
-			labels := ginkgo.Label()
-			if t.Annotations.ReadOnlyHint {
-				labels = ginkgo.Label(LabelReadOnly)
-			}
-			ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "property."+t.Name, labels, func(ctx ginkgo.SpecContext) {
-				p.faultCheck(ctx, tool)
-			})
-		}
-	})
+	p.perTool(perToolProperty{describe: "fault properties", area: "errors", clause: "VERIFY-OUTPUT-SAFE-ERRORS-001", qualifier: "property", check: p.faultCheck})
 }
 
 // faultCase is one example whose unfaulted run reached upstream.

@@ -15,18 +15,8 @@ import (
 )
 
 func (p *properties) fuzzProperty() {
-	ginkgo.Describe("fuzz properties", ginkgo.Label("fuzz", LabelNeedsMock, "property"), func() {
-		for _, t := range spec.Tools() {
-			name := t.Name
-			labels := ginkgo.Label()
-			if t.Annotations.ReadOnlyHint {
-				labels = ginkgo.Label(LabelReadOnly)
-			}
-			ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "property."+name, labels, func(ctx ginkgo.SpecContext) {
-				p.fuzzCheck(ctx, name)
-			})
-		}
-	})
+	p.perTool(perToolProperty{describe: "fuzz properties", area: "fuzz", clause: "VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", qualifier: "property",
+		check: func(ctx context.Context, t spec.Tool) { p.fuzzCheck(ctx, t.Name) }})
 }
 
 func (p *properties) fuzzCheck(ctx context.Context, tool string) {

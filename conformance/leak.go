@@ -76,18 +76,8 @@ func (p *properties) drawArgs(t *rapid.T, tool string, g *rapid.Generator[json.R
 }
 
 func (p *properties) leakProperty() {
-	ginkgo.Describe("leak properties", ginkgo.Label("leak", LabelNeedsMock, "property"), func() {
-		for _, t := range spec.Tools() {
-			name := t.Name
-			labels := ginkgo.Label()
-			if t.Annotations.ReadOnlyHint {
-				labels = ginkgo.Label(LabelReadOnly)
-			}
-			ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "property."+name, labels, func(ctx ginkgo.SpecContext) {
-				p.leakCheck(ctx, name)
-			})
-		}
-	})
+	p.perTool(perToolProperty{describe: "leak properties", area: "leak", clause: "VERIFY-OUTPUT-NESTED-SECRETS-001", qualifier: "property",
+		check: func(ctx context.Context, t spec.Tool) { p.leakCheck(ctx, t.Name) }})
 }
 
 func (p *properties) leakCheck(ctx context.Context, tool string) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // ChecksEnv names the environment variable that sets how many generated
@@ -55,6 +56,39 @@ func (s *suite) propertyAreas() {
 	p.faultProperty()
 	p.fuzzProperty()
 	ginkgo.ReportAfterSuite("property cases", func(ginkgo.Report) { p.summary(s.summaryOut()) })
+}
+
+// perToolProperty is a property with one check per catalogue tool.
+type perToolProperty struct {
+	describe          string // the container's text
+	area              string // the area label
+	clause, qualifier string // check id: clause.qualifier.TOOL
+	readOnly          bool   // only the read-only tools
+	check             func(ctx context.Context, t spec.Tool)
+}
+
+// perTool declares a property's checks: each needs the embedded mock, and
+// the check of a read-only tool carries the read-only label.
+func (p *properties) perTool(d perToolProperty) {
+	labels := ginkgo.Label(d.area, LabelNeedsMock, "property")
+	if d.readOnly {
+		labels = append(labels, LabelReadOnly)
+	}
+	ginkgo.Describe(d.describe, labels, func() {
+		for _, t := range spec.Tools() {
+			if d.readOnly && !t.Annotations.ReadOnlyHint {
+				continue
+			}
+			tool := t
+			toolLabels := ginkgo.Label()
+			if t.Annotations.ReadOnlyHint && !d.readOnly {
+				toolLabels = ginkgo.Label(LabelReadOnly)
+			}
+			ClauseItFor(d.clause, d.qualifier+"."+t.Name, toolLabels, func(ctx ginkgo.SpecContext) {
+				d.check(ctx, tool)
+			})
+		}
+	})
 }
 
 // summaryOut is where the run prints its progress and summary.

@@ -61,6 +61,16 @@ type Options struct {
 	// what a check sees. A failure's rerun line adds the seed and the
 	// check's focus. Empty: "ombi-conformance --server TARGET".
 	Rerun []string
+
+	// Parallel splits a run against the embedded mock over this many
+	// processes of the suite (Self with ChildArgs), a tool's checks in
+	// one, when it selects enough checks to gain; <= 1 runs in process.
+	Parallel  int
+	Self      string   // the suite's executable
+	ChildArgs []string // the arguments a process of a split run starts from
+	// ShardFilter (a label filter) narrows a process of a split run to its
+	// share, and ShardReport is where it writes its Ginkgo JSON report.
+	ShardFilter, ShardReport string
 }
 
 // Outcome states of a check in a result.
@@ -215,11 +225,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	defer s.h.Processes.Close()
 	defer s.closeAll()
 
-	fmt.Fprintf(out, "ombi-conformance: server %s, upstream %s, protocol %s\n", opts.Target, up.URL(), harness.ProtocolVersion)
+	shard := opts.ShardFilter != "" // one process of a split run: its parent spoke already
+	if !shard {
+		fmt.Fprintf(out, "ombi-conformance: server %s, upstream %s, protocol %s\n", opts.Target, up.URL(), harness.ProtocolVersion)
+	}
 	if err := s.preflight(ctx); err != nil {
 		return nil, harnessReports(opts, s.scope, err)
 	}
-	s.scope.describe(out)
+	if !shard {
+		s.scope.describe(out)
+	}
+	if shardable(opts) {
+		res, handled, err := runSharded(ctx, opts, out)
+		if handled {
+			if err != nil {
+				return res, err
+			}
+			return res, finishReports(opts, res)
+		}
+	}
 	if opts.Target.URL != "" {
 		s.skipRestarts()
 	}
@@ -237,6 +261,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			}
 			res.Checks = append(res.Checks, verdict(sr, opts.Expected))
 		}
+		if opts.ShardReport != "" {
+			if err := reporters.GenerateJSONReport(r, opts.ShardReport); err != nil {
+				fmt.Fprintf(out, "write the process report: %v\n", err)
+			}
+		}
 		if opts.JUnitFile != "" {
 			if err := reporters.GenerateJUnitReportWithConfig(r, opts.JUnitFile, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed, OmitLeafNodeType: true}); err != nil {
 				fmt.Fprintf(out, "write junit report: %v\n", err)
@@ -244,7 +273,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	})
 	sc, rc := ginkgo.GinkgoConfiguration()
-	sc.LabelFilter = opts.LabelFilter
+	sc.LabelFilter = combineFilters(opts.LabelFilter, opts.ShardFilter)
 	if opts.Focus != "" {
 		sc.FocusStrings = []string{opts.Focus}
 	}
@@ -261,20 +290,26 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Calls = s.calls
 	s.mu.Unlock()
 	sort.SliceStable(res.Checks, func(i, j int) bool { return areaRank(res.Checks[i].Area) < areaRank(res.Checks[j].Area) })
+	return res, finishReports(opts, res)
+}
+
+// finishReports writes the JSON and HTML reports of a run and says when
+// nothing ran.
+func finishReports(opts Options, res *Result) error {
 	if opts.JSONFile != "" {
 		if err := writeJSON(opts.JSONFile, opts, res); err != nil {
-			return res, err
+			return err
 		}
 	}
 	if opts.HTMLFile != "" {
 		if err := writeHTML(opts.HTMLFile, opts, res); err != nil {
-			return res, err
+			return err
 		}
 	}
 	if res.Executed() == 0 {
-		return res, ErrNothingRan
+		return ErrNothingRan
 	}
-	return res, nil
+	return nil
 }
 
 // failRecorder satisfies GinkgoTestingT; the verdict comes from the report.

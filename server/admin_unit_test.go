@@ -183,6 +183,13 @@ func TestOptionRefs(t *testing.T) {
 			t.Errorf("optionRefs(%s) = %#v, %v; want %#v", tt.raw, got, err, tt.want)
 		}
 	}
+	for _, raw := range []string{`{}`, `{"success":true}`, `{"machineId":"abc","serverName":"Den"}`} {
+		if _, err := optionRefs(json.RawMessage(raw), "c"); err == nil {
+			t.Errorf("optionRefs(%s): an object that holds no list must not be an empty, complete list", raw)
+		} else if obj := errorObject(err, false); obj.Code != CodeUpstreamSchemaMismatch {
+			t.Errorf("optionRefs(%s) maps to %s, want UPSTREAM_SCHEMA_MISMATCH", raw, obj.Code)
+		}
+	}
 	if _, err := optionRefs(json.RawMessage(`{"success":false,"message":"Plex token expired"}`), "c"); err == nil {
 		t.Error("a success:false wrapper must be an upstream rejection")
 	} else if obj := errorObject(err, false); obj.Code != CodeUpstreamRejected {

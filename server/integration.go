@@ -111,7 +111,9 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 			return optionRecords(v, depth+1)
 		}
 	}
-	return nil, nil
+	// An object that wraps no list says nothing about the options: never an
+	// empty, complete collection (RESULTS-PROJECTION-001).
+	return nil, &SchemaError{Op: "integration option list", Reason: "an object that holds no list of options"}
 }
 
 // scalarText reads a JSON string or number as text.
@@ -258,6 +260,7 @@ var arrPaths = map[string]string{
 }
 
 // readIntegration serves read_integration.
+// Implements S-ROUTING-0245 to S-ROUTING-0256.
 func readIntegration(d *deps) tool {
 	return tool{name: "read_integration", handle: func(ctx context.Context, c *call) (any, error) {
 		var in integrationInput
