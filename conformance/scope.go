@@ -256,19 +256,6 @@ func (s *suite) judgedNames(names []string) []string {
 	return out
 }
 
-// modeChecks declare one check per auth mode the run tries: the server
-// must start in it.
-func (s *suite) modeChecks() {
-	for _, mode := range s.opts.authModes() {
-		ClauseItFor("VERIFY-AUTH-STARTUP-001", "mode."+mode, func(ctx ginkgo.SpecContext) {
-			if refused, _ := s.scope.refusal(mode); refused != "" {
-				s.fail(nil, "the server did not start in auth mode %s (OMBI_AUTH_MODE=%s with its credentials), which the run judges (--auth-modes, default jwt,api_key: declare only the modes the server supports):\n%s",
-					mode, mode, refused)
-			}
-		})
-	}
-}
-
 // catalogueCheck is the one check of the tool catalogue: with every
 // bundle enabled the server lists catalogue names only, every declared
 // tool among them. Tools neither listed nor declared make it

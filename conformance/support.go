@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 
@@ -17,6 +18,11 @@ import (
 // This file holds what the domain checks share: journal helpers, envelope
 // assertions, direct reads of the embedded mock and the server
 // configurations the checks start.
+
+const (
+	searchMoviePrefix = "/api/v1/Search/movie/"
+	tokenPath         = "/api/v1/Token"
+)
 
 // upstreamCalls are a tool call's upstream calls without logins.
 func upstreamCalls(o *harness.Outcome) []mockombi.Call {
@@ -139,4 +145,26 @@ func (s *suite) plainUserConfig() harness.Config {
 	}
 	s.fail(nil, "the mock has no plain user")
 	return harness.Config{}
+}
+
+// withoutLogin drops token requests from a journal slice.
+func withoutLogin(calls []mockombi.Call) []mockombi.Call {
+	var out []mockombi.Call
+	for _, c := range calls {
+		if !isLogin(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func isLogin(c mockombi.Call) bool {
+	return c.Method == "POST" && strings.EqualFold(strings.TrimSuffix(pathOnly(c.Path), "/"), tokenPath)
+}
+
+func pathOnly(p string) string {
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		return p[:i]
+	}
+	return p
 }
