@@ -411,32 +411,45 @@ func clip(b []byte, n int) string {
 // schema, including those inside nested combinators.
 func enumValues(v any) []string {
 	seen := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			if e, ok := t["enum"].([]any); ok {
+	walkMembers(v, func(key string, value any) bool {
+		switch key {
+		case "enum":
+			if e, ok := value.([]any); ok {
 				for _, x := range e {
 					seen[fmt.Sprint(x)] = true
 				}
 			}
-			if c, ok := t["const"]; ok {
-				seen[fmt.Sprint(c)] = true
-			}
-			for k, c := range t {
-				if k != "enum" && k != "const" {
-					walk(c)
-				}
-			}
-		case []any:
-			for _, c := range t {
-				walk(c)
+			return false
+		case "const":
+			seen[fmt.Sprint(value)] = true
+			return false
+		}
+		return true
+	})
+	return sortedSet(seen)
+}
+
+// walkMembers calls visit with every object member of a JSON document,
+// depth first; visit returns whether to descend into the member's value.
+func walkMembers(v any, visit func(key string, value any) bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			if visit(k, c) {
+				walkMembers(c, visit)
 			}
 		}
+	case []any:
+		for _, c := range t {
+			walkMembers(c, visit)
+		}
 	}
-	walk(v)
-	out := make([]string, 0, len(seen))
-	for k := range seen {
+}
+
+// sortedSet lists a set's members in order.
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
 		out = append(out, k)
 	}
 	sort.Strings(out)

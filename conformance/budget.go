@@ -31,26 +31,12 @@ func (p *properties) budgetProperty() {
 
 func (p *properties) budgetCheck(ctx context.Context, tool string) {
 	ginkgo.GinkgoHelper()
-	env := p.env(mockombi.Options{}, p.s.allConfig())
-	args, err := gen.Args(tool)
-	if err != nil {
-		p.s.fail(nil, "%v", err)
-	}
-	ctl := newControls(env, tool)
+	env, args, ctl := p.toolEnv(tool, mockombi.Options{})
 	p.budgetEdges(ctx, env, ctl, tool)
 	p.check("budget", func(t *rapid.T) *caseReport {
-		a := p.drawArgs(t, tool, args)
-		rep := &caseReport{Tool: tool, Args: string(a)}
-		c, err := ctl.get(ctx, a)
-		if err != nil {
-			rep.Observed = fmt.Sprintf("the unfaulted call failed at the harness level: %v", err)
+		rep, c, targets := p.drawCase(ctx, t, ctl, args)
+		if c == nil {
 			return rep
-		}
-		var targets []int
-		for i := range c.calls {
-			if _, ok := c.bodies[i]; ok {
-				targets = append(targets, i)
-			}
 		}
 		o := c.out
 		var infl gen.Inflated
@@ -67,7 +53,8 @@ func (p *properties) budgetCheck(ctx context.Context, tool string) {
 				rep.Observed = err.Error()
 				return rep
 			}
-			o, err = env.call(ctx, tool, a)
+			var err error
+			o, err = env.call(ctx, tool, json.RawMessage(rep.Args))
 			_ = env.up.ClearFaults()
 			if err != nil {
 				rep.Observed = fmt.Sprintf("the server stopped answering: %v", err)
@@ -94,24 +81,11 @@ const budgetEdgeExamples = 8
 // The random cases of the property follow.
 func (p *properties) budgetEdges(ctx context.Context, env *propEnv, ctl *controls, tool string) {
 	ginkgo.GinkgoHelper()
-	seenAction := map[string]bool{}
 	tried := 0
-	for _, ex := range p.s.tables[tool].Valid {
-		if len(seenAction) >= budgetEdgeExamples {
-			break
-		}
-		action := exampleAction(ex.Args)
-		if seenAction[action] {
-			continue
-		}
-		c, err := ctl.get(ctx, ex.Args)
-		if err != nil {
-			p.s.fail(nil, "the unfaulted call of %s %s failed at the harness level: %v", tool, clip(ex.Args, 200), err)
-		}
+	p.edgeExamples(ctx, ctl, budgetEdgeExamples, func(ex Example, c *control) bool {
 		if len(c.bodies) == 0 {
-			continue
+			return false
 		}
-		seenAction[action] = true
 		for i, target := range c.calls {
 			doc, ok := c.bodies[i]
 			if !ok {
@@ -142,7 +116,8 @@ func (p *properties) budgetEdges(ctx context.Context, env *propEnv, ctl *control
 				}
 			}
 		}
-	}
+		return true
+	})
 	p.count("budget", tried, 0, false)
 }
 

@@ -63,26 +63,12 @@ func (p *properties) fabricateProperty() {
 
 func (p *properties) fabricateCheck(ctx context.Context, tool string) {
 	ginkgo.GinkgoHelper()
-	env := p.env(mockombi.Options{JournalResponses: true, JournalBodyBytes: -1}, p.s.allConfig())
-	args, err := gen.Args(tool)
-	if err != nil {
-		p.s.fail(nil, "%v", err)
-	}
-	ctl := newControls(env, tool)
+	env, args, ctl := p.toolEnv(tool, mockombi.Options{JournalResponses: true, JournalBodyBytes: -1})
 	p.fabricateEdges(ctx, env, ctl, tool)
 	p.check("fabricate", func(t *rapid.T) *caseReport {
-		a := p.drawArgs(t, tool, args)
-		rep := &caseReport{Tool: tool, Args: string(a)}
-		c, err := ctl.get(ctx, a)
-		if err != nil {
-			rep.Observed = fmt.Sprintf("the unfaulted call failed at the harness level: %v", err)
+		rep, c, targets := p.drawCase(ctx, t, ctl, args)
+		if c == nil {
 			return rep
-		}
-		var targets []int
-		for i := range c.calls {
-			if _, ok := c.bodies[i]; ok {
-				targets = append(targets, i)
-			}
 		}
 		if len(targets) == 0 || rapid.IntRange(0, 3).Draw(t, "perturb") == 0 {
 			rep.Upstream = "the mock's own answers"
@@ -94,11 +80,7 @@ func (p *properties) fabricateCheck(ctx context.Context, tool string) {
 		keys := memberNames(c.bodies[i])
 		var drop []string
 		if rapid.Bool().Draw(t, "drop the count members") {
-			for _, k := range keys {
-				if isUpstreamCountKey(k) {
-					drop = append(drop, k)
-				}
-			}
+			drop = countMembers(c.bodies[i])
 		} else {
 			for _, k := range keys {
 				if rapid.IntRange(0, 3).Draw(t, "drop "+k) == 0 {
@@ -114,21 +96,8 @@ func (p *properties) fabricateCheck(ctx context.Context, tool string) {
 // table example per action, on every run.
 func (p *properties) fabricateEdges(ctx context.Context, env *propEnv, ctl *controls, tool string) {
 	ginkgo.GinkgoHelper()
-	seenAction := map[string]bool{}
 	tried := 0
-	for _, ex := range p.s.tables[tool].Valid {
-		if len(seenAction) >= fabricateEdgeExamples {
-			break
-		}
-		action := exampleAction(ex.Args)
-		if seenAction[action] {
-			continue
-		}
-		seenAction[action] = true
-		c, err := ctl.get(ctx, ex.Args)
-		if err != nil {
-			p.s.fail(nil, "the unfaulted call of %s %s failed at the harness level: %v", tool, clip(ex.Args, 200), err)
-		}
+	p.edgeExamples(ctx, ctl, fabricateEdgeExamples, func(ex Example, c *control) bool {
 		tried++
 		rep := &caseReport{Tool: tool, Args: string(ex.Args), Upstream: "the mock's own answers", Outcome: c.out}
 		if rep.Observed = fabrication(c.out, evidenceOf(c.out)); rep.Observed != "" {
@@ -140,12 +109,7 @@ func (p *properties) fabricateEdges(ctx context.Context, env *propEnv, ctl *cont
 			if !ok {
 				continue
 			}
-			var drop []string
-			for _, k := range memberNames(doc) {
-				if isUpstreamCountKey(k) {
-					drop = append(drop, k)
-				}
-			}
+			drop := countMembers(doc)
 			if len(drop) == 0 {
 				continue
 			}
@@ -156,8 +120,20 @@ func (p *properties) fabricateEdges(ctx context.Context, env *propEnv, ctl *cont
 				p.s.fail(nil, "%s", p.edgeReport("fabricate", r))
 			}
 		}
-	}
+		return true
+	})
 	p.count("fabricate", tried, 0, false)
+}
+
+// countMembers are the member names of a document that name a count.
+func countMembers(doc any) []string {
+	var out []string
+	for _, k := range memberNames(doc) {
+		if isUpstreamCountKey(k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // fabricateCase answers target with doc less the members named in drop
@@ -342,27 +318,8 @@ func pageFabrication(pg map[string]any, ev *evidence) string {
 // memberNames lists the distinct object member names of a document.
 func memberNames(v any) []string {
 	seen := map[string]bool{}
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, c := range x {
-				seen[k] = true
-				walk(c)
-			}
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
-		}
-	}
-	walk(v)
-	out := make([]string, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	walkMembers(v, func(key string, _ any) bool { seen[key] = true; return true })
+	return sortedSet(seen)
 }
 
 // withoutMembers copies a document without the members named in drop, at

@@ -82,12 +82,7 @@ func (p *properties) leakProperty() {
 
 func (p *properties) leakCheck(ctx context.Context, tool string) {
 	ginkgo.GinkgoHelper()
-	env := p.env(mockombi.Options{}, p.s.allConfig())
-	args, err := gen.Args(tool)
-	if err != nil {
-		p.s.fail(nil, "%v", err)
-	}
-	ctl := newControls(env, tool)
+	env, args, ctl := p.toolEnv(tool, mockombi.Options{})
 	var planted []string
 	for _, s := range env.secrets() {
 		planted = append(planted, s.value)

@@ -18,6 +18,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/gen"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
@@ -89,6 +90,63 @@ func (p *properties) perTool(d perToolProperty) {
 			})
 		}
 	})
+}
+
+// toolEnv starts what a generated-payload property needs for one tool: a
+// private mock (with opts) and server, the tool's argument generator and
+// the cache of its unfaulted runs.
+func (p *properties) toolEnv(tool string, opts mockombi.Options) (*propEnv, *rapid.Generator[json.RawMessage], *controls) {
+	ginkgo.GinkgoHelper()
+	env := p.env(opts, p.s.allConfig())
+	args, err := gen.Args(tool)
+	if err != nil {
+		p.s.fail(nil, "%v", err)
+	}
+	return env, args, newControls(env, tool)
+}
+
+// drawCase draws a tool's arguments and runs them unfaulted: the case's
+// report, the run, and the calls whose answers a case can replace. A nil
+// run is a harness failure, which the report says.
+func (p *properties) drawCase(ctx context.Context, t *rapid.T, ctl *controls, args *rapid.Generator[json.RawMessage]) (*caseReport, *control, []int) {
+	a := p.drawArgs(t, ctl.tool, args)
+	rep := &caseReport{Tool: ctl.tool, Args: string(a)}
+	c, err := ctl.get(ctx, a)
+	if err != nil {
+		rep.Observed = fmt.Sprintf("the unfaulted call failed at the harness level: %v", err)
+		return rep, nil, nil
+	}
+	var targets []int
+	for i := range c.calls {
+		if _, ok := c.bodies[i]; ok {
+			targets = append(targets, i)
+		}
+	}
+	return rep, c, targets
+}
+
+// edgeExamples calls each with one valid table example per action (at
+// most max actions) and its unfaulted run; an example each does not use
+// (it returns false) leaves its action to the next one.
+func (p *properties) edgeExamples(ctx context.Context, ctl *controls, max int, each func(ex Example, c *control) bool) {
+	ginkgo.GinkgoHelper()
+	seenAction := map[string]bool{}
+	for _, ex := range p.s.tables[ctl.tool].Valid {
+		if len(seenAction) >= max {
+			break
+		}
+		action := exampleAction(ex.Args)
+		if seenAction[action] {
+			continue
+		}
+		c, err := ctl.get(ctx, ex.Args)
+		if err != nil {
+			p.s.fail(nil, "the unfaulted call of %s %s failed at the harness level: %v", ctl.tool, clip(ex.Args, 200), err)
+		}
+		if each(ex, c) {
+			seenAction[action] = true
+		}
+	}
 }
 
 // summaryOut is where the run prints its progress and summary.

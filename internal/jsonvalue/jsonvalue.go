@@ -117,77 +117,19 @@ func (e *encoder) value(v any) error {
 	case map[string]any:
 		return e.object(x)
 	case []any:
-		if x == nil {
-			e.b = append(e.b, "null"...)
-			return nil
-		}
-		e.b = append(e.b, '[')
-		for i, c := range x {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if err := e.value(c); err != nil {
-				return err
-			}
-		}
-		e.b = append(e.b, ']')
+		return array(e, x, e.value)
 	case []map[string]any:
-		if x == nil {
-			e.b = append(e.b, "null"...)
-			return nil
-		}
-		e.b = append(e.b, '[')
-		for i, c := range x {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if err := e.object(c); err != nil {
-				return err
-			}
-		}
-		e.b = append(e.b, ']')
+		return array(e, x, e.object)
 	case []string:
-		if x == nil {
-			e.b = append(e.b, "null"...)
-			return nil
-		}
-		e.b = append(e.b, '[')
-		for i, c := range x {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.str(c)
-		}
-		e.b = append(e.b, ']')
+		return array(e, x, func(c string) error { e.str(c); return nil })
 	case []int:
-		if x == nil {
-			e.b = append(e.b, "null"...)
-			return nil
-		}
-		e.b = append(e.b, '[')
-		for i, c := range x {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = strconv.AppendInt(e.b, int64(c), 10)
-		}
-		e.b = append(e.b, ']')
+		return array(e, x, func(c int) error { e.b = strconv.AppendInt(e.b, int64(c), 10); return nil })
 	case map[string]string:
 		if x == nil {
 			e.b = append(e.b, "null"...)
 			return nil
 		}
-		keys := sortedKeys(x)
-		e.b = append(e.b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.str(k)
-			e.b = append(e.b, ':')
-			e.str(x[k])
-		}
-		e.b = append(e.b, '}')
+		return members(e, x, sortedKeys(x), func(c string) error { e.str(c); return nil })
 	case *string:
 		if x == nil {
 			e.b = append(e.b, "null"...)
@@ -224,6 +166,25 @@ func (e *encoder) value(v any) error {
 	return nil
 }
 
+// array writes a JSON array (null for a nil slice), each element by elem.
+func array[T any](e *encoder, xs []T, elem func(T) error) error {
+	if xs == nil {
+		e.b = append(e.b, "null"...)
+		return nil
+	}
+	e.b = append(e.b, '[')
+	for i, c := range xs {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if err := elem(c); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, ']')
+	return nil
+}
+
 func (e *encoder) object(m map[string]any) error {
 	if m == nil {
 		e.b = append(e.b, "null"...)
@@ -235,6 +196,12 @@ func (e *encoder) object(m map[string]any) error {
 	} else {
 		keys = sortedKeys(m)
 	}
+	return members(e, m, keys, e.value)
+}
+
+// members writes a JSON object of m's members in the order of keys, each
+// value by elem.
+func members[V any](e *encoder, m map[string]V, keys []string, elem func(V) error) error {
 	e.b = append(e.b, '{')
 	for i, k := range keys {
 		if i > 0 {
@@ -242,7 +209,7 @@ func (e *encoder) object(m map[string]any) error {
 		}
 		e.str(k)
 		e.b = append(e.b, ':')
-		if err := e.value(m[k]); err != nil {
+		if err := elem(m[k]); err != nil {
 			return err
 		}
 	}
