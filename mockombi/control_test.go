@@ -136,7 +136,7 @@ func TestControl_underBasePath(t *testing.T) {
 func TestQuirks_names(t *testing.T) {
 	s := newTestServer(t, Options{})
 	want := []string{"language_mojibake", "logs_string_array", "news_html", "plex_servers_wrapper", "ratings_rotten_tomatoes",
-		"stats_null_reference", "tv_search_linq", "v1_tv_tvdb_in_moviedbid", "v2_list_null_reference", "vote_read_500"}
+		"stats_null_reference", "tv_search_linq", "tv_v1_engine", "v1_tv_tvdb_in_moviedbid", "v2_list_null_reference", "vote_read_500"}
 	if got := strings.Join(s.Quirks(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("Quirks() = %s", got)
 	}

@@ -14,10 +14,15 @@ const (
 	QuirkV2ListNullReference = "v2_list_null_reference"
 	// QuirkTVSearchLINQ: GET Request/tv/search/{term} fails with EF Core's
 	// LINQ translation 500, as v4.59.3 always does (TvRequestEngine.SearchTvRequest
-	// filters the IQueryable with StringHelper.Contains). Real behaviour, but
-	// off by default until the conformance suite stops expecting the search
-	// to answer (docs/mockombi.md, Quirks).
+	// filters the IQueryable with StringHelper.Contains). Real, on by default.
 	QuirkTVSearchLINQ = "tv_search_linq"
+	// QuirkTVV1Engine: POST Request/tv (the v1 TVDB route) runs v1's
+	// engine, TvRequestEngine.RequestTvShow(TvRequestViewModel): on-behalf
+	// only for a PowerUser or Admin account (a bare API key is refused), a
+	// new show stored without root folder, quality or language profile, an
+	// existing show's root and quality overwritten. Real, on by default;
+	// off runs the v1 route through the v2 rules.
+	QuirkTVV1Engine = "tv_v1_engine"
 	// QuirkRatingsRottenTomatoes: the ratings routes answer 500 (Rotten Tomatoes API gone).
 	QuirkRatingsRottenTomatoes = "ratings_rotten_tomatoes"
 	// QuirkVoteRead500: vote reads answer 500.
@@ -42,6 +47,7 @@ const (
 var quirkDefaults = map[string]bool{
 	QuirkV2ListNullReference:   false,
 	QuirkTVSearchLINQ:          true,
+	QuirkTVV1Engine:            true,
 	QuirkRatingsRottenTomatoes: false,
 	QuirkVoteRead500:           false,
 	QuirkStatsNullReference:    false,

@@ -125,3 +125,26 @@ func TestRequests_createTVv1(t *testing.T) {
 		})
 	}
 }
+
+// With tv_v1_engine off the v1 route follows the v2 rules: a bare API
+// key may request on behalf, and a new show keeps its overrides.
+func TestRequests_createTVv1_quirkOff(t *testing.T) {
+	userID := stableUUID("user:user")
+	for _, on := range []bool{true, false} {
+		s := newTestServer(t, Options{})
+		if err := s.SetQuirk(QuirkTVV1Engine, on); err != nil {
+			t.Fatal(err)
+		}
+		er := engine(t, s, call{method: "POST", path: "/api/v1/Request/tv", header: apiKey(),
+			body: `{"tvDbId":73244,"requestAll":true,"requestOnBehalf":"` + userID + `","rootFolderOverride":7}`})
+		if er["result"] != !on {
+			t.Fatalf("quirk %v: result = %v", on, er)
+		}
+		if on {
+			continue
+		}
+		if p := tvParentByTVDB(t, s, 73244); p == nil || p["rootFolder"] != 7.0 {
+			t.Errorf("quirk off: parent %v, want rootFolder 7", p)
+		}
+	}
+}

@@ -241,7 +241,8 @@ func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out map[string]any
-	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTVDB(in.TvDbID), true) })
+	v1 := s.quirk(QuirkTVV1Engine)
+	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTVDB(in.TvDbID), v1) })
 	writeJSON(w, http.StatusOK, out)
 }
 
