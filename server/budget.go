@@ -33,6 +33,7 @@ var recordKeys = []string{"items", "values", "lines", "files"}
 // strings, then drops trailing records (keeping page metadata truthful),
 // setting truncated and a warning for every cut. A result that still
 // cannot fit becomes an INTERNAL_ERROR envelope, which always fits.
+// Implements S-RESULTS-0108, S-RESULTS-0109, S-RESULTS-0111 and S-ROUTING-0090.
 func fit(env *envelope) []byte {
 	for i, w := range env.Warnings {
 		env.Warnings[i] = cleanText(w, false)
@@ -40,8 +41,9 @@ func fit(env *envelope) []byte {
 	if e := env.Error; e != nil {
 		e.Message, e.Field = cleanText(e.Message, false), cleanText(e.Field, false)
 	}
+	b := &budget{env: env}
 	if env.Data != nil {
-		g, err := generic(env.Data)
+		g, size, err := generic(env.Data)
 		if err != nil {
 			return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: result could not be encoded"}, nil))
 		}
@@ -51,30 +53,35 @@ func fit(env *envelope) []byte {
 			env.Warnings = append(env.Warnings, fmt.Sprintf("omitted %d upstream identifier or *_id values that are not valid ids (an id is a positive integer or a provider id such as tt0133093)", h.ids))
 		}
 		env.Data = g
+		b.enc.b = make([]byte, 0, size+1024) // the data, as typed, plus the envelope
 	}
 	env.Warnings = capWarnings(env.Warnings)
-	if env.Data != nil {
-		g := env.Data
-		if obj, ok := g.(map[string]any); ok {
-			b := &budget{env: env}
-			b.capArrays(obj, 0, "")
-			for _, step := range []func(map[string]any) bool{
-				func(o map[string]any) bool { return b.shortenStrings(o, 4000) },
-				func(o map[string]any) bool { return b.shortenStrings(o, 1000) },
-				b.dropRecords,
-				func(o map[string]any) bool { return b.shortenStrings(o, 100) },
-				func(o map[string]any) bool { return b.capNested(o, 10) },
-			} {
-				if b.size() <= maxResultBytes {
-					break
-				}
-				step(obj)
+	if obj, ok := env.Data.(map[string]any); ok {
+		b.capArrays(obj, 0, "")
+	}
+	// Serialised once, then again only after a step that changed something.
+	out := b.encode()
+	if obj, ok := env.Data.(map[string]any); ok {
+		for _, step := range []func(map[string]any) bool{
+			func(o map[string]any) bool { return b.shortenStrings(o, 4000) },
+			func(o map[string]any) bool { return b.shortenStrings(o, 1000) },
+			b.dropRecords,
+			func(o map[string]any) bool { return b.shortenStrings(o, 100) },
+			func(o map[string]any) bool { return b.capNested(o, 10) },
+		} {
+			if len(out) <= maxResultBytes {
+				break
+			}
+			if step(obj) {
+				out = b.encode()
 			}
 		}
 	}
-	out := mustMarshal(env)
 	if len(out) > maxResultBytes {
 		return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: the result does not fit the response budget"}, nil))
+	}
+	if cap(out) > 2*len(out)+4096 { // a cut result: keep the bytes, not the buffer
+		out = bytes.Clone(out)
 	}
 	return out
 }
@@ -95,33 +102,43 @@ func (h *hygiene) clean(v any) any {
 		}
 		return t
 	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		for _, k := range keys {
-			e := t[k]
-			if ck := cleanText(k, false); ck != k {
-				delete(t, k)
-				if _, taken := t[ck]; taken || ck == "" {
-					continue
-				}
-				k = ck
-			}
-			e = h.clean(e)
-			switch {
-			case k == "identifiers":
-				e = h.identifiers(e)
-			case strings.HasSuffix(k, "_id") && !validIDField(e):
-				delete(t, k)
-				h.ids++
+		// Clean names in place (the range only updates or deletes the
+		// member it is at); names that need cleaning are renamed after.
+		var dirty []string
+		for k, e := range t {
+			if cleanText(k, false) != k {
+				dirty = append(dirty, k)
 				continue
 			}
-			t[k] = e
+			h.member(t, k, e)
+		}
+		for _, k := range dirty {
+			e := t[k]
+			delete(t, k)
+			ck := cleanText(k, false)
+			if _, taken := t[ck]; taken || ck == "" {
+				continue
+			}
+			h.member(t, ck, e)
 		}
 		return t
 	}
 	return v
+}
+
+// member stores the cleaned e as t[k], or drops it when k is an *_id
+// field and e is not a valid id.
+func (h *hygiene) member(t map[string]any, k string, e any) {
+	e = h.clean(e)
+	switch {
+	case k == "identifiers":
+		e = h.identifiers(e)
+	case strings.HasSuffix(k, "_id") && !validIDField(e):
+		delete(t, k)
+		h.ids++
+		return
+	}
+	t[k] = e
 }
 
 // identifiers keeps the entries of an identifiers array that are valid.
@@ -146,9 +163,16 @@ func (h *hygiene) identifiers(v any) any {
 
 type budget struct {
 	env *envelope
+	enc genericEncoder // reused by every serialisation of one fit
 }
 
-func (b *budget) size() int { return len(mustMarshal(b.env)) }
+// encode serialises the envelope as it stands; the bytes are valid until
+// the next encode.
+func (b *budget) encode() []byte {
+	b.enc.b = b.enc.b[:0]
+	b.enc.envelope(b.env)
+	return b.enc.b
+}
 
 func (b *budget) cut(format string, a ...any) {
 	b.env.Truncated = true
@@ -188,9 +212,13 @@ func (b *budget) capArrays(obj map[string]any, depth int, path string) {
 					fixPage(obj, limit)
 				}
 			}
+			var inner string // the path of the entries, built once
 			for _, e := range t {
 				if m, ok := e.(map[string]any); ok {
-					b.capArrays(m, depth+1, path+k+"[].")
+					if inner == "" {
+						inner = path + k + "[]."
+					}
+					b.capArrays(m, depth+1, inner)
 				}
 			}
 		case map[string]any:
@@ -241,11 +269,24 @@ func (b *budget) dropRecords(obj map[string]any) bool {
 		if !ok || len(arr) <= 1 {
 			continue
 		}
+		// The envelope with the first n records serialises to the
+		// envelope with none plus each record once and n-1 commas:
+		// measured once, not once per probe.
+		obj[k] = arr[:0]
+		var enc genericEncoder
+		enc.envelope(b.env)
+		base := len(enc.b)
+		sum := make([]int, len(arr)+1) // sum[n]: bytes of the first n records
+		for i, r := range arr {
+			enc.b = enc.b[:0]
+			enc.value(r, 1)
+			sum[i+1] = sum[i] + len(enc.b)
+		}
 		lo, hi := 1, len(arr) // largest n in [lo,hi] that fits
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
 			obj[k] = arr[:mid]
-			if b.size() <= maxResultBytes {
+			if base+sum[mid]+mid-1 <= maxResultBytes {
 				lo = mid
 			} else {
 				hi = mid - 1
@@ -336,19 +377,20 @@ func capWarnings(ws []string) []string {
 	return nonNil(ws)
 }
 
-// generic turns a family value into plain JSON values (numbers kept exact).
-func generic(v any) (any, error) {
+// generic turns a family value into plain JSON values (numbers kept exact)
+// and reports the length of its encoding.
+func generic(v any) (any, int, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("encode result: %w", err)
+		return nil, 0, fmt.Errorf("encode result: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var g any
 	if err := dec.Decode(&g); err != nil {
-		return nil, fmt.Errorf("decode result: %w", err)
+		return nil, 0, fmt.Errorf("decode result: %w", err)
 	}
-	return g, nil
+	return g, len(b), nil
 }
 
 func mustMarshal(v any) []byte {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -208,10 +209,10 @@ const (
 )
 
 // idSet collects identifiers, never the same namespace+value twice and
-// never an empty or zero value.
+// never an empty or zero value. A record has a handful, so a scan finds
+// the duplicates without a map per record.
 type idSet struct {
-	ids  []identifier
-	seen map[identifier]bool
+	ids []identifier
 }
 
 func (s *idSet) add(ns, value string) {
@@ -220,13 +221,9 @@ func (s *idSet) add(ns, value string) {
 		return
 	}
 	id := identifier{Namespace: ns, Value: value}
-	if s.seen == nil {
-		s.seen = map[identifier]bool{}
-	}
-	if s.seen[id] {
+	if slices.Contains(s.ids, id) {
 		return
 	}
-	s.seen[id] = true
 	s.ids = append(s.ids, id)
 }
 

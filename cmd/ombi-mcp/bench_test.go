@@ -1,15 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +34,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(noopEnv) != "" {
 		os.Exit(serveNoop())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if shared.dir != "" {
+		_ = os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
 }
 
 func serveNoop() int {
@@ -43,54 +54,180 @@ func serveNoop() int {
 	return 0
 }
 
-// BenchmarkFloorRatio measures a tool call through ombi-mcp over stdio
-// against its floor, in the same run and interleaved: a no-op go-sdk tool
-// call over stdio plus the very upstream requests the ombi-mcp call made
-// (read from the mock's journal), sent directly. It reports the median and
-// p99 of both and their ratios (goal: median ratio at most 1.2).
-func BenchmarkFloorRatio(b *testing.B) {
-	cases := []struct {
-		name string
-		tool string
-		args map[string]any
-	}{
-		{"read_search", "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"}},
-		{"write_issue_comment", "write_issue_comment", map[string]any{"issue_id": 1, "comment": "Playback fails at the same point on a second device."}},
+// shared is the ombi-mcp binary the benchmarks build once per run.
+var shared struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func benchBinary(b *testing.B) string {
+	b.Helper()
+	shared.once.Do(func() {
+		if shared.dir, shared.err = os.MkdirTemp("", "ombi-mcp-bench"); shared.err != nil {
+			return
+		}
+		shared.bin = filepath.Join(shared.dir, "ombi-mcp")
+		if out, err := exec.Command("go", "build", "-o", shared.bin, ".").CombinedOutput(); err != nil {
+			shared.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if shared.err != nil {
+		b.Fatal(shared.err)
 	}
-	bin := buildBinary(b)
+	return shared.bin
+}
+
+// fixture is a loopback mock with one ombi-mcp process serving it over
+// stdio.
+type fixture struct {
+	mock   *mockombi.Server
+	server *mcp.ClientSession
+}
+
+// startFixture starts a mock holding data (mockFor) and an ombi-mcp
+// process on it, both stopped when b ends.
+func startFixture(b *testing.B, data string) *fixture {
+	b.Helper()
+	f := &fixture{mock: mockFor(b, data)}
+	f.server, _ = startServer(b, f.mock)
+	return f
+}
+
+// startServer starts an ombi-mcp process on m and returns its session and
+// process id; the session is closed when b ends at the latest.
+func startServer(b *testing.B, m *mockombi.Server) (*mcp.ClientSession, int) {
+	b.Helper()
+	cmd := exec.Command(benchBinary(b))
+	cs := connectStdio(b, cmd, []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey,
+		"OMBI_TIMEOUT=30s", "OMBI_BUNDLES=core,moderation,administration"})
+	return cs, cmd.Process.Pid
+}
+
+// startNoop starts the no-op go-sdk server (this test binary).
+func startNoop(b *testing.B) *mcp.ClientSession {
+	b.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := startLoopbackMock(b)
-	env := []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey,
-		"OMBI_TIMEOUT=5s", "OMBI_BUNDLES=core,moderation,administration"}
-	server := connectStdio(b, exec.Command(bin), env)
-	noop := connectStdio(b, exec.Command(self), []string{noopEnv + "=1"})
-	client := &http.Client{}
+	return connectStdio(b, exec.Command(self), []string{noopEnv + "=1"})
+}
 
-	for _, tc := range cases {
+var noopCall = &mcp.CallToolParams{Name: "noop", Arguments: map[string]any{}}
+
+// floorCase is one tool call measured against its floor.
+type floorCase struct {
+	name string
+	data string // the mock's DataSet
+	tool string
+	args map[string]any
+}
+
+// floorCases are the calls BenchmarkFloorRatio measures: a small read, a
+// write the mock accepts every time (a comment on an existing issue; the
+// answer does not grow with the comments added) and a full page of 100
+// records near the 64 KiB result budget (pageData).
+var floorCases = []floorCase{
+	{"read_search", "", "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"}},
+	{"write_issue_comment", "", "write_issue_comment", map[string]any{"issue_id": 1, "comment": "Playback fails at the same point on a second device."}},
+	{"read_requests_100", pageData, "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}}},
+}
+
+// pageData is the large data set with its movie requests cut to
+// pageRequests: the records are as long (a page of 100 comes near the
+// result budget), and the mock's own work for a page stays that of a page
+// rather than of sorting thousands of requests.
+const (
+	pageData     = "large-page"
+	pageRequests = 120
+)
+
+// mockFor starts a loopback mock holding data, stopped when b ends.
+func mockFor(b *testing.B, data string) *mockombi.Server {
+	b.Helper()
+	o := mockombi.Options{DataSet: data}
+	if data == pageData {
+		o.DataSet = "large"
+	}
+	m, err := mockombi.New(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := m.Start("127.0.0.1:0"); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = m.Close() })
+	if data == pageData {
+		// what POST /_mock/state loads: the exported state, fewer movie requests
+		var state bytes.Buffer
+		if err := m.WriteState(&state); err != nil {
+			b.Fatal(err)
+		}
+		var doc, requests map[string]json.RawMessage
+		var movies []json.RawMessage
+		if err := json.Unmarshal(state.Bytes(), &doc); err != nil {
+			b.Fatal(err)
+		}
+		if err := json.Unmarshal(doc["requests"], &requests); err != nil {
+			b.Fatal(err)
+		}
+		if err := json.Unmarshal(requests["movies"], &movies); err != nil || len(movies) < pageRequests {
+			b.Fatalf("large data set: %d movie requests, %v", len(movies), err)
+		}
+		requests["movies"] = mustJSON(b, movies[:pageRequests])
+		doc["requests"] = mustJSON(b, requests)
+		if err := m.ReplaceState(mustJSON(b, doc)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return m
+}
+
+func mustJSON(b *testing.B, v any) json.RawMessage {
+	out, err := json.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkFloorRatio measures a tool call through ombi-mcp over stdio
+// against its floor, in the same run and interleaved: a no-op go-sdk tool
+// call over stdio plus the very upstream requests the ombi-mcp call made
+// (read from the mock's journal: the same method, route, headers and
+// body), sent directly. It reports the median and p99 of both and their
+// ratios (goal: median ratio at most 1.2), and the result size.
+func BenchmarkFloorRatio(b *testing.B) {
+	noop := startNoop(b)
+	fixtures := map[string]*fixture{}
+	client := &http.Client{}
+	for _, tc := range floorCases {
+		f := fixtures[tc.data]
+		if f == nil {
+			f = startFixture(b, tc.data)
+			fixtures[tc.data] = f
+		}
 		b.Run(tc.name, func(b *testing.B) {
 			ctx := context.Background()
 			params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}
-			m.ClearJournal()
-			callTool(b, server, params)
-			upstream := m.Journal() // what one call sends: the floor sends the same
-			if len(upstream) == 0 {
-				b.Fatalf("%s made no upstream call", tc.tool)
-			}
+			upstream := upstreamOf(b, f, params)
+			var size int
 			floor := func() time.Duration {
 				start := time.Now()
-				callTool(b, noop, &mcp.CallToolParams{Name: "noop", Arguments: map[string]any{}})
+				callTool(b, noop, noopCall)
 				for _, c := range upstream {
-					replay(b, ctx, client, m.URL(), c)
+					replay(b, ctx, client, f.mock.URL(), c)
 				}
 				return time.Since(start)
 			}
 			through := func() time.Duration {
 				start := time.Now()
-				callTool(b, server, params)
-				return time.Since(start)
+				res := callTool(b, f.server, params)
+				d := time.Since(start)
+				size = len(resultText(res))
+				return d
 			}
 			for range 20 { // warm up connections and caches on both sides
 				floor()
@@ -109,8 +246,227 @@ func BenchmarkFloorRatio(b *testing.B) {
 			b.ReportMetric(float64(fm.Microseconds()), "floor-median-µs")
 			b.ReportMetric(float64(tm)/float64(fm), "x-floor-median")
 			b.ReportMetric(float64(tp)/float64(fp), "x-floor-p99")
+			b.ReportMetric(float64(size), "result-bytes")
 		})
 	}
+}
+
+// upstreamOf makes one call through f's server and returns the upstream
+// requests it sent, which a floor sends again.
+func upstreamOf(b *testing.B, f *fixture, params *mcp.CallToolParams) []mockombi.Call {
+	b.Helper()
+	f.mock.ClearJournal()
+	callTool(b, f.server, params)
+	upstream := f.mock.Journal()
+	if len(upstream) == 0 {
+		b.Fatalf("%s made no upstream call", params.Name)
+	}
+	return upstream
+}
+
+// BenchmarkConcurrency keeps N read_search calls in flight against one
+// ombi-mcp process (one client session, N goroutines calling at once) and,
+// alternating with it in the same run, the floor at the same N: N
+// goroutines each making a no-op go-sdk call to one no-op server process
+// and then sending the call's upstream request directly. It reports the
+// throughput and p99 latency of both and their ratios.
+func BenchmarkConcurrency(b *testing.B) {
+	f := startFixture(b, "")
+	noop := startNoop(b)
+	params := &mcp.CallToolParams{Name: "read_search", Arguments: floorCases[0].args}
+	upstream := upstreamOf(b, f, params)
+	// the floor's upstream client is configured as ombi-mcp's own
+	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	b.Cleanup(client.CloseIdleConnections)
+	ctx := context.Background()
+	through := func() error {
+		res, err := f.server.CallTool(ctx, params)
+		return callError(params.Name, res, err)
+	}
+	floor := func() error {
+		res, err := noop.CallTool(ctx, noopCall)
+		if err := callError("noop", res, err); err != nil {
+			return err
+		}
+		for _, c := range upstream {
+			if err := send(ctx, client, f.mock.URL(), c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, n := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			const window = 300 * time.Millisecond
+			inFlight(b, n, 100*time.Millisecond, through) // warm up: connections at this N
+			inFlight(b, n, 100*time.Millisecond, floor)
+			var ts, fs load
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					fs.add(inFlight(b, n, window, floor))
+					ts.add(inFlight(b, n, window, through))
+				} else {
+					ts.add(inFlight(b, n, window, through))
+					fs.add(inFlight(b, n, window, floor))
+				}
+			}
+			tr, fr := ts.rate(), fs.rate()
+			tp, fp := quantile(ts.lat, 0.99), quantile(fs.lat, 0.99)
+			b.ReportMetric(tr, "calls/s")
+			b.ReportMetric(fr, "floor-calls/s")
+			b.ReportMetric(float64(tp.Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(fp.Microseconds())/1000, "floor-p99-ms")
+			b.ReportMetric(tr/fr, "x-floor-calls/s")
+			b.ReportMetric(float64(tp)/float64(fp), "x-floor-p99")
+		})
+	}
+}
+
+// load is what windows of concurrent calls achieved: their latencies and
+// the wall time they took.
+type load struct {
+	lat     []time.Duration
+	elapsed time.Duration
+}
+
+func (l *load) add(o load) {
+	l.lat = append(l.lat, o.lat...)
+	l.elapsed += o.elapsed
+}
+
+func (l *load) rate() float64 { return float64(len(l.lat)) / l.elapsed.Seconds() }
+
+// inFlight keeps n calls of do in flight until window has passed and
+// every call started has ended.
+func inFlight(b *testing.B, n int, window time.Duration, do func() error) load {
+	b.Helper()
+	lats := make([][]time.Duration, n)
+	errs := make([]error, n)
+	start := time.Now()
+	stop := start.Add(window)
+	var wg sync.WaitGroup
+	for g := range n {
+		wg.Go(func() {
+			for time.Now().Before(stop) {
+				t := time.Now()
+				if err := do(); err != nil {
+					errs[g] = err
+					return
+				}
+				lats[g] = append(lats[g], time.Since(t))
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		b.Fatal(err)
+	}
+	return load{lat: slices.Concat(lats...), elapsed: time.Since(start)}
+}
+
+// memoryCase is a read call whose upstream answer is replaced by a huge
+// streamed body.
+type memoryCase struct {
+	name string
+	size int64
+	tool string
+	args func(b *testing.B, f *fixture) map[string]any
+}
+
+// BenchmarkPeakRSS reports the ombi-mcp process's peak resident memory
+// (VmHWM of /proc/<pid>/status) while the mock streams a 1 GiB and a 4 GiB
+// JSON body (the oversized fault) to a read call's upstream GET, each case
+// on a fresh process, and the peak of an idle process (started and
+// initialised, no call) as its floor. read_search's body is refused by its
+// length; read_logs streams a log file through a bounded window. It never
+// fails on a number.
+func BenchmarkPeakRSS(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("reads /proc/<pid>/status")
+	}
+	f := startFixture(b, "")
+	search := func(*testing.B, *fixture) map[string]any { return floorCases[0].args }
+	logFile := func(b *testing.B, f *fixture) map[string]any {
+		res := callTool(b, f.server, &mcp.CallToolParams{Name: "read_logs", Arguments: map[string]any{"action": "list"}})
+		var env struct {
+			Data struct {
+				Files []struct {
+					FileID string `json:"file_id"`
+				} `json:"files"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(resultText(res)), &env); err != nil || len(env.Data.Files) == 0 {
+			b.Fatalf("read_logs list: %v %s", err, resultText(res))
+		}
+		return map[string]any{"action": "read", "file_id": env.Data.Files[0].FileID}
+	}
+	var idle float64
+	b.Run("idle", func(b *testing.B) {
+		for b.Loop() {
+			cs, pid := startServer(b, f.mock)
+			idle = max(idle, peakMiB(b, pid))
+			_ = cs.Close()
+		}
+		b.ReportMetric(idle, "peak-MiB")
+	})
+	for _, tc := range []memoryCase{
+		{"read_search_1GiB", 1 << 30, "read_search", search},
+		{"read_search_4GiB", 4 << 30, "read_search", search},
+		{"read_logs_1GiB", 1 << 30, "read_logs", logFile},
+		{"read_logs_4GiB", 4 << 30, "read_logs", logFile},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args(b, f)}
+			upstream := upstreamOf(b, f, params)
+			target := upstream[len(upstream)-1] // the call's answer, after any listing
+			var peak float64
+			var took time.Duration
+			var outcome string
+			for b.Loop() {
+				cs, pid := startServer(b, f.mock)
+				if err := f.mock.InjectFault(mockombi.Fault{Method: target.Method, Path: target.Path, Kind: mockombi.FaultOversized, Size: tc.size}); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				res, err := cs.CallTool(context.Background(), params)
+				took = max(took, time.Since(start))
+				f.mock.ClearFaults()
+				if err != nil {
+					b.Fatalf("%s with a %d MiB body: %v", tc.tool, tc.size>>20, err)
+				}
+				outcome = resultCode(res)
+				peak = max(peak, peakMiB(b, pid))
+				_ = cs.Close()
+			}
+			b.ReportMetric(peak, "peak-MiB")
+			b.ReportMetric(idle, "idle-MiB")
+			b.ReportMetric(peak/idle, "x-idle")
+			b.ReportMetric(float64(took.Milliseconds()), "call-ms")
+			b.Logf("%s with a %d MiB body at %s %s: %s", tc.tool, tc.size>>20, target.Method, target.Path, outcome)
+		})
+	}
+}
+
+// peakMiB is the peak resident memory of process pid.
+func peakMiB(b *testing.B, pid int) float64 {
+	b.Helper()
+	fh, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			if err != nil {
+				b.Fatalf("VmHWM %q: %v", v, err)
+			}
+			return kib / 1024
+		}
+	}
+	b.Fatalf("no VmHWM for process %d", pid)
+	return 0
 }
 
 func connectStdio(b *testing.B, cmd *exec.Cmd, env []string) *mcp.ClientSession {
@@ -125,15 +481,63 @@ func connectStdio(b *testing.B, cmd *exec.Cmd, env []string) *mcp.ClientSession 
 	return cs
 }
 
-func callTool(b *testing.B, cs *mcp.ClientSession, params *mcp.CallToolParams) {
+func callTool(b *testing.B, cs *mcp.ClientSession, params *mcp.CallToolParams) *mcp.CallToolResult {
 	res, err := cs.CallTool(context.Background(), params)
-	if err != nil || res.IsError {
-		b.Fatalf("call %s: %v %+v", params.Name, err, res)
+	if err := callError(params.Name, res, err); err != nil {
+		b.Fatal(err)
 	}
+	return res
+}
+
+// callError is the failure of a tool call: a protocol error or a tool
+// error result.
+func callError(name string, res *mcp.CallToolResult, err error) error {
+	if err != nil {
+		return fmt.Errorf("call %s: %w", name, err)
+	}
+	if res.IsError {
+		return fmt.Errorf("call %s: %s", name, resultText(res))
+	}
+	return nil
+}
+
+// resultText is the text block of a tool result.
+func resultText(res *mcp.CallToolResult) string {
+	if res != nil && len(res.Content) > 0 {
+		if t, ok := res.Content[0].(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
+}
+
+// resultCode is "ok" or the error code of a tool result.
+func resultCode(res *mcp.CallToolResult) string {
+	var env struct {
+		Error *struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(resultText(res)), &env); err != nil {
+		return "no envelope"
+	}
+	if env.Error != nil {
+		return env.Error.Code
+	}
+	return "ok"
 }
 
 // replay sends one journaled upstream request again, as the server sent it.
 func replay(b *testing.B, ctx context.Context, client *http.Client, base string, c mockombi.Call) {
+	if err := send(ctx, client, base, c); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// send sends one journaled upstream request again, as the server sent it,
+// and reads the answer; an answer of another status than the journaled one
+// is an error (the floor must do the same work).
+func send(ctx context.Context, client *http.Client, base string, c mockombi.Call) error {
 	var body io.Reader
 	if len(c.Body) > 0 {
 		body = bytes.NewReader(c.Body)
@@ -144,17 +548,21 @@ func replay(b *testing.B, ctx context.Context, client *http.Client, base string,
 	}
 	req, err := http.NewRequestWithContext(ctx, c.Method, url, body)
 	if err != nil {
-		b.Fatal(err)
+		return err
 	}
 	for k, v := range c.Header {
 		req.Header[k] = v
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		b.Fatal(err)
+		return err
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
+	if resp.StatusCode != c.Status {
+		return fmt.Errorf("%s %s: status %d, the server's call got %d", c.Method, c.Path, resp.StatusCode, c.Status)
+	}
+	return nil
 }
 
 func quantile(ds []time.Duration, q float64) time.Duration {
