@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -655,6 +656,8 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Job, Department: e.Department})
 	}
 	window, pg := localPage(items, in.Page, true, unitMedia)
+	var lost []string // TV credits whose title read failed
+	var lostErr error
 	if in.Media == "tv" {
 		enriched := 0
 		for i := range window {
@@ -670,6 +673,7 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 			det, err := d.client.tvByTMDB(ctx, id)
 			if err != nil {
 				c.warn("could not read the title of TV credit tmdb %d", id)
+				lost, lostErr = append(lost, "tmdb "+strconv.Itoa(id)), err
 				continue
 			}
 			window[i].Title = det.Title
@@ -677,6 +681,12 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 				window[i].Year = yearOf(det.FirstAired, det.ReleaseDate)
 			}
 		}
+	}
+	if len(lost) > 0 {
+		// a compound read that lost parts: PARTIAL_FAILURE with what is known
+		// (04-results), the unread titles left out
+		return nil, &partialError{data: newMediaPage(window, pg), cause: lostErr,
+			what: fmt.Sprintf("the titles of %d TV credits could not be read (GET /api/v2/Search/tv/moviedb/{id}): %s", len(lost), strings.Join(lost, ", "))}
 	}
 	return newMediaPage(window, pg), nil
 }
@@ -731,6 +741,10 @@ func readMedia(d *deps) tool {
 			rec, err = d.streaming(ctx, in)
 		default:
 			err = &UnsupportedError{Message: "read_media: unknown branch"}
+		}
+		var part *partialError
+		if errors.As(err, &part) && part.data == nil {
+			part.data = newMediaPage([]mediaRecord{rec}, singlePage(1, unitMedia))
 		}
 		if err != nil {
 			return nil, err
@@ -792,8 +806,9 @@ func (d *deps) tvdbDetails(ctx context.Context, c *call, tvdbID int) (mediaRecor
 	rec.Requested, rec.RequestTargets = nil, nil
 	parents, err := d.client.tvRequests(ctx)
 	if err != nil {
-		c.truncate("request state unknown: the bounded scan of TV requests failed")
-		return rec, nil
+		// a compound read that lost a part: PARTIAL_FAILURE with the details
+		// (04-results), request state left unknown; the caller adds the page
+		return rec, &partialError{cause: err, what: "request state unknown: the bounded scan of TV requests (GET /api/v1/Request/tv) failed"}
 	}
 	complete := len(parents) <= maxScan
 	parents = parents[:min(len(parents), maxScan)]
