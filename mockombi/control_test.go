@@ -48,7 +48,7 @@ func TestControl_API(t *testing.T) {
 		{"quirks state", call{method: "GET", path: "/_mock/quirks"}, 200, func(t *testing.T, res result) {
 			var q map[string]bool
 			res.json(t, &q)
-			if len(q) != 10 || !q[QuirkLogsStringArray] || !q[QuirkV1TVTVDBInMovieDBID] || !q[QuirkTVSearchLINQ] || !q[QuirkPlexServersWrapper] || q[QuirkVoteRead500] {
+			if len(q) != 11 || !q[QuirkTVV1Engine] || !q[QuirkLogsStringArray] || !q[QuirkV1TVTVDBInMovieDBID] || !q[QuirkTVSearchLINQ] || !q[QuirkPlexServersWrapper] || q[QuirkVoteRead500] {
 				t.Errorf("quirks = %v", q)
 			}
 		}},
