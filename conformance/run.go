@@ -147,6 +147,7 @@ func (s *suite) tree() {
 	s.requestsAreas()
 	s.adminAreas()
 	s.wireGaps()
+	s.routingGaps()
 	s.mediaAreas()
 	s.enumAreas()
 }

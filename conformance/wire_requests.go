@@ -319,7 +319,7 @@ func (s *suite) requestsStatsWire() {
 			s.expect(ok && rem >= 0 && rem <= lim, o, "remaining must be a number within the limit, got %v of %v", m["remaining"], m["limit"])
 		})
 		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.has_requests", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "has_requests", "user_id": "u&1=2"})
 			c := s.oneCall(o, "GET", "/api/v1/Request/userhasrequest")
 			q, err := url.ParseQuery(c.Query)

@@ -2,9 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 type reqItemOut struct {
@@ -342,4 +345,45 @@ func TestReadRequests_recentBoundedFeedTotalUnknown(t *testing.T) {
 		t.Fatalf("page = total %v, has_more %v, next_offset %v, mode %s; want a local page with total, has_more and next_offset unknown",
 			p.Page.Total, p.Page.HasMore, p.Page.NextOffset, p.Page.Mode)
 	}
+}
+
+// TestReadRequestStats_hasRequestsAnotherUser checks that upstream's open
+// userhasrequest route is not an authorization: a caller without PowerUser
+// or Admin is read first and refused for another user's id, before the
+// route is called, and may still ask about itself.
+func TestReadRequestStats_hasRequestsAnotherUser(t *testing.T) {
+	v, err := spec.NewValidator()
+	if err != nil {
+		t.Fatalf("NewValidator: %v", err)
+	}
+	plainCaller := map[string]any{"id": "u-plain", "userName": "plain", "claims": []map[string]any{{"value": "RequestMovie", "enabled": true}}}
+	t.Run("another user is refused", func(t *testing.T) {
+		d := &deps{client: newTestClient(t, Options{}), validator: v, log: slog.New(slog.DiscardHandler)}
+		expectLogin("tok")
+		expect("GET", "/api/v1/Identity").Reply(200).JSON(plainCaller)
+		r := reqDirect(t, d, "read_request_stats", `{"action":"has_requests","user_id":"u-other"}`)
+		if r.OK || r.Error.Code != CodeForbidden {
+			t.Fatalf("envelope = %s", r.raw)
+		}
+	})
+	t.Run("the caller itself is answered", func(t *testing.T) {
+		d := &deps{client: newTestClient(t, Options{}), validator: v, log: slog.New(slog.DiscardHandler)}
+		expectLogin("tok")
+		expect("GET", "/api/v1/Identity").Reply(200).JSON(plainCaller)
+		expect("GET", "/api/v1/Request/userhasrequest").MatchParam("userId", "^u-plain$").Reply(200).JSON(false)
+		r := reqDirect(t, d, "read_request_stats", `{"action":"has_requests","user_id":"u-plain"}`)
+		if !r.OK {
+			t.Fatalf("envelope = %s", r.raw)
+		}
+	})
+	t.Run("a power user may view another user", func(t *testing.T) {
+		d := &deps{client: newTestClient(t, Options{}), validator: v, log: slog.New(slog.DiscardHandler)}
+		expectLogin("tok")
+		expect("GET", "/api/v1/Identity").Reply(200).JSON(map[string]any{"id": "u-power", "claims": []map[string]any{{"value": "PowerUser", "enabled": true}}})
+		expect("GET", "/api/v1/Request/userhasrequest").MatchParam("userId", "^u-other$").Reply(200).JSON(true)
+		r := reqDirect(t, d, "read_request_stats", `{"action":"has_requests","user_id":"u-other"}`)
+		if !r.OK {
+			t.Fatalf("envelope = %s", r.raw)
+		}
+	})
 }

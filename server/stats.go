@@ -162,6 +162,9 @@ func readRequestStats(d *deps) tool {
 			if err := nonBlank("/user_id", in.UserID); err != nil {
 				return nil, err
 			}
+			if err := mayViewUser(ctx, cl, in.UserID); err != nil {
+				return nil, err
+			}
 			b, err := cl.userHasRequest(ctx, in.UserID)
 			if err != nil {
 				return nil, err
@@ -195,4 +198,22 @@ func quotaMetrics(c *call, q wireQuota) []metric {
 		ms = append(ms, metric{Name: "next_request", Value: q.NextRequest, Scope: scopePrincipal})
 	}
 	return ms
+}
+
+// mayViewUser authorizes a read about userID (RT-BRANCH-AUTH): upstream
+// answers has_requests for any user id, so viewing another user needs the
+// PowerUser or Admin role here. The API principal (an API key without a
+// UserName header) is an administrator and is not read.
+func mayViewUser(ctx context.Context, cl *Client, userID string) error {
+	if cl.mode == AuthAPIKey && cl.userName == "" {
+		return nil
+	}
+	me, err := cl.self(readOnly(ctx))
+	if err != nil {
+		return err
+	}
+	if me.ID != userID && !cl.callerHas(&me, roleAdmin, rolePowerUser) {
+		return forbidden("viewing another user's requests needs the PowerUser or Admin role")
+	}
+	return nil
 }

@@ -70,6 +70,8 @@ func Sources() []Source {
 		out = append(out, set...)
 	}
 	out = append(out, wave3Sources...)
+	out = append(out, gapsResultsSources...)
+	out = append(out, gapsRoutingSources...)
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i

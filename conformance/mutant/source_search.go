@@ -70,9 +70,9 @@ var searchSources = []Source{
 	},
 	{
 		Name: "tvdb-scan-failure-not-requested", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
-		Description: "TVDB details report requested=false without a warning when the request scan failed (missing state never becomes false)",
+		Description: "TVDB details report requested=false as a complete success when the request scan failed (missing state never becomes false; the read is PARTIAL_FAILURE)",
 		File:        "server/search.go",
-		Old:         "c.truncate(\"request state unknown: the bounded scan of TV requests failed\")\n\t\treturn rec, nil",
+		Old:         "return rec, &partialError{cause: err, what: \"request state unknown: the bounded scan of TV requests (GET /api/v1/Request/tv) failed\"}",
 		New:         "rec.Requested = ptr(false) // no scan, nothing requested\n\t\treturn rec, nil",
 		Filter:      "wire", Focus: `read_media\.details\.tv\.tvdb`,
 	},
