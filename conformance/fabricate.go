@@ -27,8 +27,8 @@ import (
 // collection (at most its length); a continuation needs evidence of more
 // records. The
 // upstream answers are the mock's own, or a copy with members removed: the
-// count members (on every run, for one example per action), or a random
-// set of members.
+// count members and then every member (on every run, for one example per
+// action), or a random set of members.
 
 // countKeys are the output members that report a count; the metrics'
 // integer values are held the same way.
@@ -109,15 +109,18 @@ func (p *properties) fabricateEdges(ctx context.Context, env *propEnv, ctl *cont
 			if !ok {
 				continue
 			}
-			drop := countMembers(doc)
-			if len(drop) == 0 {
-				continue
-			}
-			tried++
-			rep := &caseReport{Tool: tool, Args: string(ex.Args)}
-			if r := p.fabricateCase(ctx, env, rep, target, doc, drop); r != nil {
-				p.count("fabricate", tried, 0, true)
-				p.s.fail(nil, "%s", p.edgeReport("fabricate", r))
+			// the count members, then every member: an answer that says
+			// nothing is never a complete, empty collection
+			for _, drop := range [][]string{countMembers(doc), memberNames(doc)} {
+				if len(drop) == 0 {
+					continue
+				}
+				tried++
+				rep := &caseReport{Tool: tool, Args: string(ex.Args)}
+				if r := p.fabricateCase(ctx, env, rep, target, doc, drop); r != nil {
+					p.count("fabricate", tried, 0, true)
+					p.s.fail(nil, "%s", p.edgeReport("fabricate", r))
+				}
 			}
 		}
 		return true

@@ -308,13 +308,13 @@ type (
 		ReleaseDate string `json:"releaseDate"`
 	}
 	wireCollectionInfo struct {
-		Name       string      `json:"name"`
-		Overview   string      `json:"overview"`
-		Collection []wireMedia `json:"collection"`
+		Name       string       `json:"name"`
+		Overview   string       `json:"overview"`
+		Collection *[]wireMedia `json:"collection"` // nil: the answer names no members
 	}
 	wireActorCredits struct {
-		Cast []wireCreditEntry `json:"cast"`
-		Crew []wireCreditEntry `json:"crew"`
+		Cast *[]wireCreditEntry `json:"cast"` // nil with Crew nil: the answer lists no credits
+		Crew *[]wireCreditEntry `json:"crew"`
 	}
 	wireCreditEntry struct {
 		ID           flexID `json:"id"`
@@ -593,7 +593,12 @@ func readDiscover(d *deps) tool {
 			if err != nil {
 				return nil, err
 			}
-			items, _ := videos(coll.Collection, nil)("movie", originTMDB)
+			if coll.Collection == nil {
+				// an answer without its member list says nothing of the
+				// members: never a complete, empty collection
+				return nil, &SchemaError{Op: "GET /api/v2/Search/movie/collection/{collectionId}", Reason: "no collection member list in the answer"}
+			}
+			items, _ := videos(*coll.Collection, nil)("movie", originTMDB)
 			window, pg := localPage(items, in.Page, true, unitMedia)
 			return newMediaPage(window, pg), nil
 		case "credits":
@@ -649,10 +654,15 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 		index[id] = len(items)
 		items = append(items, mediaRecord{Media: in.Media, Identifiers: s.list(), Title: title, Year: yearOf(e.ReleaseDate, e.FirstAirDate), Credits: []credit{cr}})
 	}
-	for _, e := range ac.Cast {
+	if ac.Cast == nil && ac.Crew == nil {
+		// an answer without a cast or crew list says nothing of the
+		// credits: never a complete, empty list
+		return nil, &SchemaError{Op: "GET /api/v2/Search/actor/{personId}/" + in.Media, Reason: "no cast or crew list in the answer"}
+	}
+	for _, e := range deref(ac.Cast) {
 		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Character, Department: "Acting"})
 	}
-	for _, e := range ac.Crew {
+	for _, e := range deref(ac.Crew) {
 		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Job, Department: e.Department})
 	}
 	window, pg := localPage(items, in.Page, true, unitMedia)
@@ -689,6 +699,14 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 			what: fmt.Sprintf("the titles of %d TV credits could not be read (GET /api/v2/Search/tv/moviedb/{id}): %s", len(lost), strings.Join(lost, ", "))}
 	}
 	return newMediaPage(window, pg), nil
+}
+
+// deref is the slice p points at, nil for nil.
+func deref[T any](p *[]T) []T {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // ---- read_media ----
