@@ -39,25 +39,24 @@ func (s *suite) routingGaps() {
 			s.expect(o.Envelope != nil && !o.Envelope.OK, o, "a login redirected to another origin cannot authenticate the call; want a tool error, got ok")
 		})
 
-		ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "read_server.status.jwt-redirect-cross-origin", func(ctx ginkgo.SpecContext) {
-			other := s.otherOrigin()
-			srv := s.shared(ctx, jwtConfig())
-			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Status", Status: http.StatusTemporaryRedirect,
-				Headers: map[string]string{"Location": other.url + "/api/v1/Status"}})
-			o := s.callUnchecked(ctx, srv, "read_server", map[string]any{"action": "status"})
-			s.expectNothingForwarded(o, other)
-			s.expect(o.Envelope != nil && !o.Envelope.OK, o, "a read redirected to another origin is not answered by Ombi; want a tool error, got ok")
-		})
-
-		ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "read_server.status.api-key-redirect-cross-origin", func(ctx ginkgo.SpecContext) {
-			other := s.otherOrigin()
-			srv := s.shared(ctx, apiKeyConfig())
-			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Status", Status: http.StatusFound,
-				Headers: map[string]string{"Location": other.url + "/api/v1/Status"}})
-			o := s.callUnchecked(ctx, srv, "read_server", map[string]any{"action": "status"})
-			s.expectNothingForwarded(o, other)
-			s.expect(o.Envelope != nil && !o.Envelope.OK, o, "a read redirected to another origin is not answered by Ombi; want a tool error, got ok")
-		})
+		for _, tc := range []struct {
+			name   string
+			cfg    func() harness.Config
+			status int
+		}{
+			{"read_server.status.jwt-redirect-cross-origin", jwtConfig, http.StatusTemporaryRedirect},
+			{"read_server.status.api-key-redirect-cross-origin", apiKeyConfig, http.StatusFound},
+		} {
+			ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", tc.name, func(ctx ginkgo.SpecContext) {
+				other := s.otherOrigin()
+				srv := s.shared(ctx, tc.cfg())
+				s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Status", Status: tc.status,
+					Headers: map[string]string{"Location": other.url + "/api/v1/Status"}})
+				o := s.callUnchecked(ctx, srv, "read_server", map[string]any{"action": "status"})
+				s.expectNothingForwarded(o, other)
+				s.expect(o.Envelope != nil && !o.Envelope.OK, o, "a read redirected to another origin is not answered by Ombi; want a tool error, got ok")
+			})
+		}
 	})
 }
 
