@@ -279,7 +279,7 @@ func (b *budget) dropRecords(obj map[string]any) bool {
 		sum := make([]int, len(arr)+1) // sum[n]: bytes of the first n records
 		for i, r := range arr {
 			enc.b = enc.b[:0]
-			enc.value(r, 1)
+			enc.value(r)
 			sum[i+1] = sum[i] + len(enc.b)
 		}
 		lo, hi := 1, len(arr) // largest n in [lo,hi] that fits

@@ -46,18 +46,6 @@ func TestEncodeEnvelope_matchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestIsJSONNumber agrees with encoding/json on which json.Number values
-// it writes.
-func TestIsJSONNumber(t *testing.T) {
-	for _, s := range []string{"0", "-0", "1", "-1", "10", "01", "1.", ".5", "1.5", "1e5", "1E+5", "1e-5", "1e", "-", "+1",
-		"1.5e3x", "0x10", "1..2", "00", "-01.0", "9007199254740993", " 1", "NaN"} {
-		_, err := json.Marshal(json.Number(s))
-		if got, want := isJSONNumber(s), err == nil; got != want {
-			t.Errorf("isJSONNumber(%q) = %v, encoding/json accepts it: %v", s, got, want)
-		}
-	}
-}
-
 // TestDropRecords_sizeArithmetic: an envelope with the first n records
 // serialises to the envelope with none plus each record once and n-1
 // commas, the sum dropRecords searches with.

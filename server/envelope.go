@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,7 +56,7 @@ func toolResult(env *envelope) *mcp.CallToolResult {
 
 // encodeEnvelope is json.Marshal(env), byte for byte, without reflection
 // over the data: fit leaves Data a generic value (maps, slices,
-// json.Number, strings, booleans, ints), which is encoded directly; any
+// json.Number, strings, booleans, ints), which jsonvalue encodes; any
 // other value is handed to encoding/json.
 func encodeEnvelope(env *envelope) []byte {
 	var e genericEncoder
@@ -65,12 +64,11 @@ func encodeEnvelope(env *envelope) []byte {
 	return e.b
 }
 
-// genericEncoder appends generic JSON values as encoding/json encodes them:
-// object members sorted by name, strings escaped with HTML escaping on.
-// keys holds one reusable name slice per object depth.
+// genericEncoder appends the envelope and generic JSON values as
+// encoding/json encodes them: object members sorted by name, strings
+// escaped with HTML escaping on. b is reused across serialisations.
 type genericEncoder struct {
-	b    []byte
-	keys [][]string
+	b []byte
 }
 
 var htmlEscaping = jsonvalue.Options{EscapeHTML: true}
@@ -81,151 +79,32 @@ func (e *genericEncoder) envelope(env *envelope) {
 	e.b = append(e.b, `{"ok":`...)
 	e.b = strconv.AppendBool(e.b, env.OK)
 	e.b = append(e.b, `,"operation":`...)
-	e.scalar(env.Operation)
+	e.value(env.Operation)
 	if env.Data != nil {
 		e.b = append(e.b, `,"data":`...)
-		e.value(env.Data, 0)
+		e.value(env.Data)
 	}
 	if env.Error != nil {
 		e.b = append(e.b, `,"error":`...)
 		e.b = append(e.b, mustMarshal(env.Error)...)
 	}
 	e.b = append(e.b, `,"warnings":`...)
-	if env.Warnings == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '[')
-		for i, w := range env.Warnings {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.scalar(w)
-		}
-		e.b = append(e.b, ']')
-	}
+	e.value(env.Warnings)
 	e.b = append(e.b, `,"truncated":`...)
 	e.b = strconv.AppendBool(e.b, env.Truncated)
 	e.b = append(e.b, `,"correlation_id":`...)
-	e.scalar(env.CorrelationID)
+	e.value(env.CorrelationID)
 	e.b = append(e.b, '}')
 }
 
-// value appends v; depth is the object nesting, which selects the name
-// slice.
-func (e *genericEncoder) value(v any, depth int) {
-	switch t := v.(type) {
-	case map[string]any:
-		if t == nil {
-			e.b = append(e.b, "null"...)
-			return
-		}
-		if depth == len(e.keys) {
-			e.keys = append(e.keys, nil)
-		}
-		keys := e.keys[depth][:0]
-		for k := range t {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		e.keys[depth] = keys
-		e.b = append(e.b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.name(k)
-			e.b = append(e.b, ':')
-			e.value(t[k], depth+1)
-		}
-		e.b = append(e.b, '}')
-	case []any:
-		if t == nil {
-			e.b = append(e.b, "null"...)
-			return
-		}
-		e.b = append(e.b, '[')
-		for i, c := range t {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.value(c, depth)
-		}
-		e.b = append(e.b, ']')
-	case json.Number:
-		if t == "" {
-			t = "0"
-		}
-		if !isJSONNumber(string(t)) {
-			panic(fmt.Sprintf("encode envelope: invalid number literal %q", string(t)))
-		}
-		e.b = append(e.b, t...)
-	case nil, string, bool, float64, int:
-		e.scalar(v)
-	default:
-		e.b = append(e.b, mustMarshal(v)...)
-	}
-}
-
-// scalar appends a string, boolean, number or null.
-func (e *genericEncoder) scalar(v any) {
+// value appends v as encoding/json would; a value encoding/json refuses
+// (a NaN, an invalid json.Number) is a programming error.
+func (e *genericEncoder) value(v any) {
 	b, err := jsonvalue.Append(e.b, v, htmlEscaping)
 	if err != nil {
 		panic(fmt.Sprintf("encode envelope: %v", err))
 	}
 	e.b = b
-}
-
-// name appends an object member name: as is when no byte needs escaping,
-// else escaped as a string.
-func (e *genericEncoder) name(k string) {
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			e.scalar(k)
-			return
-		}
-	}
-	e.b = append(e.b, '"')
-	e.b = append(e.b, k...)
-	e.b = append(e.b, '"')
-}
-
-// isJSONNumber reports whether s is a JSON number literal, the check
-// encoding/json makes before it writes a json.Number.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // correlationID is a random id that ties a result to the server's stderr log.

@@ -8,6 +8,7 @@ package jsonvalue
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -97,7 +98,9 @@ func hasAll(m map[string]any, keys []string) bool {
 type encoder struct {
 	b      []byte
 	html   bool
-	orders *Encoder // nil: sort every object
+	orders *Encoder   // nil: sort every object
+	keys   [][]string // one reusable name slice per object depth
+	depth  int        // current object nesting
 }
 
 func (e *encoder) value(v any) error {
@@ -116,6 +119,15 @@ func (e *encoder) value(v any) error {
 		e.b = strconv.AppendInt(e.b, x, 10)
 	case map[string]any:
 		return e.object(x)
+	case json.Number:
+		// as encoding/json: "" is 0, anything else must be a number literal
+		if x == "" {
+			x = "0"
+		}
+		if !isNumber(string(x)) {
+			return fmt.Errorf("json: invalid number literal %q", string(x))
+		}
+		e.b = append(e.b, x...)
 	case []any:
 		return array(e, x, e.value)
 	case []map[string]any:
@@ -194,9 +206,59 @@ func (e *encoder) object(m map[string]any) error {
 	if e.orders != nil && len(m) > 1 {
 		keys = e.orders.order(m)
 	} else {
-		keys = sortedKeys(m)
+		for len(e.keys) <= e.depth {
+			e.keys = append(e.keys, nil)
+		}
+		keys = e.keys[e.depth][:0]
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		e.keys[e.depth] = keys
 	}
-	return members(e, m, keys, e.value)
+	e.depth++
+	err := members(e, m, keys, e.value)
+	e.depth--
+	return err
+}
+
+// isNumber reports whether s is a JSON number literal, the check
+// encoding/json makes before it writes a json.Number.
+func isNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // members writes a JSON object of m's members in the order of keys, each

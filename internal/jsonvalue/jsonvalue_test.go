@@ -51,6 +51,7 @@ func valueGen(depth int) *rapid.Generator[any] {
 		rapid.Just[any]((*string)(nil)),
 		rapid.Map(rapid.Int(), func(i int) any { return &i }),
 		rapid.Just[any](json.RawMessage(`{"raw": [1, 2]}`)),
+		rapid.Map(rapid.SampledFrom([]string{"", "0", "-0", "12", "-3.25", "1e9", "2.5E-7", "6.02e+23"}), func(s string) any { return json.Number(s) }),
 		rapid.Just[any](struct {
 			A string `json:"a"`
 			B []int  `json:"b,omitempty"`
@@ -93,6 +94,22 @@ func TestAppend_matchesEncodingJSON(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAppend_numbers: a json.Number is written exactly when encoding/json
+// writes it, and as encoding/json writes it.
+func TestAppend_numbers(t *testing.T) {
+	for _, n := range []string{"", "0", "-0", "1", "-1", "10", "01", "1.", ".5", "1.5", "1e5", "1E+5", "1e-5", "1e", "-", "+1",
+		"1.5e3x", "0x10", "1..2", "00", "-01.0", "9007199254740993", " 1", "NaN"} {
+		want, werr := json.Marshal([]any{json.Number(n)})
+		got, err := Append(nil, []any{json.Number(n)}, Options{EscapeHTML: true})
+		switch {
+		case (err == nil) != (werr == nil):
+			t.Errorf("json.Number(%q): error %v, encoding/json's %v", n, err, werr)
+		case err == nil && !bytes.Equal(got, want):
+			t.Errorf("json.Number(%q) = %s, want %s", n, got, want)
+		}
+	}
 }
 
 // TestAppend_unsupportedFloats: NaN and infinities are errors, as in
