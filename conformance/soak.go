@@ -68,14 +68,15 @@ type MutantVerdict struct {
 }
 
 // MutantArgs are the suite flags that judge mutant m: the mutant wrapped
-// around server, the narrowest filter that kills it, and seed.
+// around server, the narrowest filter that kills it, and seed. The run
+// stops at the first failed check: one is enough to kill the mutant.
 func MutantArgs(self, server string, m mutant.Mutant, seed int64) []string {
 	filter := m.Area + " && !property"
 	if m.Filter != "" {
 		filter = "(" + m.Filter + ") && " + m.Area
 	}
 	args := []string{"--server", shellWord(self) + " mutate --mutant " + m.Name + " -- " + server,
-		"--label-filter", filter, "--seed", fmt.Sprint(seed)}
+		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast"}
 	if m.Focus != "" {
 		args = append(args, "--focus", m.Focus)
 	}
@@ -260,7 +261,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 						continue
 					}
 					if v.Killed {
-						report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %d checks, e.g. %s (source, %s)", j.src.Name, j.seed, len(v.Failed), v.Failed[0], took()))
+						report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %s (source, %s)", j.src.Name, j.seed, v.Failed[0], took()))
 					} else {
 						report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d checks failed (source, %s)\n%s    full output: %s", j.src.Name, j.seed, v.Exit, len(v.Failed), took(), indentLines(tail(v.Output, 4000), "    "),
 							keep(fmt.Sprintf("mutant-%s-seed-%d.log", j.src.Name, j.seed), v.Output)))
@@ -285,7 +286,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 					continue
 				}
 				if v.Killed {
-					report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %d %s checks, e.g. %s (%s)", j.m.Name, j.seed, len(v.Failed), j.m.Area, v.Failed[0], took()))
+					report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %s (%s)", j.m.Name, j.seed, v.Failed[0], took()))
 				} else {
 					report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d %s checks failed (%s)\n%s    full output: %s", j.m.Name, j.seed, v.Exit, len(v.Failed), j.m.Area, took(), indentLines(tail(v.Output, 4000), "    "),
 						keep(fmt.Sprintf("mutant-%s-seed-%d.log", j.m.Name, j.seed), v.Output)))

@@ -12,9 +12,10 @@ import (
 
 // SourceMutantArgs are the suite flags that judge source mutant m, built
 // as the server binary bin: that binary, the mutant's filter and focus,
-// and seed.
+// and seed. The run stops at the first failed check: one is enough to
+// kill the mutant.
 func SourceMutantArgs(bin string, m mutant.Source, seed int64) []string {
-	args := []string{"--server", shellWord(bin), "--seed", fmt.Sprint(seed)}
+	args := []string{"--server", shellWord(bin), "--seed", fmt.Sprint(seed), "--fail-fast"}
 	if m.Filter != "" {
 		args = append(args, "--label-filter", m.Filter)
 	}
