@@ -12,7 +12,7 @@ ADDR        ?= 127.0.0.1:5000
 CONFORMANCE_FLAGS ?=
 SEEDS        ?= 200
 MUTANT_SEEDS ?= 20
-JOBS         ?= 2
+JOBS         ?= 4
 
 .PHONY: all build test unit race spec-independent official-deps official-conformance lint conformance soak mutants bench mock browsers clean
 
