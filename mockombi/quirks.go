@@ -70,8 +70,9 @@ func quirkNames() []string {
 
 // quirkSet is the live quirk switchboard.
 type quirkSet struct {
-	mu sync.RWMutex
-	on map[string]bool
+	mu  sync.RWMutex
+	on  map[string]bool
+	rev uint64 // counts the switches
 }
 
 // newQuirkSet starts from the defaults.
@@ -85,6 +86,7 @@ func newQuirkSet() *quirkSet {
 func (q *quirkSet) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.rev++
 	q.on = make(map[string]bool, len(quirkDefaults))
 	for k, v := range quirkDefaults {
 		q.on[k] = v
@@ -98,8 +100,16 @@ func (q *quirkSet) set(name string, on bool) error {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.rev++
 	q.on[name] = on
 	return nil
+}
+
+// revision counts the switches so far.
+func (q *quirkSet) revision() uint64 {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.rev
 }
 
 // enabled reports whether a quirk is on.

@@ -22,8 +22,8 @@ type movieQuery struct {
 // writeMovieResults answers SearchMovieViewModel[] for a title query.
 func (s *Server) writeMovieResults(w http.ResponseWriter, r *http.Request, q movieQuery) {
 	p := principalOf(r)
-	out := []map[string]any{}
-	s.store.Read(func(st *store) {
+	s.writeView(w, r, "movie search\x00"+q.term+"\x00"+strconv.Itoa(q.year), func(st *store) any {
+		out := []map[string]any{}
 		for _, m := range st.search.movies {
 			if !containsFold(m.Title, q.term) && !containsFold(m.OriginalTitle, q.term) {
 				continue
@@ -33,8 +33,8 @@ func (s *Server) writeMovieResults(w http.ResponseWriter, r *http.Request, q mov
 			}
 			out = append(out, st.movieView(m, p, false))
 		}
+		return out
 	})
-	writeJSON(w, http.StatusOK, out)
 }
 
 // searchMovieRefine is POST /api/v1/Search/movie.
@@ -180,13 +180,13 @@ func (st *store) movieList(name string) []*catalogMovie {
 // searchMovieListV1 is GET /api/v{1,2}/Search/movie/{popular|nowplaying|toprated|upcoming}.
 func (s *Server) searchMovieListV1(w http.ResponseWriter, r *http.Request) {
 	name := segmentAfter(r, "movie")
-	out := []map[string]any{}
-	s.store.Read(func(st *store) {
+	s.writeView(w, r, "movie list\x00"+name, func(st *store) any {
+		out := []map[string]any{}
 		for _, m := range st.movieList(name) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
+		return out
 	})
-	writeJSON(w, http.StatusOK, out)
 }
 
 // searchMovieBrowse is GET /api/v2/Search/movie/{list}/{currentPosition}/{amountToLoad}.
@@ -196,13 +196,13 @@ func (s *Server) searchMovieBrowse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := segmentAfter(r, "movie")
-	out := []map[string]any{}
-	s.store.Read(func(st *store) {
+	s.writeView(w, r, "movie browse\x00"+name+"\x00"+strconv.Itoa(pos)+"\x00"+strconv.Itoa(take), func(st *store) any {
+		out := []map[string]any{}
 		for _, m := range window(st.movieList(name), pos, take) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
+		return out
 	})
-	writeJSON(w, http.StatusOK, out)
 }
 
 // searchAdvancedMovie is POST /api/v2/Search/advancedSearch/movie/{currentPosition}/{amountToLoad}.

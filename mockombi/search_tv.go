@@ -33,17 +33,17 @@ func (st *store) showList(name string) []*catalogShow {
 // Implements S-ROUTING-0131 (v1 theMovieDbId carries the TVDB id, seriesId the TVMaze id).
 func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-	out := []map[string]any{}
-	s.store.Read(func(st *store) {
+	s.writeView(w, r, "tv search\x00"+term, func(st *store) any {
+		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
+		out := []map[string]any{}
 		for _, sh := range st.search.shows {
 			if sh.TvDbID == 0 || (!containsFold(sh.Title, term) && !slices.ContainsFunc(sh.Aliases, func(a string) bool { return containsFold(a, term) })) {
 				continue
 			}
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true, Rating: tvMazeScore(sh.Title, term)}))
 		}
+		return out
 	})
-	writeJSON(w, http.StatusOK, out)
 }
 
 // tvMazeScore stands in for the relevance score of a TVMaze search hit,
@@ -81,14 +81,14 @@ func (s *Server) searchTVInfo(w http.ResponseWriter, r *http.Request) {
 // searchTVListV1 is GET /api/v1/Search/tv/{popular|anticipated|trending|mostwatched} (Trakt).
 func (s *Server) searchTVListV1(w http.ResponseWriter, r *http.Request) {
 	name := segmentAfter(r, "tv")
-	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-	out := []map[string]any{}
-	s.store.Read(func(st *store) {
+	s.writeView(w, r, "tv list v1\x00"+name, func(st *store) any {
+		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
+		out := []map[string]any{}
 		for _, sh := range st.showList(name) {
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true}))
 		}
+		return out
 	})
-	writeJSON(w, http.StatusOK, out)
 }
 
 // searchTVBrowse is GET /api/v2/Search/tv/{list}/{currentPosition}/{amountToLoad}.
@@ -98,13 +98,13 @@ func (s *Server) searchTVBrowse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := segmentAfter(r, "tv")
-	out := []map[string]any{}
-	s.store.Read(func(st *store) {
+	s.writeView(w, r, "tv browse\x00"+name+"\x00"+strconv.Itoa(pos)+"\x00"+strconv.Itoa(take), func(st *store) any {
+		out := []map[string]any{}
 		for _, sh := range window(st.showList(name), pos, take) {
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{Flags: true}))
 		}
+		return out
 	})
-	writeJSON(w, http.StatusOK, out)
 }
 
 // searchTVRequested is GET /api/v2/Search/tv/requested/{currentPosition}/{amountToLoad}.

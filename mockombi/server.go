@@ -158,6 +158,7 @@ type Server struct {
 	faults   *faultSet
 	quirks   *quirkSet
 	auth     *authKeys
+	answers  answerCache // encoded answers of the search routes
 
 	mu   sync.Mutex
 	ln   net.Listener

@@ -39,6 +39,9 @@ type store struct {
 	defLogins []User
 	optLogins []User
 	now       func() time.Time
+	// revision counts the changes of the state (every Write, reset and
+	// replace); an answer built at one revision holds until the next.
+	revision uint64
 
 	storeData
 }
@@ -94,6 +97,7 @@ func (st *store) Read(fn func(st *store)) {
 func (st *store) Write(fn func(st *store)) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.revision++
 	fn(st)
 }
 
@@ -101,6 +105,7 @@ func (st *store) Write(fn func(st *store)) {
 func (st *store) reset() error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.revision++
 	return st.load()
 }
 
@@ -112,6 +117,7 @@ func (st *store) replace(doc *stateDoc) error {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.revision++
 	st.storeData = d
 	return nil
 }
