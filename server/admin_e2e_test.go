@@ -133,11 +133,11 @@ func TestAdminTools_runtimeRejectionsSendNothing(t *testing.T) {
 	tests := []struct {
 		tool, args, code, field string
 	}{
-		{"read_server", `{"action":"stats","from":"2026-03-01T00:00:00Z","to":"2026-02-01T00:00:00Z"}`, CodeInvalidArgument, "/from"},
-		{"write_job_run", `{"action":"run","job":"update"}`, CodeForbidden, ""},
-		{"write_job_run", `{"action":"run","job":"clearmediaserverdata"}`, CodeForbidden, ""},
-		{"write_integration_test", `{"service":"discord","profile_id":"default"}`, CodeNotFound, ""},
-		{"write_issue_create", `{"title":"T","subject":"S","description":"D","category_id":1,"request_type":"album","request_id":2,"provider_id":"x"}`, CodeInvalidArgument, "/provider_id"},
+		{"read_server", `{"action":"stats","from":"2026-03-01T00:00:00Z","to":"2026-02-01T00:00:00Z"}`, codeInvalidArgument, "/from"},
+		{"write_job_run", `{"action":"run","job":"update"}`, codeForbidden, ""},
+		{"write_job_run", `{"action":"run","job":"clearmediaserverdata"}`, codeForbidden, ""},
+		{"write_integration_test", `{"service":"discord","profile_id":"default"}`, codeNotFound, ""},
+		{"write_issue_create", `{"title":"T","subject":"S","description":"D","category_id":1,"request_type":"album","request_id":2,"provider_id":"x"}`, codeInvalidArgument, "/provider_id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
@@ -184,7 +184,7 @@ func TestWriteIssueCreate_associationReadWithoutIDs(t *testing.T) {
 		"title": "Dune", "subject": "Audio", "description": "Out of sync.", "category_id": 1, "request_type": "movie", "request_id": 1, "provider_id": "438631",
 	})
 	wantRoutes(t, calls, "GET /api/v2/Search/movie/request/1")
-	wantError(t, r, CodeUpstreamSchemaMismatch)
+	wantError(t, r, codeUpstreamSchemaMismatch)
 }
 
 func TestReadVotes_upstream500StaysAnError(t *testing.T) {
@@ -194,7 +194,7 @@ func TestReadVotes_upstream500StaysAnError(t *testing.T) {
 	}
 	for _, args := range []string{`{"action":"list"}`, `{"action":"by_request","media":"movie","request_id":4}`} {
 		r, _ := e.do(t, "read_votes", json.RawMessage(args))
-		wantError(t, r, CodeUpstreamRejected)
+		wantError(t, r, codeUpstreamRejected)
 		if len(r.Data) != 0 {
 			t.Errorf("%s: a failed vote read carries data: %s", args, r.Data)
 		}
@@ -204,7 +204,7 @@ func TestReadVotes_upstream500StaysAnError(t *testing.T) {
 func TestReadUsers_otherUsersPreferencesNeedARole(t *testing.T) {
 	e := newAdminEnv(t, mockombi.RoleUser)
 	r, calls := e.do(t, "read_users", map[string]any{"action": "preferences", "user_id": "someone-else"})
-	wantError(t, r, CodeForbidden)
+	wantError(t, r, codeForbidden)
 	wantRoutes(t, calls, "GET /api/v1/Identity")
 }
 
@@ -212,7 +212,7 @@ func TestWriteUserManage_refusesTheCaller(t *testing.T) {
 	e := newAdminEnv(t, mockombi.RoleAdmin)
 	self := decodeData[userPage](t, e.h.call(t, "read_users", map[string]any{"action": "self"}))
 	r, calls := e.do(t, "write_user_manage", map[string]any{"action": "delete", "user_id": self.Items[0].ID})
-	wantError(t, r, CodeForbidden)
+	wantError(t, r, codeForbidden)
 	wantRoutes(t, calls, "GET /api/v1/Identity")
 }
 
@@ -266,7 +266,7 @@ func TestWriteSettingsPatch_cycle(t *testing.T) {
 
 	// The same revision is now stale: CONFLICT and no POST.
 	r, calls = e.do(t, "write_settings_patch", patch)
-	wantError(t, r, CodeConflict)
+	wantError(t, r, codeConflict)
 	wantRoutes(t, calls, "GET /api/v1/Settings/ombi")
 
 	again := decodeData[settingsResult](t, e.h.call(t, "read_settings", map[string]any{"section": "ombi"}))
@@ -294,7 +294,7 @@ func TestWriteSettingsPatch_rejectionsNeverPost(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			read := decodeData[settingsResult](t, e.h.call(t, "read_settings", map[string]any{"section": tt.section}))
 			r, calls := e.do(t, "write_settings_patch", map[string]any{"action": "patch", "section": tt.section, "revision": read.Revision, "changes": json.RawMessage(tt.changes)})
-			wantError(t, r, CodeInvalidArgument)
+			wantError(t, r, codeInvalidArgument)
 			if r.Error.Field != tt.field {
 				t.Errorf("field = %q, want %q", r.Error.Field, tt.field)
 			}
@@ -305,7 +305,7 @@ func TestWriteSettingsPatch_rejectionsNeverPost(t *testing.T) {
 		cur := rawSettings(t, e.m, "ombi")["hideRequestsUsers"]
 		read := decodeData[settingsResult](t, e.h.call(t, "read_settings", map[string]any{"section": "ombi"}))
 		r, calls := e.do(t, "write_settings_patch", map[string]any{"action": "patch", "section": "ombi", "revision": read.Revision, "changes": map[string]any{"hideRequestsUsers": cur}})
-		wantError(t, r, CodeInvalidArgument)
+		wantError(t, r, codeInvalidArgument)
 		wantRoutes(t, calls, "GET /api/v1/Settings/ombi")
 	})
 }
@@ -435,7 +435,7 @@ func TestWriteNotificationSend_resolvesEveryIDFirst(t *testing.T) {
 	users := decodeData[userPage](t, e.h.call(t, "read_users", map[string]any{"action": "list"}))
 	known := users.Items[0].ID
 	r, calls := e.do(t, "write_notification_send", map[string]any{"subject": "S", "body": "B", "user_ids": []string{known, "no-such-user"}})
-	wantError(t, r, CodeInvalidArgument)
+	wantError(t, r, codeInvalidArgument)
 	wantRoutes(t, calls, "GET /api/v1/Identity/Users")
 
 	r, calls = e.do(t, "write_notification_send", map[string]any{"subject": "S", "body": "B", "user_ids": []string{known}})
@@ -469,7 +469,7 @@ func TestWriteJobsAndTesters_followTheDeploymentLists(t *testing.T) {
 	_, calls := e.do(t, "write_job_run", map[string]any{"action": "run", "job": "update"})
 	wantRoutes(t, calls, "POST /api/v1/Job/update")
 	r, calls := e.do(t, "write_job_run", map[string]any{"action": "run", "job": "plexuserimporter"})
-	wantError(t, r, CodeForbidden)
+	wantError(t, r, codeForbidden)
 	wantRoutes(t, calls)
 
 	_, calls = e.do(t, "write_integration_test", map[string]any{"service": "discord", "profile_id": "default"})
@@ -483,14 +483,14 @@ func TestWriteJobsAndTesters_followTheDeploymentLists(t *testing.T) {
 	_, calls = e.do(t, "write_integration_test", map[string]any{"service": "radarr", "profile_id": "4k"})
 	wantRoutes(t, calls, "GET /api/v1/Settings/radarr", "POST /api/v1/Tester/radarr")
 	r, calls = e.do(t, "write_integration_test", map[string]any{"service": "radarr", "profile_id": "default"})
-	wantError(t, r, CodeNotFound)
+	wantError(t, r, codeNotFound)
 	wantRoutes(t, calls)
 }
 
 func TestWriteIssueManage_setStatusNeedsModerationRole(t *testing.T) {
 	e := newAdminEnv(t, mockombi.RoleUser)
 	r, calls := e.do(t, "write_issue_manage", map[string]any{"action": "set_status", "issue_id": 1, "status": "resolved"})
-	wantError(t, r, CodeForbidden)
+	wantError(t, r, codeForbidden)
 	wantRoutes(t, calls, "GET /api/v1/Identity")
 
 	p := newAdminEnv(t, mockombi.RolePowerUser)

@@ -66,7 +66,7 @@ func TestAdminTools_everyValidExampleAnswersAContractEnvelope(t *testing.T) {
 				r := h.call(t, tool, ex.Args)
 				if r.Error != nil {
 					switch r.Error.Code {
-					case CodeInternalError, CodeUpstreamSchemaMismatch, CodeUnsupportedCapability:
+					case codeInternalError, codeUpstreamSchemaMismatch, codeUnsupportedCapability:
 						t.Errorf("%s %s: %s %s", tool, ex.Args, r.Error.Code, r.Error.Message)
 					}
 				}

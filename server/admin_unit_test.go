@@ -115,7 +115,7 @@ func TestMergeSettings(t *testing.T) {
 	for _, tt := range tests {
 		ch, _ := decodeDoc(json.RawMessage(tt.changes))
 		merged, err := mergeSettings(om, ch.(map[string]any), allowed, "/changes", "")
-		var ae *ArgumentError
+		var ae *argumentError
 		switch {
 		case tt.field == "" && err != nil:
 			t.Errorf("%s: unexpected error %v", tt.changes, err)
@@ -135,8 +135,8 @@ func TestMergeSettings(t *testing.T) {
 	}
 }
 
-func asArg(err error, target **ArgumentError) bool {
-	ae, ok := err.(*ArgumentError)
+func asArg(err error, target **argumentError) bool {
+	ae, ok := err.(*argumentError)
 	*target = ae
 	return ok
 }
@@ -186,13 +186,13 @@ func TestOptionRefs(t *testing.T) {
 	for _, raw := range []string{`{}`, `{"success":true}`, `{"machineId":"abc","serverName":"Den"}`} {
 		if _, err := optionRefs(json.RawMessage(raw), "c"); err == nil {
 			t.Errorf("optionRefs(%s): an object that holds no list must not be an empty, complete list", raw)
-		} else if obj := errorObject(err, false); obj.Code != CodeUpstreamSchemaMismatch {
+		} else if obj := errorObject(err, false); obj.Code != codeUpstreamSchemaMismatch {
 			t.Errorf("optionRefs(%s) maps to %s, want UPSTREAM_SCHEMA_MISMATCH", raw, obj.Code)
 		}
 	}
 	if _, err := optionRefs(json.RawMessage(`{"success":false,"message":"Plex token expired"}`), "c"); err == nil {
 		t.Error("a success:false wrapper must be an upstream rejection")
-	} else if obj := errorObject(err, false); obj.Code != CodeUpstreamRejected {
+	} else if obj := errorObject(err, false); obj.Code != codeUpstreamRejected {
 		t.Errorf("success:false maps to %s", obj.Code)
 	}
 }

@@ -127,9 +127,9 @@ func runMemoryChild() {
 			mu.Lock()
 			defer mu.Unlock()
 			switch o := errorObject(err, false); {
-			case errors.Is(err, ErrBodyTooLarge):
+			case errors.Is(err, errBodyTooLarge):
 				tooLarge++
-			case err != nil && o.Code == CodeRateLimited:
+			case err != nil && o.Code == codeRateLimited:
 				budget++
 			default:
 				other++

@@ -45,7 +45,7 @@ func fit(env *envelope) []byte {
 	if env.Data != nil {
 		g, size, err := generic(env.Data)
 		if err != nil {
-			return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: result could not be encoded"}, nil))
+			return mustMarshal(failure(env.Operation, &envelopeError{Code: codeInternalError, Message: "internal error: result could not be encoded"}, nil))
 		}
 		var h hygiene
 		g = h.clean(g)
@@ -78,7 +78,7 @@ func fit(env *envelope) []byte {
 		}
 	}
 	if len(out) > maxResultBytes {
-		return mustMarshal(failure(env.Operation, &ErrorObject{Code: CodeInternalError, Message: "internal error: the result does not fit the response budget"}, nil))
+		return mustMarshal(failure(env.Operation, &envelopeError{Code: codeInternalError, Message: "internal error: the result does not fit the response budget"}, nil))
 	}
 	if cap(out) > 2*len(out)+4096 { // a cut result: keep the bytes, not the buffer
 		out = bytes.Clone(out)

@@ -122,7 +122,7 @@ func TestFit_warningsBounded(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		ws = append(ws, strings.Repeat("w", 5000))
 	}
-	out := fit(failure("read_search", &ErrorObject{Code: CodeNotFound, Message: "m"}, ws))
+	out := fit(failure("read_search", &envelopeError{Code: codeNotFound, Message: "m"}, ws))
 	var got envelope
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ import (
 	"time"
 )
 
-// Client is the one upstream Ombi client every tool shares (go-github's
+// ombiClient is the one upstream Ombi client every tool shares (go-github's
 // shape): newRequest builds a request against the base URL, do sends it with
 // authentication, the per-call deadline and the bounded read, and decodes the
 // JSON answer. Endpoint methods live in the domain files; each is a few lines
@@ -30,7 +30,7 @@ import (
 // Upstream policy, whatever the request:
 //   - a redirect to another origin than OMBI_URL's is never followed (a
 //     307/308 would re-send the body, the login's password included); it
-//     fails as a RedirectError. Same-origin redirects are followed, at most
+//     fails as a redirectError. Same-origin redirects are followed, at most
 //     maxRedirects.
 //   - a write goes through its own transport with keep-alives off: it never
 //     rides a reused connection, so no layer replays it when upstream drops
@@ -38,7 +38,7 @@ import (
 //     newsletter opt-out GET only on reused connections).
 //   - every upstream body is read under the per-call cap and the budget all
 //     calls in flight share (Options.BodyBudgetBytes).
-type Client struct {
+type ombiClient struct {
 	base      *url.URL
 	origin    string       // normalised scheme://host:port of base
 	http      *http.Client // reads and the login
@@ -69,7 +69,7 @@ const maxRedirects = 5
 const bodyChunkBytes = 64 << 10
 
 // newClient builds the upstream client from validated Options.
-func newClient(o Options) (*Client, error) {
+func newClient(o Options) (*ombiClient, error) {
 	base, err := url.Parse(strings.TrimRight(o.URL, "/"))
 	if err != nil {
 		return nil, fmt.Errorf("parse OMBI_URL: %w", err)
@@ -82,7 +82,7 @@ func newClient(o Options) (*Client, error) {
 	wc := *hc
 	var traced bool
 	wc.Transport, traced = noReuse(hc.Transport)
-	c := &Client{
+	c := &ombiClient{
 		base: base, origin: originKey(base), http: hc, writeHTTP: &wc, writeTraced: traced, mode: o.AuthMode,
 		username: o.Username, password: o.Password, apiKey: o.APIKey, userName: o.UserName,
 		timeout: o.timeout(), maxBody: o.maxBody(), log: o.logger(),
@@ -126,7 +126,7 @@ func noReuse(rt http.RoundTripper) (_ http.RoundTripper, traced bool) {
 }
 
 // closeIdle closes the idle upstream connections.
-func (c *Client) closeIdle() {
+func (c *ombiClient) closeIdle() {
 	c.http.CloseIdleConnections()
 	c.writeHTTP.CloseIdleConnections()
 }
@@ -192,7 +192,7 @@ func unsent(ctx context.Context, err error) error {
 // with every value already escaped (url.PathEscape for segments, url.Values
 // for the query). Absolute paths, other origins and "." or ".." segments are
 // refused. A non-nil body is sent as JSON.
-func (c *Client) newRequest(ctx context.Context, method, relPath string, body any) (*http.Request, error) {
+func (c *ombiClient) newRequest(ctx context.Context, method, relPath string, body any) (*http.Request, error) {
 	if strings.HasPrefix(relPath, "/") || strings.Contains(relPath, "://") {
 		return nil, fmt.Errorf("build request: path %q is not relative", relPath)
 	}
@@ -203,7 +203,7 @@ func (c *Client) newRequest(ctx context.Context, method, relPath string, body an
 			return nil, fmt.Errorf("build request: bad escape in path: %w", err)
 		}
 		if seg == "" || strings.TrimSpace(raw) == "" {
-			return nil, fmt.Errorf("build request: empty path segment: %w", ErrPathValue)
+			return nil, fmt.Errorf("build request: empty path segment: %w", errPathValue)
 		}
 		if raw == "." || raw == ".." {
 			return nil, &pathValueError{value: raw}
@@ -241,7 +241,7 @@ func (c *Client) newRequest(ctx context.Context, method, relPath string, body an
 // left (admission, login) or of a read is marked unsent when no write of the
 // call may have reached upstream, so it maps to its own error, never
 // UNKNOWN_OUTCOME.
-func (c *Client) do(req *http.Request, v any) (err error) {
+func (c *ombiClient) do(req *http.Request, v any) (err error) {
 	write := isWrite(req.Context())
 	op := req.Method + " " + strings.TrimPrefix(req.URL.EscapedPath(), c.base.EscapedPath())
 	ctx, cancel := context.WithTimeout(req.Context(), c.timeout)
@@ -257,7 +257,7 @@ func (c *Client) do(req *http.Request, v any) (err error) {
 	body := c.lease()
 	defer body.done()
 	if !body.grow(c.chunk) { // admission: nothing is sent without a first chunk
-		return fmt.Errorf("admit %s: %w", op, ErrBodyBudget)
+		return fmt.Errorf("admit %s: %w", op, errBodyBudget)
 	}
 	used, err := c.authorize(ctx, req)
 	if err != nil {
@@ -293,8 +293,8 @@ func (c *Client) do(req *http.Request, v any) (err error) {
 // send hands req to the transport of its intent. sent reports that req is
 // a write that may have reached upstream (also after an error); a write
 // whose connection provably never opened is not sent, and its error says
-// so. A refused redirect is returned as the *RedirectError.
-func (c *Client) send(req *http.Request, write bool, op string) (resp *http.Response, sent bool, err error) {
+// so. A refused redirect is returned as the *redirectError.
+func (c *ombiClient) send(req *http.Request, write bool, op string) (resp *http.Response, sent bool, err error) {
 	hc := c.http
 	var connected atomic.Bool
 	if write {
@@ -313,11 +313,11 @@ func (c *Client) send(req *http.Request, write bool, op string) (resp *http.Resp
 	if err == nil {
 		return resp, sent, nil
 	}
-	var redirect *RedirectError
+	var redirect *redirectError
 	if errors.As(err, &redirect) {
 		return nil, sent, redirect
 	}
-	return nil, sent, &TransportError{Op: op, Write: sent, Err: err}
+	return nil, sent, &transportError{Op: op, Write: sent, Err: err}
 }
 
 // dialFailed reports a failure to open the connection: nothing was sent.
@@ -328,7 +328,7 @@ func dialFailed(err error) bool {
 
 // decode reads the body through the hard cap and the shared budget, and
 // decodes it into v.
-func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *lease) error {
+func (c *ombiClient) decode(resp *http.Response, op string, write bool, v any, l *lease) error {
 	buf, err := c.readBody(resp, op, write, l)
 	if err != nil {
 		return err
@@ -344,22 +344,22 @@ func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *le
 			return err
 		}
 		if !json.Valid(trimmed) {
-			return &SchemaError{Op: op, Reason: "not valid JSON"}
+			return &schemaError{Op: op, Reason: "not valid JSON"}
 		}
 		return nil
 	}
 	if resp.StatusCode == http.StatusNoContent {
-		return ErrNoContent
+		return errNoContent
 	}
 	if len(trimmed) == 0 {
-		return &SchemaError{Op: op, Reason: "empty body where JSON was expected"}
+		return &schemaError{Op: op, Reason: "empty body where JSON was expected"}
 	}
 	if err := htmlContent(resp, op); err != nil {
 		return err
 	}
 	if bytes.Equal(trimmed, []byte("null")) {
 		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.Elem().Kind() == reflect.Struct {
-			return ErrNoContent
+			return errNoContent
 		}
 		return nil
 	}
@@ -367,9 +367,9 @@ func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *le
 	if err := json.Unmarshal(trimmed, v); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) && syn.Offset > 1 && json.Valid(trimmed[:syn.Offset-1]) {
-			return &SchemaError{Op: op, Reason: "trailing data after the JSON value"}
+			return &schemaError{Op: op, Reason: "trailing data after the JSON value"}
 		}
-		return &SchemaError{Op: op, Reason: decodeReason(err)}
+		return &schemaError{Op: op, Reason: decodeReason(err)}
 	}
 	return nil
 }
@@ -379,15 +379,15 @@ func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *le
 // unread and one of at most the cap is read into one exact buffer; an
 // unknown length is read in pooled chunks (cut as soon as it passes the
 // cap) and assembled once when there is more than one. The bytes stay
-// valid until l is done. A budget refusal is ErrBodyBudget; for a write,
-// whose answer is then lost, inside a TransportError.
-func (c *Client) readBody(resp *http.Response, op string, write bool, l *lease) ([]byte, error) {
-	tooLarge := func() error { return fmt.Errorf("read %s: %w", op, ErrBodyTooLarge) }
+// valid until l is done. A budget refusal is errBodyBudget; for a write,
+// whose answer is then lost, inside a transportError.
+func (c *ombiClient) readBody(resp *http.Response, op string, write bool, l *lease) ([]byte, error) {
+	tooLarge := func() error { return fmt.Errorf("read %s: %w", op, errBodyTooLarge) }
 	overBudget := func() error {
 		if write {
-			return &TransportError{Op: op, Write: true, Err: fmt.Errorf("read answer: %w", ErrBodyBudget)}
+			return &transportError{Op: op, Write: true, Err: fmt.Errorf("read answer: %w", errBodyBudget)}
 		}
-		return fmt.Errorf("read %s: %w", op, ErrBodyBudget)
+		return fmt.Errorf("read %s: %w", op, errBodyBudget)
 	}
 	if n := resp.ContentLength; n >= 0 {
 		if n > c.maxBody {
@@ -398,7 +398,7 @@ func (c *Client) readBody(resp *http.Response, op string, write bool, l *lease) 
 		}
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, buf); err != nil {
-			return nil, &TransportError{Op: op, Write: write, Err: err}
+			return nil, &transportError{Op: op, Write: write, Err: err}
 		}
 		return buf, nil
 	}
@@ -421,7 +421,7 @@ func (c *Client) readBody(resp *http.Response, op string, write bool, l *lease) 
 			break
 		}
 		if err != nil {
-			return nil, &TransportError{Op: op, Write: write, Err: err}
+			return nil, &transportError{Op: op, Write: write, Err: err}
 		}
 	}
 	if len(parts) == 1 {
@@ -455,12 +455,12 @@ func fill(r io.Reader, buf []byte) (int, error) {
 // lease is one call's share of the body budget and the pooled chunks it
 // read into. done gives both back; a lease is used by one goroutine.
 type lease struct {
-	c      *Client
+	c      *ombiClient
 	held   int64
 	chunks []*[]byte
 }
 
-func (c *Client) lease() *lease { return &lease{c: c} }
+func (c *ombiClient) lease() *lease { return &lease{c: c} }
 
 // grow reserves n more bytes; false (nothing reserved) when they do not fit.
 func (l *lease) grow(n int64) bool {
@@ -500,7 +500,7 @@ func htmlContent(resp *http.Response, op string) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		if strings.Contains(mt, "html") || strings.Contains(mt, "xml") {
-			return &SchemaError{Op: op, Reason: "content type " + mt + " instead of JSON"}
+			return &schemaError{Op: op, Reason: "content type " + mt + " instead of JSON"}
 		}
 	}
 	return nil
@@ -523,7 +523,7 @@ func drain(resp *http.Response) {
 // authorize sets the credential headers and returns the JWT it used ("" in
 // api_key mode). api_key mode sends ApiKey (+ UserName) and never
 // Authorization or a login.
-func (c *Client) authorize(ctx context.Context, req *http.Request) (string, error) {
+func (c *ombiClient) authorize(ctx context.Context, req *http.Request) (string, error) {
 	if c.mode == AuthAPIKey {
 		req.Header.Set("ApiKey", c.apiKey)
 		if c.userName != "" {
@@ -541,7 +541,7 @@ func (c *Client) authorize(ctx context.Context, req *http.Request) (string, erro
 
 // jwt returns the cached token, logging in when there is none. The mutex is
 // held across the login so concurrent calls share a single login.
-func (c *Client) jwt(ctx context.Context) (string, error) {
+func (c *ombiClient) jwt(ctx context.Context) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.token != "" {
@@ -556,7 +556,7 @@ func (c *Client) jwt(ctx context.Context) (string, error) {
 }
 
 // invalidate drops the cached token if it is still the one that failed.
-func (c *Client) invalidate(used string) {
+func (c *ombiClient) invalidate(used string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.token == used {
@@ -578,7 +578,7 @@ type tokenResponse struct {
 // the password could follow it.
 //
 // upstream: POST /api/v1/Token
-func (c *Client) login(ctx context.Context) (string, error) {
+func (c *ombiClient) login(ctx context.Context) (string, error) {
 	req, err := c.newRequest(ctx, http.MethodPost, "api/v1/Token", loginRequest{Username: c.username, Password: c.password})
 	if err != nil {
 		return "", err
@@ -587,7 +587,7 @@ func (c *Client) login(ctx context.Context) (string, error) {
 	body := c.lease()
 	defer body.done()
 	if !body.grow(c.chunk) {
-		return "", fmt.Errorf("admit %s: %w", op, ErrBodyBudget)
+		return "", fmt.Errorf("admit %s: %w", op, errBodyBudget)
 	}
 	resp, _, err := c.send(req, false, op)
 	if err != nil {
@@ -602,7 +602,7 @@ func (c *Client) login(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if t.AccessToken == "" {
-		return "", &SchemaError{Op: op, Reason: "no access_token in the login answer"}
+		return "", &schemaError{Op: op, Reason: "no access_token in the login answer"}
 	}
 	c.log.Debug("logged in to ombi", "mode", c.mode)
 	return t.AccessToken, nil
@@ -613,16 +613,16 @@ func (c *Client) login(ctx context.Context) (string, error) {
 // body of a 307/308 there (the login's password) and the answer would be
 // trusted (its token). Credentials never go to another origin, so neither
 // does any request.
-func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+func (c *ombiClient) checkRedirect(req *http.Request, via []*http.Request) error {
 	status := 0
 	if req.Response != nil {
 		status = req.Response.StatusCode
 	}
 	if originKey(req.URL) != c.origin {
-		return &RedirectError{Status: status, Origin: displayOrigin(req.URL)}
+		return &redirectError{Status: status, Origin: displayOrigin(req.URL)}
 	}
 	if len(via) >= maxRedirects {
-		return &RedirectError{Status: status, TooMany: true}
+		return &redirectError{Status: status, TooMany: true}
 	}
 	return nil
 }
@@ -660,7 +660,7 @@ func displayOrigin(u *url.URL) string {
 }
 
 // secrets are the values no output may ever contain.
-func (c *Client) secrets() []string {
+func (c *ombiClient) secrets() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return []string{c.apiKey, c.password, c.token}

@@ -85,7 +85,7 @@ func writeToken(w http.ResponseWriter, tok string) {
 	_, _ = io.WriteString(w, `{"access_token":"`+tok+`","expiration":"2030-01-01T00:00:00Z"}`)
 }
 
-func policyClient(t *testing.T, rawURL, mode string, timeout time.Duration) *Client {
+func policyClient(t *testing.T, rawURL, mode string, timeout time.Duration) *ombiClient {
 	t.Helper()
 	o := Options{URL: rawURL, AuthMode: mode, Timeout: timeout}
 	if mode == AuthJWT {
@@ -105,25 +105,25 @@ type clientCall struct {
 	name  string
 	path  string
 	write bool
-	do    func(ctx context.Context, c *Client) error
+	do    func(ctx context.Context, c *ombiClient) error
 }
 
 var (
-	callSearch = clientCall{"read GET search", "/api/v1/Search/movie/alien", false, func(ctx context.Context, c *Client) error {
+	callSearch = clientCall{"read GET search", "/api/v1/Search/movie/alien", false, func(ctx context.Context, c *ombiClient) error {
 		_, err := c.searchMovie(ctx, "alien")
 		return err
 	}}
-	callCountries = clientCall{"read GET streaming countries", "/api/v1/Identity/streamingcountry", false, func(ctx context.Context, c *Client) error {
+	callCountries = clientCall{"read GET streaming countries", "/api/v1/Identity/streamingcountry", false, func(ctx context.Context, c *ombiClient) error {
 		_, err := c.streamingCountries(ctx)
 		return err
 	}}
-	callLanguage = clientCall{"write POST language", "/api/v1/Identity/language", true, func(ctx context.Context, c *Client) error {
+	callLanguage = clientCall{"write POST language", "/api/v1/Identity/language", true, func(ctx context.Context, c *ombiClient) error {
 		return c.setLanguage(ctx, "fr")
 	}}
-	callNewsletter = clientCall{"write GET newsletter opt-out", "/api/v1/Identity/newsletter/unsubscribe/u1", true, func(ctx context.Context, c *Client) error {
+	callNewsletter = clientCall{"write GET newsletter opt-out", "/api/v1/Identity/newsletter/unsubscribe/u1", true, func(ctx context.Context, c *ombiClient) error {
 		return c.newsletterUnsubscribe(ctx, "u1")
 	}}
-	callDeleteUser = clientCall{"write DELETE user", "/api/v1/Identity/u1", true, func(ctx context.Context, c *Client) error {
+	callDeleteUser = clientCall{"write DELETE user", "/api/v1/Identity/u1", true, func(ctx context.Context, c *ombiClient) error {
 		_, err := c.deleteUser(ctx, "u1")
 		return err
 	}}
@@ -209,8 +209,8 @@ func TestClient_redirect_crossOriginRefused(t *testing.T) {
 				t.Fatal("call succeeded, want the redirect refused")
 			}
 			o := errorObject(err, tt.call.write)
-			if o.Code != CodeUpstreamRejected || o.Retryable {
-				t.Fatalf("mapped to %+v, want %s not retryable", o, CodeUpstreamRejected)
+			if o.Code != codeUpstreamRejected || o.Retryable {
+				t.Fatalf("mapped to %+v, want %s not retryable", o, codeUpstreamRejected)
 			}
 			for _, want := range []string{strconv.Itoa(tt.status), originOf(target), "redirect"} {
 				if !strings.Contains(o.Message, want) {
@@ -240,7 +240,7 @@ func TestClient_redirect_sameOriginFollowedBounded(t *testing.T) {
 		{"login 307 to a moved login", AuthJWT, http.StatusTemporaryRedirect, "/api/v1/Token", "/moved/Token", callSearch, ""},
 		{"read 302 keeps the api key", AuthAPIKey, http.StatusFound, callSearch.path, "/moved/search", callSearch, ""},
 		{"write 307 keeps the body", AuthJWT, http.StatusTemporaryRedirect, callLanguage.path, "/moved/language", callLanguage, ""},
-		{"redirect loop is cut", AuthAPIKey, http.StatusFound, callSearch.path, callSearch.path, callSearch, CodeUpstreamRejected},
+		{"redirect loop is cut", AuthAPIKey, http.StatusFound, callSearch.path, callSearch.path, callSearch, codeUpstreamRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -295,11 +295,11 @@ func TestClient_write_neverReplayedOnDroppedConnection(t *testing.T) {
 		wantHits int
 		wantCode string // "" = success
 	}{
-		{callNewsletter, AuthAPIKey, false, 1, CodeUnknownOutcome},
-		{callNewsletter, AuthJWT, false, 1, CodeUnknownOutcome},
-		{callNewsletter, AuthAPIKey, true, 1, CodeUnknownOutcome},
-		{callDeleteUser, AuthAPIKey, false, 1, CodeUnknownOutcome},
-		{callLanguage, AuthAPIKey, false, 1, CodeUnknownOutcome},
+		{callNewsletter, AuthAPIKey, false, 1, codeUnknownOutcome},
+		{callNewsletter, AuthJWT, false, 1, codeUnknownOutcome},
+		{callNewsletter, AuthAPIKey, true, 1, codeUnknownOutcome},
+		{callDeleteUser, AuthAPIKey, false, 1, codeUnknownOutcome},
+		{callLanguage, AuthAPIKey, false, 1, codeUnknownOutcome},
 		{callCountries, AuthAPIKey, false, 2, ""}, // control: reads are replayable
 	}
 	for _, tt := range tests {
@@ -366,17 +366,17 @@ func TestClient_write_loginFailureIsTheLoginError(t *testing.T) {
 		retryable bool
 		wantSent  int
 	}{
-		{name: "login times out", mode: AuthJWT, login: blockUntilDone, wantCode: CodeTimeout, retryable: true},
-		{name: "login answers 500", mode: AuthJWT, login: status(http.StatusInternalServerError), wantCode: CodeUpstreamRejected, retryable: true},
-		{name: "login answers 429", mode: AuthJWT, login: status(http.StatusTooManyRequests), wantCode: CodeRateLimited, retryable: true},
-		{name: "login refused", mode: AuthJWT, login: status(http.StatusUnauthorized), wantCode: CodeAuthenticationFailed},
-		{name: "login connection dropped", mode: AuthJWT, login: dropConnection, wantCode: CodeUpstreamRejected, retryable: true},
-		{name: "login answers html", mode: AuthJWT, login: html, wantCode: CodeUpstreamSchemaMismatch},
-		{name: "call cancelled during login", mode: AuthJWT, login: blockUntilDone, cancel: true, wantCode: CodeUpstreamRejected, retryable: true},
-		{name: "connection refused", mode: AuthAPIKey, dead: true, wantCode: CodeUpstreamRejected, retryable: true},
+		{name: "login times out", mode: AuthJWT, login: blockUntilDone, wantCode: codeTimeout, retryable: true},
+		{name: "login answers 500", mode: AuthJWT, login: status(http.StatusInternalServerError), wantCode: codeUpstreamRejected, retryable: true},
+		{name: "login answers 429", mode: AuthJWT, login: status(http.StatusTooManyRequests), wantCode: codeRateLimited, retryable: true},
+		{name: "login refused", mode: AuthJWT, login: status(http.StatusUnauthorized), wantCode: codeAuthenticationFailed},
+		{name: "login connection dropped", mode: AuthJWT, login: dropConnection, wantCode: codeUpstreamRejected, retryable: true},
+		{name: "login answers html", mode: AuthJWT, login: html, wantCode: codeUpstreamSchemaMismatch},
+		{name: "call cancelled during login", mode: AuthJWT, login: blockUntilDone, cancel: true, wantCode: codeUpstreamRejected, retryable: true},
+		{name: "connection refused", mode: AuthAPIKey, dead: true, wantCode: codeUpstreamRejected, retryable: true},
 		// Controls: the write was sent and its answer lost.
-		{name: "write sent, connection dropped", mode: AuthJWT, write: dropConnection, wantCode: CodeUnknownOutcome, wantSent: 1},
-		{name: "write sent, deadline", mode: AuthJWT, write: blockUntilDone, wantCode: CodeUnknownOutcome, wantSent: 1},
+		{name: "write sent, connection dropped", mode: AuthJWT, write: dropConnection, wantCode: codeUnknownOutcome, wantSent: 1},
+		{name: "write sent, deadline", mode: AuthJWT, write: blockUntilDone, wantCode: codeUnknownOutcome, wantSent: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -430,9 +430,9 @@ func TestTools_writeLoginFailureIsNotUnknownOutcome(t *testing.T) {
 		wantCode  string
 		retryable bool
 	}{
-		{"login times out", blockUntilDone, CodeTimeout, true},
-		{"login answers 503", status(http.StatusServiceUnavailable), CodeUpstreamRejected, true},
-		{"login connection dropped", dropConnection, CodeUpstreamRejected, true},
+		{"login times out", blockUntilDone, codeTimeout, true},
+		{"login answers 503", status(http.StatusServiceUnavailable), codeUpstreamRejected, true},
+		{"login connection dropped", dropConnection, codeUpstreamRejected, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -525,7 +525,7 @@ func TestBodyBudget_sharedAcrossCalls(t *testing.T) {
 	for refused+int(started.Load()) < calls {
 		select {
 		case err := <-errs:
-			if o := errorObject(err, false); err == nil || o.Code != CodeRateLimited || !o.Retryable {
+			if o := errorObject(err, false); err == nil || o.Code != codeRateLimited || !o.Retryable {
 				t.Fatalf("a call beyond the budget: %v mapped to %+v, want RATE_LIMITED retryable", err, o)
 			}
 			refused++
@@ -573,8 +573,8 @@ func TestBodyBudget_knownLengthOverCapNotRead(t *testing.T) {
 	}
 	t.Cleanup(c.closeIdle)
 	err = callSearch.do(readCtx(), c)
-	if !errors.Is(err, ErrBodyTooLarge) {
-		t.Fatalf("error = %v, want ErrBodyTooLarge", err)
+	if !errors.Is(err, errBodyTooLarge) {
+		t.Fatalf("error = %v, want errBodyTooLarge", err)
 	}
 	if n := c.bodies.inUse(); n != 0 {
 		t.Fatalf("%d budget bytes still held after the call", n)

@@ -21,7 +21,7 @@ const testBase = "http://ombi.test"
 
 // newTestClient builds a client whose HTTP traffic gock intercepts. Every
 // test leaves gock clean and fails on unmatched requests or pending mocks.
-func newTestClient(t *testing.T, o Options) *Client {
+func newTestClient(t *testing.T, o Options) *ombiClient {
 	t.Helper()
 	if o.URL == "" {
 		o.URL = testBase
@@ -100,12 +100,12 @@ func TestClient_jwt_secondUnauthorizedIsFinal(t *testing.T) {
 	expect(http.MethodGet, "/api/v2/Search/Languages").Reply(http.StatusUnauthorized)
 
 	_, err := c.languages(readCtx())
-	var api *APIError
+	var api *apiError
 	if !errors.As(err, &api) || api.Status != http.StatusUnauthorized {
-		t.Fatalf("languages error = %v, want APIError 401", err)
+		t.Fatalf("languages error = %v, want apiError 401", err)
 	}
-	if got := errorObject(err, false).Code; got != CodeAuthenticationFailed {
-		t.Fatalf("mapped code = %s, want %s", got, CodeAuthenticationFailed)
+	if got := errorObject(err, false).Code; got != codeAuthenticationFailed {
+		t.Fatalf("mapped code = %s, want %s", got, codeAuthenticationFailed)
 	}
 }
 
@@ -120,7 +120,7 @@ func TestClient_jwt_neverReplaysWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = c.do(req, nil)
-	if o := errorObject(err, true); o.Code != CodeAuthenticationFailed || o.Retryable {
+	if o := errorObject(err, true); o.Code != codeAuthenticationFailed || o.Retryable {
 		t.Fatalf("write 401 mapped to %+v, want non-retryable AUTHENTICATION_FAILED", o)
 	}
 	// gock's cleanup fails the test if a second login or a replay were made:
@@ -131,7 +131,7 @@ func TestClient_jwt_loginRejected(t *testing.T) {
 	c := newTestClient(t, Options{})
 	expect(http.MethodPost, "/api/v1/Token").Reply(http.StatusUnauthorized).BodyString(`{"title":"Unauthorized","status":401}`)
 	_, err := c.languages(readCtx())
-	if o := errorObject(err, false); o.Code != CodeAuthenticationFailed {
+	if o := errorObject(err, false); o.Code != codeAuthenticationFailed {
 		t.Fatalf("login 401 mapped to %+v", o)
 	}
 }
@@ -164,7 +164,7 @@ func TestClient_apiKey_unauthorizedNeverLogsIn(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "bad"})
 	expect(http.MethodGet, "/api/v1/Issues/categories").Reply(http.StatusUnauthorized).BodyString("Invalid API Key")
 	_, err := c.issueCategories(readCtx())
-	if o := errorObject(err, false); o.Code != CodeAuthenticationFailed || strings.Contains(o.Message, "Invalid API Key") {
+	if o := errorObject(err, false); o.Code != codeAuthenticationFailed || strings.Contains(o.Message, "Invalid API Key") {
 		t.Fatalf("mapped to %+v", o)
 	}
 }
@@ -172,14 +172,14 @@ func TestClient_apiKey_unauthorizedNeverLogsIn(t *testing.T) {
 func TestClient_prefixKeptAndEscaping(t *testing.T) {
 	tests := []struct {
 		name string
-		call func(*Client) error
+		call func(*ombiClient) error
 		path string
 		qry  string
 	}{
-		{"space and slash", func(c *Client) error { _, err := c.searchMovie(readCtx(), "a/b c"); return err }, "/ombi/api/v1/Search/movie/a%2Fb%20c", ""},
-		{"question and percent", func(c *Client) error { _, err := c.searchTV(readCtx(), "50%?x"); return err }, "/ombi/api/v1/Search/tv/50%25%3Fx", ""},
-		{"hash and unicode", func(c *Client) error { _, err := c.searchArtist(readCtx(), "Sigur Rós #1"); return err }, "/ombi/api/v1/Search/music/artist/Sigur%20R%C3%B3s%20%231", ""},
-		{"query value", func(c *Client) error { _, err := c.keywords(readCtx(), "a&b=c"); return err }, "/ombi/api/v1/TheMovieDb/Keywords", "searchTerm=a%26b%3Dc"},
+		{"space and slash", func(c *ombiClient) error { _, err := c.searchMovie(readCtx(), "a/b c"); return err }, "/ombi/api/v1/Search/movie/a%2Fb%20c", ""},
+		{"question and percent", func(c *ombiClient) error { _, err := c.searchTV(readCtx(), "50%?x"); return err }, "/ombi/api/v1/Search/tv/50%25%3Fx", ""},
+		{"hash and unicode", func(c *ombiClient) error { _, err := c.searchArtist(readCtx(), "Sigur Rós #1"); return err }, "/ombi/api/v1/Search/music/artist/Sigur%20R%C3%B3s%20%231", ""},
+		{"query value", func(c *ombiClient) error { _, err := c.keywords(readCtx(), "a&b=c"); return err }, "/ombi/api/v1/TheMovieDb/Keywords", "searchTerm=a%26b%3Dc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,8 +202,8 @@ func TestClient_newRequest_refusesTraversal(t *testing.T) {
 			// escaped again by url.PathEscape: a literal string, allowed
 			continue
 		}
-		if !errors.Is(err, ErrPathValue) {
-			t.Errorf("searchMovie(%q) error = %v, want ErrPathValue", term, err)
+		if !errors.Is(err, errPathValue) {
+			t.Errorf("searchMovie(%q) error = %v, want errPathValue", term, err)
 		}
 	}
 	for _, rel := range []string{"/api/v1/Status", "http://evil.test/x", "api/v1/../x", "api//x"} {
@@ -228,7 +228,7 @@ func TestClient_redirectCrossOriginRefused(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-secret", UserName: "bob"})
 	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusFound).SetHeader("Location", "http://elsewhere.test/steal")
 	_, err := c.streamingCountries(readCtx())
-	if o := errorObject(err, false); o.Code != CodeUpstreamRejected || !strings.Contains(o.Message, "http://elsewhere.test") {
+	if o := errorObject(err, false); o.Code != codeUpstreamRejected || !strings.Contains(o.Message, "http://elsewhere.test") {
 		t.Fatalf("streamingCountries error %v mapped to %+v, want the redirect refused", err, o)
 	}
 }
@@ -247,10 +247,10 @@ func TestClient_bodyCap(t *testing.T) {
 	big := "[" + strings.Repeat(`"US",`, 400) + `"US"]`
 	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusOK).BodyString(big)
 	_, err := c.streamingCountries(readCtx())
-	if !errors.Is(err, ErrBodyTooLarge) {
-		t.Fatalf("error = %v, want ErrBodyTooLarge", err)
+	if !errors.Is(err, errBodyTooLarge) {
+		t.Fatalf("error = %v, want errBodyTooLarge", err)
 	}
-	if o := errorObject(err, false); o.Code != CodeUpstreamSchemaMismatch {
+	if o := errorObject(err, false); o.Code != codeUpstreamSchemaMismatch {
 		t.Fatalf("mapped to %+v", o)
 	}
 }
@@ -267,7 +267,7 @@ func TestClient_decodeFailures(t *testing.T) {
 		{"wrong shape", 200, "application/json", `{"id":1}`, isSchema},
 		{"html page", 200, "text/html", `<html>oops</html>`, isSchema},
 		{"empty 200", 200, "application/json", ``, isSchema},
-		{"no content", 204, "", ``, func(err error) bool { return errors.Is(err, ErrNoContent) }},
+		{"no content", 204, "", ``, func(err error) bool { return errors.Is(err, errNoContent) }},
 		{"trailing data", 200, "application/json", `[] []`, isSchema},
 	}
 	for _, tt := range tests {
@@ -285,7 +285,7 @@ func TestClient_decodeFailures(t *testing.T) {
 }
 
 func isSchema(err error) bool {
-	var s *SchemaError
+	var s *schemaError
 	return errors.As(err, &s)
 }
 
@@ -298,15 +298,15 @@ func TestClient_statusErrors(t *testing.T) {
 		retryable  bool
 		retryAfter int
 	}{
-		{status: 403, wantCode: CodeForbidden},
-		{status: 404, wantCode: CodeNotFound},
-		{status: 409, wantCode: CodeConflict},
-		{status: 429, header: map[string]string{"Retry-After": "30"}, wantCode: CodeRateLimited, retryable: true, retryAfter: 30},
-		{status: 429, wantCode: CodeRateLimited, retryable: true},
-		{status: 429, write: true, wantCode: CodeRateLimited},
-		{status: 500, wantCode: CodeUpstreamRejected, retryable: true},
-		{status: 503, write: true, wantCode: CodeUpstreamRejected},
-		{status: 400, wantCode: CodeUpstreamRejected},
+		{status: 403, wantCode: codeForbidden},
+		{status: 404, wantCode: codeNotFound},
+		{status: 409, wantCode: codeConflict},
+		{status: 429, header: map[string]string{"Retry-After": "30"}, wantCode: codeRateLimited, retryable: true, retryAfter: 30},
+		{status: 429, wantCode: codeRateLimited, retryable: true},
+		{status: 429, write: true, wantCode: codeRateLimited},
+		{status: 500, wantCode: codeUpstreamRejected, retryable: true},
+		{status: 503, write: true, wantCode: codeUpstreamRejected},
+		{status: 400, wantCode: codeUpstreamRejected},
 	}
 	for _, tt := range tests {
 		t.Run(http.StatusText(tt.status), func(t *testing.T) {
@@ -342,8 +342,8 @@ func TestClient_transportFailures(t *testing.T) {
 		wantCode  string
 		retryable bool
 	}{
-		{"read", false, CodeUpstreamRejected, true},
-		{"write", true, CodeUnknownOutcome, false},
+		{"read", false, codeUpstreamRejected, true},
+		{"write", true, codeUnknownOutcome, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -379,7 +379,7 @@ func TestClient_deadline(t *testing.T) {
 	tests := []struct {
 		write    bool
 		wantCode string
-	}{{false, CodeTimeout}, {true, CodeUnknownOutcome}}
+	}{{false, codeTimeout}, {true, codeUnknownOutcome}}
 	for _, tt := range tests {
 		ctx := readCtx()
 		if tt.write {
@@ -414,8 +414,8 @@ func TestClient_unboundedBodyIsCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.streamingCountries(readCtx()); !errors.Is(err, ErrBodyTooLarge) {
-		t.Fatalf("error = %v, want ErrBodyTooLarge", err)
+	if _, err := c.streamingCountries(readCtx()); !errors.Is(err, errBodyTooLarge) {
+		t.Fatalf("error = %v, want errBodyTooLarge", err)
 	}
 }
 

@@ -31,8 +31,8 @@ func TestEncodeEnvelope_matchesEncodingJSON(t *testing.T) {
 		success("read_search", data, []string{"w <1>", "w\u2028"}),
 		success("read_search", nil, nil),
 		{OK: true, Operation: "x", Data: map[string]any{"items": []any{"a"}}},
-		failure("read_requests", &ErrorObject{Code: CodeInternalError, Message: "m <&>", Field: "/f", RetryAfterSeconds: &retry}, []string{}),
-		failure("read_requests", &ErrorObject{Code: CodeInvalidArgument, Message: "m"}, nil),
+		failure("read_requests", &envelopeError{Code: codeInternalError, Message: "m <&>", Field: "/f", RetryAfterSeconds: &retry}, []string{}),
+		failure("read_requests", &envelopeError{Code: codeInvalidArgument, Message: "m"}, nil),
 	}
 	envs[4].Data = map[string]any{"partial": []any{json.Number("1")}}
 	for i, env := range envs {

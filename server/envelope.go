@@ -19,7 +19,7 @@ type envelope struct {
 	OK            bool         `json:"ok"`
 	Operation     string       `json:"operation"`
 	Data          any          `json:"data,omitempty"`
-	Error         *ErrorObject `json:"error,omitempty"`
+	Error         *envelopeError `json:"error,omitempty"`
 	Warnings      []string     `json:"warnings"`
 	Truncated     bool         `json:"truncated"`
 	CorrelationID string       `json:"correlation_id"`
@@ -31,7 +31,7 @@ func success(tool string, data any, warnings []string) *envelope {
 }
 
 // failure wraps an error object.
-func failure(tool string, e *ErrorObject, warnings []string) *envelope {
+func failure(tool string, e *envelopeError, warnings []string) *envelope {
 	return &envelope{OK: false, Operation: tool, Error: e, Warnings: nonNil(warnings), CorrelationID: correlationID()}
 }
 

@@ -14,47 +14,47 @@ import (
 
 // Error codes of the envelope's error object (04-results).
 const (
-	CodeInvalidArgument        = "INVALID_ARGUMENT"
-	CodeAuthenticationFailed   = "AUTHENTICATION_FAILED"
-	CodeForbidden              = "FORBIDDEN"
-	CodeNotFound               = "NOT_FOUND"
-	CodeUnsupportedCapability  = "UNSUPPORTED_CAPABILITY"
-	CodeUpstreamRejected       = "UPSTREAM_REJECTED"
-	CodeRateLimited            = "RATE_LIMITED"
-	CodeTimeout                = "TIMEOUT"
-	CodeUnknownOutcome         = "UNKNOWN_OUTCOME"
-	CodeConflict               = "CONFLICT"
-	CodePartialFailure         = "PARTIAL_FAILURE"
-	CodeUpstreamSchemaMismatch = "UPSTREAM_SCHEMA_MISMATCH"
-	CodeInternalError          = "INTERNAL_ERROR"
+	codeInvalidArgument        = "INVALID_ARGUMENT"
+	codeAuthenticationFailed   = "AUTHENTICATION_FAILED"
+	codeForbidden              = "FORBIDDEN"
+	codeNotFound               = "NOT_FOUND"
+	codeUnsupportedCapability  = "UNSUPPORTED_CAPABILITY"
+	codeUpstreamRejected       = "UPSTREAM_REJECTED"
+	codeRateLimited            = "RATE_LIMITED"
+	codeTimeout                = "TIMEOUT"
+	codeUnknownOutcome         = "UNKNOWN_OUTCOME"
+	codeConflict               = "CONFLICT"
+	codePartialFailure         = "PARTIAL_FAILURE"
+	codeUpstreamSchemaMismatch = "UPSTREAM_SCHEMA_MISMATCH"
+	codeInternalError          = "INTERNAL_ERROR"
 )
 
 // Sentinels for errors.Is. Nothing matches error strings.
 var (
-	// ErrNoContent: upstream answered 204 or a JSON null where a record was
+	// errNoContent: upstream answered 204 or a JSON null where a record was
 	// expected (Ombi's "not found" for many lookups).
-	ErrNoContent = errors.New("upstream returned no content")
-	// ErrBodyTooLarge: the upstream body exceeded the read cap.
-	ErrBodyTooLarge = errors.New("upstream body exceeds the read cap")
-	// ErrPathValue: a path value would change the route ("." or "..").
-	ErrPathValue = errors.New("path value not allowed")
-	// ErrBodyBudget: the upstream answers of the calls in flight already
+	errNoContent = errors.New("upstream returned no content")
+	// errBodyTooLarge: the upstream body exceeded the read cap.
+	errBodyTooLarge = errors.New("upstream body exceeds the read cap")
+	// errPathValue: a path value would change the route ("." or "..").
+	errPathValue = errors.New("path value not allowed")
+	// errBodyBudget: the upstream answers of the calls in flight already
 	// hold the whole body budget (Options.BodyBudgetBytes).
-	ErrBodyBudget = errors.New("upstream body budget exhausted")
+	errBodyBudget = errors.New("upstream body budget exhausted")
 )
 
-// RedirectError is an upstream redirect the client refused: one to another
+// redirectError is an upstream redirect the client refused: one to another
 // origin than OMBI_URL's (never followed: the body and the credentials
 // would go there), or one more than the bound. Origin is the target's
 // scheme and host only, never a path, query or credential.
-type RedirectError struct {
+type redirectError struct {
 	Status  int
 	Origin  string
 	TooMany bool
 }
 
 // Error implements error.
-func (e *RedirectError) Error() string {
+func (e *redirectError) Error() string {
 	if e.TooMany {
 		return fmt.Sprintf("follow redirect: more than %d redirects (the last HTTP %d)", maxRedirects, e.Status)
 	}
@@ -66,10 +66,10 @@ func (e *RedirectError) Error() string {
 type pathValueError struct{ value string }
 
 // Error implements error.
-func (e *pathValueError) Error() string { return "build request: " + ErrPathValue.Error() }
+func (e *pathValueError) Error() string { return "build request: " + errPathValue.Error() }
 
-// Unwrap returns ErrPathValue.
-func (e *pathValueError) Unwrap() error { return ErrPathValue }
+// Unwrap returns errPathValue.
+func (e *pathValueError) Unwrap() error { return errPathValue }
 
 // blamePathValue turns a refused path value into an INVALID_ARGUMENT on the
 // argument that carried it: the first (in pointer order) string of args
@@ -106,7 +106,7 @@ func blamePathValue(err error, args json.RawMessage) error {
 		return err
 	}
 	slices.Sort(found)
-	return &ArgumentError{Field: found[0], Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
+	return &argumentError{Field: found[0], Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
 }
 
 // unsentError marks a failure that happened before any write of the call
@@ -121,69 +121,69 @@ func (e *unsentError) Error() string { return e.err.Error() }
 // Unwrap returns the failure.
 func (e *unsentError) Unwrap() error { return e.err }
 
-// APIError is an upstream HTTP status outside 2xx. Message is fixed text
+// apiError is an upstream HTTP status outside 2xx. Message is fixed text
 // chosen by the server; upstream bodies are never quoted.
-type APIError struct {
+type apiError struct {
 	Status  int
 	Code    string // upstream business code when one was safely recognised
 	Message string
 }
 
 // Error implements error.
-func (e *APIError) Error() string {
+func (e *apiError) Error() string {
 	return fmt.Sprintf("upstream answered HTTP %d: %s", e.Status, e.Message)
 }
 
-// RateLimitError is an upstream 429. HasRetryAfter reports whether a readable
+// rateLimitError is an upstream 429. HasRetryAfter reports whether a readable
 // Retry-After header came with it; RetryAfter may then be zero ("retry now").
-type RateLimitError struct {
+type rateLimitError struct {
 	RetryAfter    time.Duration
 	HasRetryAfter bool
 }
 
 // Error implements error.
-func (e *RateLimitError) Error() string {
+func (e *rateLimitError) Error() string {
 	return "upstream rate limit reached (HTTP 429)"
 }
 
-// BusinessError is an HTTP 200 carrying a failure: RequestEngineResult with
+// businessError is an HTTP 200 carrying a failure: RequestEngineResult with
 // isError or result:false, an IdentityResult failure, or a tester false.
 // Message is already sanitised.
-type BusinessError struct {
+type businessError struct {
 	Code    string
 	Message string
 }
 
 // Error implements error.
-func (e *BusinessError) Error() string {
+func (e *businessError) Error() string {
 	if e.Message == "" {
 		return "upstream reported a failure"
 	}
 	return "upstream reported a failure: " + e.Message
 }
 
-// SchemaError is an upstream body that is not JSON or not the expected shape.
-type SchemaError struct {
+// schemaError is an upstream body that is not JSON or not the expected shape.
+type schemaError struct {
 	Op     string // "GET /api/v1/Search/movie/{searchTerm}"
 	Reason string
 }
 
 // Error implements error.
-func (e *SchemaError) Error() string {
+func (e *schemaError) Error() string {
 	return fmt.Sprintf("decode upstream answer of %s: %s", e.Op, e.Reason)
 }
 
-// TransportError is a failure to send or receive: connection refused or
+// transportError is a failure to send or receive: connection refused or
 // reset, a deadline, a cancelled call. Write says whether the request was a
 // mutation, which decides between retryable and UNKNOWN_OUTCOME.
-type TransportError struct {
+type transportError struct {
 	Op    string
 	Write bool
 	Err   error
 }
 
 // Error implements error.
-func (e *TransportError) Error() string {
+func (e *transportError) Error() string {
 	if e.Timeout() {
 		return fmt.Sprintf("call %s: deadline exceeded", e.Op)
 	}
@@ -191,23 +191,23 @@ func (e *TransportError) Error() string {
 }
 
 // Unwrap returns the underlying failure.
-func (e *TransportError) Unwrap() error { return e.Err }
+func (e *transportError) Unwrap() error { return e.Err }
 
 // Timeout reports whether the failure was the per-call deadline.
-func (e *TransportError) Timeout() bool {
+func (e *transportError) Timeout() bool {
 	var t interface{ Timeout() bool }
 	return errors.Is(e.Err, context.DeadlineExceeded) || (errors.As(e.Err, &t) && t.Timeout())
 }
 
-// ArgumentError rejects tool arguments before any upstream traffic. Field is
+// argumentError rejects tool arguments before any upstream traffic. Field is
 // the JSON pointer of the failing argument ("" when it is the whole input).
-type ArgumentError struct {
+type argumentError struct {
 	Field   string
 	Message string
 }
 
 // Error implements error.
-func (e *ArgumentError) Error() string { return "invalid argument " + e.Field + ": " + e.Message }
+func (e *argumentError) Error() string { return "invalid argument " + e.Field + ": " + e.Message }
 
 // partialError is a compound read of which one part failed: the envelope
 // is ok:false with PARTIAL_FAILURE and carries data, what is known; what
@@ -233,19 +233,19 @@ type notFoundError struct{ Message string }
 // Error implements error.
 func (e *notFoundError) Error() string { return e.Message }
 
-// UnsupportedError is a branch or tool this server does not serve, or an
+// unsupportedError is a branch or tool this server does not serve, or an
 // argument it cannot honour upstream. Field is the JSON pointer of that
 // argument ("" when the refusal is the whole call's).
-type UnsupportedError struct {
+type unsupportedError struct {
 	Field   string
 	Message string
 }
 
 // Error implements error.
-func (e *UnsupportedError) Error() string { return e.Message }
+func (e *unsupportedError) Error() string { return e.Message }
 
-// ErrorObject is the envelope's error object (04-results $defs/error).
-type ErrorObject struct {
+// envelopeError is the envelope's error object (04-results $defs/error).
+type envelopeError struct {
 	Code              string `json:"code"`
 	Message           string `json:"message"`
 	Retryable         bool   `json:"retryable"`
@@ -259,16 +259,16 @@ type ErrorObject struct {
 // write, and a transport failure or deadline after sending one is
 // UNKNOWN_OUTCOME. A failure marked unsent (nothing of the call's writes
 // left) maps as a read's.
-func errorObject(err error, write bool) *ErrorObject {
+func errorObject(err error, write bool) *envelopeError {
 	var (
-		arg      *ArgumentError
-		unsup    *UnsupportedError
-		api      *APIError
-		rate     *RateLimitError
-		biz      *BusinessError
-		sch      *SchemaError
-		tr       *TransportError
-		redirect *RedirectError
+		arg      *argumentError
+		unsup    *unsupportedError
+		api      *apiError
+		rate     *rateLimitError
+		biz      *businessError
+		sch      *schemaError
+		tr       *transportError
+		redirect *redirectError
 		un       *unsentError
 		nf       *notFoundError
 	)
@@ -277,7 +277,7 @@ func errorObject(err error, write bool) *ErrorObject {
 	}
 	var part *partialError
 	if errors.As(err, &part) {
-		o := &ErrorObject{Code: CodePartialFailure, Message: part.what + "; the available data is returned"}
+		o := &envelopeError{Code: codePartialFailure, Message: part.what + "; the available data is returned"}
 		if part.cause != nil {
 			o.Retryable = errorObject(part.cause, write).Retryable
 		}
@@ -288,11 +288,11 @@ func errorObject(err error, write bool) *ErrorObject {
 		// The validator's text may quote the offending value, and a field
 		// pointer may name a hostile property: both are bounded so a huge
 		// argument can never blow the response budget.
-		return &ErrorObject{Code: CodeInvalidArgument, Message: clip(arg.Message, maxArgumentMessageRunes), Field: clip(arg.Field, maxFieldRunes)}
+		return &envelopeError{Code: codeInvalidArgument, Message: clip(arg.Message, maxArgumentMessageRunes), Field: clip(arg.Field, maxFieldRunes)}
 	case errors.As(err, &unsup):
-		return &ErrorObject{Code: CodeUnsupportedCapability, Message: unsup.Message, Field: clip(unsup.Field, maxFieldRunes)}
+		return &envelopeError{Code: codeUnsupportedCapability, Message: unsup.Message, Field: clip(unsup.Field, maxFieldRunes)}
 	case errors.As(err, &rate):
-		o := &ErrorObject{Code: CodeRateLimited, Message: "upstream rate limit reached; wait before calling again", Retryable: !write, HTTPStatus: http.StatusTooManyRequests}
+		o := &envelopeError{Code: codeRateLimited, Message: "upstream rate limit reached; wait before calling again", Retryable: !write, HTTPStatus: http.StatusTooManyRequests}
 		if rate.HasRetryAfter {
 			s := int((rate.RetryAfter + time.Second - 1) / time.Second)
 			o.RetryAfterSeconds = &s
@@ -308,41 +308,41 @@ func errorObject(err error, write bool) *ErrorObject {
 		if biz.Message != "" {
 			msg += ": " + biz.Message
 		}
-		return &ErrorObject{Code: CodeUpstreamRejected, Message: msg}
-	case errors.Is(err, ErrBodyTooLarge):
-		return &ErrorObject{Code: CodeUpstreamSchemaMismatch, Message: "upstream answer is larger than the read cap; it was refused, not parsed"}
+		return &envelopeError{Code: codeUpstreamRejected, Message: msg}
+	case errors.Is(err, errBodyTooLarge):
+		return &envelopeError{Code: codeUpstreamSchemaMismatch, Message: "upstream answer is larger than the read cap; it was refused, not parsed"}
 	case errors.As(err, &sch):
-		return &ErrorObject{Code: CodeUpstreamSchemaMismatch, Message: "upstream answer is not the expected JSON shape (" + sch.Op + ")"}
-	case errors.Is(err, ErrNoContent):
-		return &ErrorObject{Code: CodeNotFound, Message: "upstream returned no record for this id"}
+		return &envelopeError{Code: codeUpstreamSchemaMismatch, Message: "upstream answer is not the expected JSON shape (" + sch.Op + ")"}
+	case errors.Is(err, errNoContent):
+		return &envelopeError{Code: codeNotFound, Message: "upstream returned no record for this id"}
 	case errors.As(err, &nf):
-		return &ErrorObject{Code: CodeNotFound, Message: nf.Message}
-	case errors.Is(err, ErrPathValue):
-		return &ErrorObject{Code: CodeInvalidArgument, Message: "a path value may not be \".\" or \"..\""}
+		return &envelopeError{Code: codeNotFound, Message: nf.Message}
+	case errors.Is(err, errPathValue):
+		return &envelopeError{Code: codeInvalidArgument, Message: "a path value may not be \".\" or \"..\""}
 	case errors.As(err, &redirect):
 		if redirect.TooMany {
-			return &ErrorObject{Code: CodeUpstreamRejected, Message: fmt.Sprintf("upstream redirected more than %d times (the last HTTP %d); the redirects were not followed further", maxRedirects, redirect.Status)}
+			return &envelopeError{Code: codeUpstreamRejected, Message: fmt.Sprintf("upstream redirected more than %d times (the last HTTP %d); the redirects were not followed further", maxRedirects, redirect.Status)}
 		}
-		return &ErrorObject{Code: CodeUpstreamRejected, Message: fmt.Sprintf("upstream answered HTTP %d, a redirect to another origin (%s); it was refused, not followed", redirect.Status, redirect.Origin)}
-	case errors.Is(err, ErrBodyBudget):
+		return &envelopeError{Code: codeUpstreamRejected, Message: fmt.Sprintf("upstream answered HTTP %d, a redirect to another origin (%s); it was refused, not followed", redirect.Status, redirect.Origin)}
+	case errors.Is(err, errBodyBudget):
 		if errors.As(err, &tr) && tr.Write {
-			return &ErrorObject{Code: CodeUnknownOutcome, Message: "the request was sent but its answer could not be read (the memory budget for upstream answers is exhausted); read the current state before retrying"}
+			return &envelopeError{Code: codeUnknownOutcome, Message: "the request was sent but its answer could not be read (the memory budget for upstream answers is exhausted); read the current state before retrying"}
 		}
-		return &ErrorObject{Code: CodeRateLimited, Message: "the server's memory budget for upstream answers is held by calls in flight; retry shortly", Retryable: !write}
+		return &envelopeError{Code: codeRateLimited, Message: "the server's memory budget for upstream answers is held by calls in flight; retry shortly", Retryable: !write}
 	case errors.As(err, &tr):
 		write = write || tr.Write
 		switch {
 		case write:
-			return &ErrorObject{Code: CodeUnknownOutcome, Message: "the request was sent but no answer arrived; read the current state before retrying"}
+			return &envelopeError{Code: codeUnknownOutcome, Message: "the request was sent but no answer arrived; read the current state before retrying"}
 		case tr.Timeout():
-			return &ErrorObject{Code: CodeTimeout, Message: "upstream did not answer within the deadline", Retryable: true}
+			return &envelopeError{Code: codeTimeout, Message: "upstream did not answer within the deadline", Retryable: true}
 		case errors.Is(tr.Err, context.Canceled):
-			return &ErrorObject{Code: CodeUpstreamRejected, Message: "the call was cancelled before upstream answered", Retryable: true}
+			return &envelopeError{Code: codeUpstreamRejected, Message: "the call was cancelled before upstream answered", Retryable: true}
 		default:
-			return &ErrorObject{Code: CodeUpstreamRejected, Message: "upstream could not be reached", Retryable: true}
+			return &envelopeError{Code: codeUpstreamRejected, Message: "upstream could not be reached", Retryable: true}
 		}
 	}
-	return &ErrorObject{Code: CodeInternalError, Message: "internal error"}
+	return &envelopeError{Code: codeInternalError, Message: "internal error"}
 }
 
 // Bounds of the caller-influenced parts of an INVALID_ARGUMENT error.
@@ -377,25 +377,25 @@ func statusMessage(status int) string {
 	return fmt.Sprintf("upstream answered HTTP %d %s", status, text)
 }
 
-func apiErrorObject(e *APIError, write bool) *ErrorObject {
-	o := &ErrorObject{HTTPStatus: e.Status, Message: e.Message}
+func apiErrorObject(e *apiError, write bool) *envelopeError {
+	o := &envelopeError{HTTPStatus: e.Status, Message: e.Message}
 	if o.Message == "" {
 		o.Message = statusMessage(e.Status)
 	}
 	switch {
 	case e.Status == http.StatusUnauthorized:
-		o.Code = CodeAuthenticationFailed
+		o.Code = codeAuthenticationFailed
 	case e.Status == http.StatusForbidden:
-		o.Code = CodeForbidden
+		o.Code = codeForbidden
 	case e.Status == http.StatusNotFound:
-		o.Code = CodeNotFound
+		o.Code = codeNotFound
 	case e.Status == http.StatusConflict:
-		o.Code = CodeConflict
+		o.Code = codeConflict
 	case e.Status >= 500:
-		o.Code = CodeUpstreamRejected
+		o.Code = codeUpstreamRejected
 		o.Retryable = !write
 	default:
-		o.Code = CodeUpstreamRejected
+		o.Code = codeUpstreamRejected
 	}
 	if o.HTTPStatus < 100 || o.HTTPStatus > 599 {
 		o.HTTPStatus = 0
@@ -411,9 +411,9 @@ func checkResponse(resp *http.Response) error {
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
 		after, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-		return &RateLimitError{RetryAfter: after, HasRetryAfter: ok}
+		return &rateLimitError{RetryAfter: after, HasRetryAfter: ok}
 	}
-	return &APIError{Status: resp.StatusCode, Message: statusMessage(resp.StatusCode)}
+	return &apiError{Status: resp.StatusCode, Message: statusMessage(resp.StatusCode)}
 }
 
 // maxRetryAfterSeconds bounds a Retry-After value (one day).

@@ -158,7 +158,7 @@ func TestHTTP_sameToolsAndEnvelopeAsStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if env := envelopeOf(t, res); !res.IsError || env["error"].(map[string]any)["code"] != CodeForbidden {
+	if env := envelopeOf(t, res); !res.IsError || env["error"].(map[string]any)["code"] != codeForbidden {
 		t.Errorf("disabled bundle over HTTP: %v", env)
 	}
 }

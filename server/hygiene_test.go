@@ -333,7 +333,7 @@ func TestHygiene_pathValueNamesField(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tool+tt.field, func(t *testing.T) {
 			r := h.call(t, tt.tool, tt.args)
-			if r.OK || r.Error.Code != CodeInvalidArgument || r.Error.Field != tt.field {
+			if r.OK || r.Error.Code != codeInvalidArgument || r.Error.Field != tt.field {
 				t.Fatalf("%s %v -> %s, want INVALID_ARGUMENT on %s", tt.tool, tt.args, r.raw, tt.field)
 			}
 		})
@@ -353,7 +353,7 @@ func TestHygiene_pathValueNamesField(t *testing.T) {
 					for _, dot := range []string{".", ".."} {
 						args := withString(t, ex.Args, ptr, dot)
 						r := h.call(t, tool, args)
-						if !r.OK && r.Error.Code == CodeInvalidArgument && r.Error.Field == "" {
+						if !r.OK && r.Error.Code == codeInvalidArgument && r.Error.Field == "" {
 							t.Errorf("%s %s: INVALID_ARGUMENT names no field: %s", tool, args, r.Error.Message)
 						}
 					}

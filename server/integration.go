@@ -30,7 +30,7 @@ import (
 // upstream: GET /api/v1/Radarr/tags
 // upstream: GET /api/v1/Lidarr/Profiles
 // upstream: GET /api/v1/Lidarr/RootFolders
-func (c *Client) arrOptions(ctx context.Context, rel string) (json.RawMessage, error) {
+func (c *ombiClient) arrOptions(ctx context.Context, rel string) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, rel, nil)
 }
 
@@ -43,21 +43,21 @@ func (c *Client) arrOptions(ctx context.Context, rel string) (json.RawMessage, e
 // upstream: POST /api/v1/Jellyfin/info
 // upstream: POST /api/v1/Emby/Library
 // upstream: POST /api/v1/Jellyfin/Library
-func (c *Client) integrationPost(ctx context.Context, rel string, body json.RawMessage) (json.RawMessage, error) {
+func (c *ombiClient) integrationPost(ctx context.Context, rel string, body json.RawMessage) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodPost, rel, body)
 }
 
 // plexServers lists the Plex servers of the saved account.
 //
 // upstream: GET /api/v1/Plex/servers
-func (c *Client) plexServers(ctx context.Context) (json.RawMessage, error) {
+func (c *ombiClient) plexServers(ctx context.Context) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Plex/servers", nil)
 }
 
 // plexLibraries lists the libraries of a saved Plex server.
 //
 // upstream: GET /api/v1/Plex/Libraries/{machineId}
-func (c *Client) plexLibraries(ctx context.Context, machineID string) (json.RawMessage, error) {
+func (c *ombiClient) plexLibraries(ctx context.Context, machineID string) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Plex/Libraries/"+seg(machineID), nil)
 }
 
@@ -82,7 +82,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 	if t[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(t, &items); err != nil {
-			return nil, &SchemaError{Op: "integration option list", Reason: "not a JSON array"}
+			return nil, &schemaError{Op: "integration option list", Reason: "not a JSON array"}
 		}
 		var out []map[string]json.RawMessage
 		for _, it := range items {
@@ -95,7 +95,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(t, &obj); err != nil {
-		return nil, &SchemaError{Op: "integration option list", Reason: "not a JSON array or object"}
+		return nil, &schemaError{Op: "integration option list", Reason: "not a JSON array or object"}
 	}
 	for _, k := range []string{"success", "successful", "Success"} {
 		if v, ok := obj[k]; ok && string(bytes.TrimSpace(v)) == "false" {
@@ -103,7 +103,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 				Message string `json:"message"`
 			}
 			_ = json.Unmarshal(t, &msg)
-			return nil, &BusinessError{Message: sanitizeMessage(msg.Message)}
+			return nil, &businessError{Message: sanitizeMessage(msg.Message)}
 		}
 	}
 	for _, k := range wrapperKeys {
@@ -113,7 +113,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 	}
 	// An object that wraps no list says nothing about the options: never an
 	// empty, complete collection (RESULTS-PROJECTION-001).
-	return nil, &SchemaError{Op: "integration option list", Reason: "an object that holds no list of options"}
+	return nil, &schemaError{Op: "integration option list", Reason: "an object that holds no list of options"}
 }
 
 // scalarText reads a JSON string or number as text.
@@ -213,7 +213,7 @@ func savedServer(settings json.RawMessage, want string, keys []string) (json.Raw
 		Servers []json.RawMessage `json:"servers"`
 	}
 	if err := json.Unmarshal(settings, &doc); err != nil {
-		return nil, &SchemaError{Op: "saved media server settings", Reason: "no servers list"}
+		return nil, &schemaError{Op: "saved media server settings", Reason: "no servers list"}
 	}
 	var found []json.RawMessage
 	for _, s := range doc.Servers {
@@ -277,7 +277,7 @@ func readIntegration(d *deps) tool {
 		case "arr_options":
 			category = in.Service + "_" + strings.TrimSuffix(in.Kind, "s")
 			if in.Is4K && in.Kind == "tags" {
-				return nil, &ArgumentError{Field: "/is_4k", Message: "Radarr 4K applies to profiles and root folders only"}
+				return nil, &argumentError{Field: "/is_4k", Message: "Radarr 4K applies to profiles and root folders only"}
 			}
 			switch key := in.Service + "/" + in.Kind; key {
 			case "lidarr/metadata_profiles":
@@ -287,7 +287,7 @@ func readIntegration(d *deps) tool {
 			default:
 				rel, ok := arrPaths[key]
 				if !ok {
-					return nil, &UnsupportedError{Message: "read_integration: unknown option list " + key}
+					return nil, &unsupportedError{Message: "read_integration: unknown option list " + key}
 				}
 				if in.Is4K {
 					rel += "/4k"
@@ -327,9 +327,9 @@ func readIntegration(d *deps) tool {
 			category = in.Service + "_library"
 			raw, err = cl.integrationPost(ctx, "api/v1/"+svc+"/Library", server)
 		default:
-			return nil, &UnsupportedError{Message: "read_integration: unknown branch"}
+			return nil, &unsupportedError{Message: "read_integration: unknown branch"}
 		}
-		if err != nil && !errors.Is(err, ErrNoContent) { // 204: nothing configured
+		if err != nil && !errors.Is(err, errNoContent) { // 204: nothing configured
 			return nil, err
 		}
 		refs, err := optionRefs(raw, category)
@@ -363,7 +363,7 @@ func serverInfoPage(raw json.RawMessage) (any, error) {
 		VerUpper   string `json:"Version"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, &SchemaError{Op: "POST media server info", Reason: "not a server info object"}
+		return nil, &schemaError{Op: "POST media server info", Reason: "not a server info object"}
 	}
 	id, name, version := firstOf(w.ID, w.IDUpper), firstOf(w.ServerName, w.NameUpper), firstOf(w.Version, w.VerUpper)
 	var refs []reference

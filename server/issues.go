@@ -73,14 +73,14 @@ type (
 // issues lists one window of issues with a status.
 //
 // upstream: GET /api/v1/Issues/{take}/{skip}/{status}
-func (c *Client) issues(ctx context.Context, take, skip, status int) ([]wireIssue, error) {
+func (c *ombiClient) issues(ctx context.Context, take, skip, status int) ([]wireIssue, error) {
 	return send[[]wireIssue](ctx, c, http.MethodGet, "api/v1/Issues/"+segInt(take)+"/"+segInt(skip)+"/"+segInt(status), nil)
 }
 
 // issueSummaries lists one window of provider-grouped issue summaries.
 //
 // upstream: GET /api/v2/Issues/{position}/{take}/{status}
-func (c *Client) issueSummaries(ctx context.Context, position, take, status int) ([]wireIssueGroup, error) {
+func (c *ombiClient) issueSummaries(ctx context.Context, position, take, status int) ([]wireIssueGroup, error) {
 	return send[[]wireIssueGroup](ctx, c, http.MethodGet, "api/v2/Issues/"+segInt(position)+"/"+segInt(take)+"/"+segInt(status), nil)
 }
 
@@ -88,70 +88,70 @@ func (c *Client) issueSummaries(ctx context.Context, position, take, status int)
 // raw body is returned because null, [] and empty mean "no issues".
 //
 // upstream: GET /api/v2/Issues/details/{providerId}
-func (c *Client) issueDetails(ctx context.Context, providerID string) (json.RawMessage, error) {
+func (c *ombiClient) issueDetails(ctx context.Context, providerID string) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Issues/details/"+seg(providerID), nil)
 }
 
 // issueComments lists the comments of an issue.
 //
 // upstream: GET /api/v1/Issues/{id}/comments
-func (c *Client) issueComments(ctx context.Context, id int) ([]wireComment, error) {
+func (c *ombiClient) issueComments(ctx context.Context, id int) ([]wireComment, error) {
 	return send[[]wireComment](ctx, c, http.MethodGet, "api/v1/Issues/"+segInt(id)+"/comments", nil)
 }
 
 // issueCount reads the issue counters.
 //
 // upstream: GET /api/v1/Issues/count
-func (c *Client) issueCount(ctx context.Context) (wireIssueCount, error) {
+func (c *ombiClient) issueCount(ctx context.Context) (wireIssueCount, error) {
 	return send[wireIssueCount](ctx, c, http.MethodGet, "api/v1/Issues/count", nil)
 }
 
 // createIssue creates an issue; the answer is the bare new id.
 //
 // upstream: POST /api/v1/Issues
-func (c *Client) createIssue(ctx context.Context, body issueBody) (int, error) {
+func (c *ombiClient) createIssue(ctx context.Context, body issueBody) (int, error) {
 	return send[int](ctx, c, http.MethodPost, "api/v1/Issues", body)
 }
 
 // addIssueComment adds a comment; a 204 means the issue is missing.
 //
 // upstream: POST /api/v1/Issues/comments
-func (c *Client) addIssueComment(ctx context.Context, body commentBody) (wireComment, error) {
+func (c *ombiClient) addIssueComment(ctx context.Context, body commentBody) (wireComment, error) {
 	return send[wireComment](ctx, c, http.MethodPost, "api/v1/Issues/comments", body)
 }
 
 // setIssueStatus changes an issue's status.
 //
 // upstream: POST /api/v1/Issues/status
-func (c *Client) setIssueStatus(ctx context.Context, body issueStatusBody) (bool, error) {
+func (c *ombiClient) setIssueStatus(ctx context.Context, body issueStatusBody) (bool, error) {
 	return send[bool](ctx, c, http.MethodPost, "api/v1/Issues/status", body)
 }
 
 // deleteIssue deletes an issue.
 //
 // upstream: DELETE /api/v1/Issues/{id}
-func (c *Client) deleteIssue(ctx context.Context, id int) (bool, error) {
+func (c *ombiClient) deleteIssue(ctx context.Context, id int) (bool, error) {
 	return send[bool](ctx, c, http.MethodDelete, "api/v1/Issues/"+segInt(id), nil)
 }
 
 // deleteIssueComment deletes one comment.
 //
 // upstream: DELETE /api/v1/Issues/comments/{id}
-func (c *Client) deleteIssueComment(ctx context.Context, id int) (bool, error) {
+func (c *ombiClient) deleteIssueComment(ctx context.Context, id int) (bool, error) {
 	return send[bool](ctx, c, http.MethodDelete, "api/v1/Issues/comments/"+segInt(id), nil)
 }
 
 // createIssueCategory adds an issue category.
 //
 // upstream: POST /api/v1/Issues/categories
-func (c *Client) createIssueCategory(ctx context.Context, name string) (bool, error) {
+func (c *ombiClient) createIssueCategory(ctx context.Context, name string) (bool, error) {
 	return send[bool](ctx, c, http.MethodPost, "api/v1/Issues/categories", categoryBody{Value: name})
 }
 
 // deleteIssueCategory deletes an issue category.
 //
 // upstream: DELETE /api/v1/Issues/categories/{catId}
-func (c *Client) deleteIssueCategory(ctx context.Context, id int) (bool, error) {
+func (c *ombiClient) deleteIssueCategory(ctx context.Context, id int) (bool, error) {
 	return send[bool](ctx, c, http.MethodDelete, "api/v1/Issues/categories/"+segInt(id), nil)
 }
 
@@ -325,7 +325,7 @@ func readIssues(d *deps) tool {
 			return groupPage{Kind: "group_page", Items: items, Page: upstreamPage(offset, limit, len(ws), unitGroups)}, nil
 		case "provider_summary":
 			raw, err := cl.issueDetails(ctx, in.ProviderID)
-			if err != nil && !errors.Is(err, ErrNoContent) {
+			if err != nil && !errors.Is(err, errNoContent) {
 				return nil, err
 			}
 			items, err := providerGroups(c, raw)
@@ -359,7 +359,7 @@ func readIssues(d *deps) tool {
 			ms = appendIntMetric(ms, "resolved", w.Resolved, scopeInstance, unitIssues)
 			return newMetrics(ms), nil
 		}
-		return nil, &UnsupportedError{Message: "read_issues: unknown branch"}
+		return nil, &unsupportedError{Message: "read_issues: unknown branch"}
 	}}
 }
 
@@ -372,7 +372,7 @@ func providerGroups(c *call, raw json.RawMessage) ([]groupRecord, error) {
 	}
 	var w wireIssueGroup
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, &SchemaError{Op: "GET /api/v2/Issues/details/{providerId}", Reason: "not an issue summary object"}
+		return nil, &schemaError{Op: "GET /api/v2/Issues/details/{providerId}", Reason: "not an issue summary object"}
 	}
 	return []groupRecord{projectGroup(c, &w)}, nil
 }
@@ -404,7 +404,7 @@ func writeIssueCreate(d *deps) tool {
 			}
 		}
 		if in.RequestID == nil && in.ProviderID == nil {
-			return nil, &ArgumentError{Field: "", Message: "give request_id or provider_id (at least one association)"}
+			return nil, &argumentError{Field: "", Message: "give request_id or provider_id (at least one association)"}
 		}
 		rt, err := enumCode(enumRequestType, "/request_type", in.RequestType)
 		if err != nil {
@@ -451,7 +451,7 @@ func (d *deps) sameMedia(ctx context.Context, media string, requestID int, provi
 	default:
 		// An album request's media read names the artist, not the release
 		// group an issue's provider id carries: the pair cannot be checked.
-		return &ArgumentError{Field: "/provider_id", Message: "for album issues give request_id or provider_id, not both (the pair cannot be verified)"}
+		return &argumentError{Field: "/provider_id", Message: "for album issues give request_id or provider_id, not both (the pair cannot be verified)"}
 	}
 	if err != nil {
 		return associationError(err)
@@ -459,7 +459,7 @@ func (d *deps) sameMedia(ctx context.Context, media string, requestID int, provi
 	if w.TheMovieDbID == "" && w.ID == "" && w.TheTvDbID == "" && w.ImdbID == "" {
 		// an answer without any id is not the request's media (for example
 		// a RequestEngineResult failure): it cannot prove a mismatch
-		return &SchemaError{Op: "GET /api/v2/Search/" + media + "/request/{requestId}", Reason: "the answer carries no media id"}
+		return &schemaError{Op: "GET /api/v2/Search/" + media + "/request/{requestId}", Reason: "the answer carries no media id"}
 	}
 	for _, id := range []flexID{w.TheMovieDbID, w.ID, w.TheTvDbID} {
 		if id != "" && string(id) == strings.TrimSpace(providerID) {
@@ -469,12 +469,12 @@ func (d *deps) sameMedia(ctx context.Context, media string, requestID int, provi
 	if w.ImdbID != "" && w.ImdbID == providerID {
 		return nil
 	}
-	return &ArgumentError{Field: "/provider_id", Message: "provider_id does not match the media of request_id"}
+	return &argumentError{Field: "/provider_id", Message: "provider_id does not match the media of request_id"}
 }
 
 func associationError(err error) error {
-	if errors.Is(err, ErrNoContent) {
-		return &ArgumentError{Field: "/request_id", Message: "request_id names no request of this request_type"}
+	if errors.Is(err, errNoContent) {
+		return &argumentError{Field: "/request_id", Message: "request_id names no request of this request_type"}
 	}
 	return err
 }
@@ -498,7 +498,7 @@ func writeIssueComment(d *deps) tool {
 			return nil, err
 		}
 		w, err := d.client.addIssueComment(ctx, commentBody{Comment: in.Comment, IssueID: in.IssueID})
-		if errors.Is(err, ErrNoContent) {
+		if errors.Is(err, errNoContent) {
 			return nil, &notFoundError{Message: "upstream has no issue " + strconv.Itoa(in.IssueID)}
 		}
 		if err != nil {
@@ -592,6 +592,6 @@ func writeIssueManage(d *deps) tool {
 			m.CategoryID = in.CategoryID
 			return m, err
 		}
-		return nil, &UnsupportedError{Message: "write_issue_manage: unknown branch"}
+		return nil, &unsupportedError{Message: "write_issue_manage: unknown branch"}
 	}}
 }

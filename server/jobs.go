@@ -64,9 +64,9 @@ func allowedJobs(jobs []string) map[string]bool {
 // upstream: POST /api/v1/Job/arrAvailability
 // upstream: POST /api/v1/Job/autodeleterequests
 // upstream: POST /api/v1/Job/newsletter
-func (c *Client) runJob(ctx context.Context, job string) (bool, error) {
+func (c *ombiClient) runJob(ctx context.Context, job string) (bool, error) {
 	if !slices.Contains(allJobs(), job) {
-		return false, &ArgumentError{Field: "/job", Message: "unknown job"}
+		return false, &argumentError{Field: "/job", Message: "unknown job"}
 	}
 	return send[bool](ctx, c, http.MethodPost, "api/v1/Job/"+job, nil)
 }
@@ -75,7 +75,7 @@ func (c *Client) runJob(ctx context.Context, job string) (bool, error) {
 // answer may be empty (202) or a bool.
 //
 // upstream: POST /api/v1/Plex/WatchlistUsers/revalidate
-func (c *Client) revalidateWatchlist(ctx context.Context) (string, error) {
+func (c *ombiClient) revalidateWatchlist(ctx context.Context) (string, error) {
 	req, err := c.newRequest(ctx, http.MethodPost, "api/v1/Plex/WatchlistUsers/revalidate", nil)
 	if err != nil {
 		return "", err
@@ -110,7 +110,7 @@ func writeJobRun(d *deps) tool {
 				return nil, err
 			}
 			if !ok {
-				return nil, &BusinessError{Message: "the job was not started (upstream answered false)"}
+				return nil, &businessError{Message: "the job was not started (upstream answered false)"}
 			}
 			m.UpstreamResult = ptr(true)
 			m.Message = "job " + in.Job + " was started; its completion is not tracked"
@@ -121,13 +121,13 @@ func writeJobRun(d *deps) tool {
 			}
 			switch strings.TrimSpace(raw) {
 			case "false":
-				return nil, &BusinessError{Message: "the revalidation was refused (upstream answered false)"}
+				return nil, &businessError{Message: "the revalidation was refused (upstream answered false)"}
 			case "true":
 				m.UpstreamResult = ptr(true)
 			}
 			m.Message = "watchlist revalidation was started; its completion is not tracked"
 		default:
-			return nil, &UnsupportedError{Message: "write_job_run: unknown branch"}
+			return nil, &unsupportedError{Message: "write_job_run: unknown branch"}
 		}
 		return m, nil
 	}}

@@ -51,7 +51,7 @@ type (
 // recentMovies lists movies added in the last days.
 //
 // upstream: GET /api/v1/RecentlyAdded/movies
-func (c *Client) recentMovies(ctx context.Context) ([]wireRecentlyAdded, error) {
+func (c *ombiClient) recentMovies(ctx context.Context) ([]wireRecentlyAdded, error) {
 	return send[[]wireRecentlyAdded](ctx, c, http.MethodGet, "api/v1/RecentlyAdded/movies", nil)
 }
 
@@ -59,7 +59,7 @@ func (c *Client) recentMovies(ctx context.Context) ([]wireRecentlyAdded, error) 
 //
 // upstream: GET /api/v1/RecentlyAdded/tv
 // upstream: GET /api/v1/RecentlyAdded/tv/grouped
-func (c *Client) recentTV(ctx context.Context, grouped bool) ([]wireRecentlyAdded, error) {
+func (c *ombiClient) recentTV(ctx context.Context, grouped bool) ([]wireRecentlyAdded, error) {
 	rel := "api/v1/RecentlyAdded/tv"
 	if grouped {
 		rel += "/grouped"
@@ -70,7 +70,7 @@ func (c *Client) recentTV(ctx context.Context, grouped bool) ([]wireRecentlyAdde
 // calendar lists requested releases around today (no date range exists).
 //
 // upstream: GET /api/v2/Calendar
-func (c *Client) calendar(ctx context.Context) ([]wireCalendar, error) {
+func (c *ombiClient) calendar(ctx context.Context) ([]wireCalendar, error) {
 	return send[[]wireCalendar](ctx, c, http.MethodGet, "api/v2/Calendar", nil)
 }
 
@@ -79,7 +79,7 @@ func (c *Client) calendar(ctx context.Context) ([]wireCalendar, error) {
 // upstream: GET /api/v1/Images/poster/movie/{movieDbId}
 // upstream: GET /api/v1/Images/background/movie/{movieDbId}
 // upstream: GET /api/v1/Images/banner/movie/{movieDbId}
-func (c *Client) movieImage(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
+func (c *ombiClient) movieImage(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/movie/"+segInt(tmdbID), nil)
 }
 
@@ -87,7 +87,7 @@ func (c *Client) movieImage(ctx context.Context, kind string, tmdbID int) (json.
 //
 // upstream: GET /api/v1/Images/poster/tv/{tvdbid}
 // upstream: GET /api/v1/Images/background/tv/{tvdbid}
-func (c *Client) tvImageTVDB(ctx context.Context, kind string, tvdbID int) (json.RawMessage, error) {
+func (c *ombiClient) tvImageTVDB(ctx context.Context, kind string, tvdbID int) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/tv/"+segInt(tvdbID), nil)
 }
 
@@ -95,14 +95,14 @@ func (c *Client) tvImageTVDB(ctx context.Context, kind string, tvdbID int) (json
 //
 // upstream: GET /api/v1/Images/poster/tv/tmdb/{tmdbId}
 // upstream: GET /api/v1/Images/background/tv/tmdb/{id}
-func (c *Client) tvImageTMDB(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
+func (c *ombiClient) tvImageTMDB(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/tv/tmdb/"+segInt(tmdbID), nil)
 }
 
 // albumArt reads a release group's cover art.
 //
 // upstream: GET /api/v2/Search/releasegroupart/{musicBrainzId}
-func (c *Client) albumArt(ctx context.Context, mbid string) (json.RawMessage, error) {
+func (c *ombiClient) albumArt(ctx context.Context, mbid string) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Search/releasegroupart/"+seg(mbid), nil)
 }
 
@@ -110,7 +110,7 @@ func (c *Client) albumArt(ctx context.Context, mbid string) (json.RawMessage, er
 //
 // upstream: GET /api/v1/Images/poster
 // upstream: GET /api/v1/Images/background
-func (c *Client) randomArtwork(ctx context.Context, kind string) (json.RawMessage, error) {
+func (c *ombiClient) randomArtwork(ctx context.Context, kind string) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind, nil)
 }
 
@@ -204,7 +204,7 @@ func imageURL(raw json.RawMessage) (string, error) {
 		Image string `json:"image"`
 	}
 	if err := json.Unmarshal(raw, &o); err != nil {
-		return "", &SchemaError{Op: "GET image", Reason: "not a URL string or object"}
+		return "", &schemaError{Op: "GET image", Reason: "not a URL string or object"}
 	}
 	if o.URL != "" {
 		return strings.TrimSpace(o.URL), nil
@@ -314,9 +314,9 @@ func readLibrary(d *deps) tool {
 			raw, err = cl.randomArtwork(ctx, in.Kind)
 			name = "random " + in.Kind + " (not tied to any chosen title)"
 		default:
-			return nil, &UnsupportedError{Message: "read_library: unknown branch"}
+			return nil, &unsupportedError{Message: "read_library: unknown branch"}
 		}
-		if err != nil && !errors.Is(err, ErrNoContent) {
+		if err != nil && !errors.Is(err, errNoContent) {
 			return nil, err
 		}
 		u, err := imageURL(raw)

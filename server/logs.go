@@ -48,7 +48,7 @@ type (
 // form).
 //
 // upstream: GET /api/v2/System/logs
-func (c *Client) logFiles(ctx context.Context) (json.RawMessage, error) {
+func (c *ombiClient) logFiles(ctx context.Context) (json.RawMessage, error) {
 	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/System/logs", nil)
 }
 
@@ -56,7 +56,7 @@ func (c *Client) logFiles(ctx context.Context) (json.RawMessage, error) {
 // string), streaming: only the window is kept, however long the file.
 //
 // upstream: GET /api/v2/System/logs/{logFileName}
-func (c *Client) logLines(ctx context.Context, name string, offset, limit int) (lineWindow, error) {
+func (c *ombiClient) logLines(ctx context.Context, name string, offset, limit int) (lineWindow, error) {
 	req, err := c.newRequest(ctx, http.MethodGet, "api/v2/System/logs/"+seg(name), nil)
 	if err != nil {
 		return lineWindow{}, err
@@ -81,7 +81,7 @@ func (c *Client) logLines(ctx context.Context, name string, offset, limit int) (
 		}
 		var text string
 		if err := json.Unmarshal(bytes.TrimSpace(buf), &text); err != nil {
-			return lineWindow{}, &SchemaError{Op: op, Reason: "not text and not a JSON string"}
+			return lineWindow{}, &schemaError{Op: op, Reason: "not text and not a JSON string"}
 		}
 		br = bufio.NewReader(strings.NewReader(text))
 	}
@@ -108,7 +108,7 @@ func scanWindow(br *bufio.Reader, op string, offset, limit int) (lineWindow, err
 			return w, nil
 		}
 		if err != nil {
-			return w, &TransportError{Op: op, Err: err}
+			return w, &transportError{Op: op, Err: err}
 		}
 		switch {
 		case w.seen < offset:
@@ -151,7 +151,7 @@ func readLine(br *bufio.Reader) (string, error) {
 // retry of a read after a re-login (a write is never replayed) and status
 // mapping. It returns the checked response; the caller reads and drains
 // it, then calls cancel.
-func (c *Client) openText(req *http.Request) (*http.Response, string, context.CancelFunc, error) {
+func (c *ombiClient) openText(req *http.Request) (*http.Response, string, context.CancelFunc, error) {
 	write := isWrite(req.Context())
 	op := req.Method + " " + strings.TrimPrefix(req.URL.EscapedPath(), c.base.EscapedPath())
 	ctx, cancel := context.WithTimeout(req.Context(), c.timeout)
@@ -190,14 +190,14 @@ func (c *Client) openText(req *http.Request) (*http.Response, string, context.Ca
 	}
 	if ct := strings.ToLower(resp.Header.Get("Content-Type")); strings.Contains(ct, "html") {
 		drain(resp)
-		return fail(&SchemaError{Op: op, Reason: "content type html instead of text"})
+		return fail(&schemaError{Op: op, Reason: "content type html instead of text"})
 	}
 	return resp, op, cancel, nil
 }
 
 // doText is openText plus a read of the whole body through the cap; a
 // JSON string body is unquoted.
-func (c *Client) doText(req *http.Request) (string, error) {
+func (c *ombiClient) doText(req *http.Request) (string, error) {
 	resp, op, cancel, err := c.openText(req)
 	if err != nil {
 		return "", err
@@ -245,7 +245,7 @@ func logNames(raw json.RawMessage) ([]string, error) {
 	if t[0] == '{' {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(t, &obj); err != nil {
-			return nil, &SchemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
+			return nil, &schemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
 		}
 		for _, k := range []string{"files", "logs", "fileNames", "names"} {
 			if v, ok := obj[k]; ok {
@@ -255,7 +255,7 @@ func logNames(raw json.RawMessage) ([]string, error) {
 		}
 	}
 	if err := json.Unmarshal(t, &items); err != nil {
-		return nil, &SchemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
+		return nil, &schemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
 	}
 	var names []string
 	for _, it := range items {
@@ -387,7 +387,7 @@ func readLogs(d *deps) tool {
 				}
 			}
 			if name == "" {
-				return nil, &ArgumentError{Field: "/file_id", Message: "unknown file_id; list the log files first"}
+				return nil, &argumentError{Field: "/file_id", Message: "unknown file_id; list the log files first"}
 			}
 			offset, limit := in.Lines.window()
 			w, err := d.client.logLines(ctx, name, offset, limit)
@@ -396,7 +396,7 @@ func readLogs(d *deps) tool {
 			}
 			return logResult(c, w, offset, d.client.secrets()), nil
 		}
-		return nil, &UnsupportedError{Message: "read_logs: unknown branch"}
+		return nil, &unsupportedError{Message: "read_logs: unknown branch"}
 	}}
 }
 

@@ -38,7 +38,7 @@ func completed() mutation { return mutation{Kind: "mutation", Outcome: mutationC
 // Implements S-RESULTS-0088, S-RESULTS-0097.
 func boolOutcome(ok bool, what string) (mutation, error) {
 	if !ok {
-		return mutation{}, &BusinessError{Message: what + " was refused (upstream answered false)"}
+		return mutation{}, &businessError{Message: what + " was refused (upstream answered false)"}
 	}
 	m := completed()
 	m.UpstreamResult = ptr(true)

@@ -19,7 +19,7 @@ import (
 // massEmail sends one e-mail to resolved users; the answer is a bool.
 //
 // upstream: POST /api/v1/Notifications/massemail
-func (c *Client) massEmail(ctx context.Context, body massEmailBody) (bool, error) {
+func (c *ombiClient) massEmail(ctx context.Context, body massEmailBody) (bool, error) {
 	return send[bool](ctx, c, http.MethodPost, "api/v1/Notifications/massemail", body)
 }
 
@@ -46,9 +46,9 @@ func (c *Client) massEmail(ctx context.Context, body massEmailBody) (bool, error
 // upstream: POST /api/v1/Tester/lidarr
 // upstream: POST /api/v1/Tester/couchpotato
 // upstream: POST /api/v1/Tester/sickrage
-func (c *Client) tester(ctx context.Context, service string, body json.RawMessage) (json.RawMessage, error) {
+func (c *ombiClient) tester(ctx context.Context, service string, body json.RawMessage) (json.RawMessage, error) {
 	if _, ok := testerSection[service]; !ok {
-		return nil, &ArgumentError{Field: "/service", Message: "unknown tester service"}
+		return nil, &argumentError{Field: "/service", Message: "unknown tester service"}
 	}
 	return send[json.RawMessage](ctx, c, http.MethodPost, "api/v1/Tester/"+service, body)
 }
@@ -94,11 +94,11 @@ func writeNotificationSend(d *deps) tool {
 			return nil, err
 		}
 		if len(in.UserIDs) == 0 || len(in.UserIDs) > maxRecords {
-			return nil, &ArgumentError{Field: "/user_ids", Message: "give 1 to 100 user ids"}
+			return nil, &argumentError{Field: "/user_ids", Message: "give 1 to 100 user ids"}
 		}
 		for i, id := range in.UserIDs {
 			if slices.Contains(in.UserIDs[:i], id) {
-				return nil, &ArgumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "duplicate user id"}
+				return nil, &argumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "duplicate user id"}
 			}
 		}
 		users, err := d.client.users(readOnly(ctx))
@@ -113,7 +113,7 @@ func writeNotificationSend(d *deps) tool {
 		for i, id := range in.UserIDs {
 			u, ok := byID[id]
 			if !ok {
-				return nil, &ArgumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "no such user; nothing was sent"}
+				return nil, &argumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "no such user; nothing was sent"}
 			}
 			body.Users = append(body.Users, massEmail{ID: u.ID, UserName: u.UserName, Email: u.EmailAddress})
 		}
@@ -180,7 +180,7 @@ func writeIntegrationTest(d *deps) tool {
 		}
 		section, ok := testerSection[in.Service]
 		if !ok {
-			return nil, &ArgumentError{Field: "/service", Message: "unknown tester service"}
+			return nil, &argumentError{Field: "/service", Message: "unknown tester service"}
 		}
 		if !profiles[in.Service+":"+in.ProfileID] {
 			return nil, &notFoundError{Message: "no provisioned profile " + in.ProfileID + " for " + in.Service + " (OMBI_PROFILES)"}
@@ -198,7 +198,7 @@ func writeIntegrationTest(d *deps) tool {
 			return nil, err
 		}
 		if !testerPassed(raw) {
-			return nil, &BusinessError{Message: "the " + in.Service + " test failed"}
+			return nil, &businessError{Message: "the " + in.Service + " test failed"}
 		}
 		if slices.Contains(deliveryServices, in.Service) {
 			c.warn("the %s test really sent a message; completed means upstream's sender returned, not that it was received", in.Service)
@@ -216,14 +216,14 @@ func testerBody(service, profile string, settings json.RawMessage) (json.RawMess
 	part := func(keys ...string) (json.RawMessage, error) {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(settings, &m); err != nil {
-			return nil, &SchemaError{Op: "saved " + service + " settings", Reason: "not an object"}
+			return nil, &schemaError{Op: "saved " + service + " settings", Reason: "not an object"}
 		}
 		for _, k := range keys {
 			if v, ok := m[k]; ok && strings.TrimSpace(string(v)) != "null" {
 				return v, nil
 			}
 		}
-		return nil, &UnsupportedError{Message: "the saved " + service + " settings have no part to test"}
+		return nil, &unsupportedError{Message: "the saved " + service + " settings have no part to test"}
 	}
 	switch service {
 	case "plex":

@@ -61,21 +61,21 @@ func appendFloatRef(refs []reference, name string, value *float64, category stri
 // genres lists TMDB genres; media is "movie" or "tv".
 //
 // upstream: GET /api/v2/Search/Genres/{media}
-func (c *Client) genres(ctx context.Context, media string) ([]wireRef, error) {
+func (c *ombiClient) genres(ctx context.Context, media string) ([]wireRef, error) {
 	return send[[]wireRef](ctx, c, http.MethodGet, "api/v2/Search/Genres/"+seg(media), nil)
 }
 
 // languages lists TMDB languages.
 //
 // upstream: GET /api/v2/Search/Languages
-func (c *Client) languages(ctx context.Context) ([]wireRef, error) {
+func (c *ombiClient) languages(ctx context.Context) ([]wireRef, error) {
 	return send[[]wireRef](ctx, c, http.MethodGet, "api/v2/Search/Languages", nil)
 }
 
 // keywords searches TMDB keywords.
 //
 // upstream: GET /api/v1/TheMovieDb/Keywords
-func (c *Client) keywords(ctx context.Context, term string) ([]wireRef, error) {
+func (c *ombiClient) keywords(ctx context.Context, term string) ([]wireRef, error) {
 	q := url.Values{"searchTerm": {term}}
 	return send[[]wireRef](ctx, c, http.MethodGet, "api/v1/TheMovieDb/Keywords?"+q.Encode(), nil)
 }
@@ -83,7 +83,7 @@ func (c *Client) keywords(ctx context.Context, term string) ([]wireRef, error) {
 // keyword reads one TMDB keyword.
 //
 // upstream: GET /api/v1/TheMovieDb/Keywords/{keywordId}
-func (c *Client) keyword(ctx context.Context, id int) (wireRef, error) {
+func (c *ombiClient) keyword(ctx context.Context, id int) (wireRef, error) {
 	return send[wireRef](ctx, c, http.MethodGet, "api/v1/TheMovieDb/Keywords/"+segInt(id), nil)
 }
 
@@ -92,7 +92,7 @@ func (c *Client) keyword(ctx context.Context, id int) (wireRef, error) {
 //
 // upstream: GET /api/v1/TheMovieDb/WatchProviders/movie
 // upstream: GET /api/v1/TheMovieDb/WatchProviders/tv
-func (c *Client) watchProviders(ctx context.Context, media, term string) ([]wireRef, error) {
+func (c *ombiClient) watchProviders(ctx context.Context, media, term string) ([]wireRef, error) {
 	rel := "api/v1/TheMovieDb/WatchProviders/" + seg(media)
 	if term != "" {
 		rel += "?" + url.Values{"searchTerm": {term}}.Encode()
@@ -103,14 +103,14 @@ func (c *Client) watchProviders(ctx context.Context, media, term string) ([]wire
 // streamingCountries lists the streaming country codes.
 //
 // upstream: GET /api/v1/Identity/streamingcountry
-func (c *Client) streamingCountries(ctx context.Context) ([]string, error) {
+func (c *ombiClient) streamingCountries(ctx context.Context) ([]string, error) {
 	return send[[]string](ctx, c, http.MethodGet, "api/v1/Identity/streamingcountry", nil)
 }
 
 // issueCategories lists the issue categories.
 //
 // upstream: GET /api/v1/Issues/categories
-func (c *Client) issueCategories(ctx context.Context) ([]wireRef, error) {
+func (c *ombiClient) issueCategories(ctx context.Context) ([]wireRef, error) {
 	return send[[]wireRef](ctx, c, http.MethodGet, "api/v1/Issues/categories", nil)
 }
 
@@ -178,7 +178,7 @@ func readReference(d *deps) tool {
 				// a 200 object without id or name is not a keyword (for
 				// example a RequestEngineResult failure): only 204 or a
 				// null body mean "not found"
-				return nil, &SchemaError{Op: "GET /api/v1/TheMovieDb/Keywords/{keywordId}", Reason: "the answer has neither an id nor a name"}
+				return nil, &schemaError{Op: "GET /api/v1/TheMovieDb/Keywords/{keywordId}", Reason: "the answer has neither an id nor a name"}
 			}
 			return newReferencePage([]reference{r}, singlePage(1, unitReferences)), nil
 		case "watch_providers":
@@ -206,7 +206,7 @@ func readReference(d *deps) tool {
 			category = "issue_category"
 			ws, err = cl.issueCategories(ctx)
 		default:
-			return nil, &UnsupportedError{Message: "read_reference: unknown branch"}
+			return nil, &unsupportedError{Message: "read_reference: unknown branch"}
 		}
 		if err != nil {
 			return nil, err

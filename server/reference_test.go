@@ -54,7 +54,7 @@ func TestReadReference_branches(t *testing.T) {
 		{name: "keyword answered by a business failure", tool: "read_reference", args: `{"action":"keyword","keyword_id":310}`,
 			wires: []wire{{method: "GET", path: "/api/v1/TheMovieDb/Keywords/310", reply: `{"isError":true,"errorMessage":"boom","result":false}`}},
 			check: func(t *testing.T, env map[string]any) {
-				if env["error"].(map[string]any)["code"] != CodeUpstreamSchemaMismatch {
+				if env["error"].(map[string]any)["code"] != codeUpstreamSchemaMismatch {
 					t.Fatalf("a 200 object without id or name must not become NOT_FOUND: env = %v", env)
 				}
 			}},
@@ -74,7 +74,7 @@ func TestReadReference_branches(t *testing.T) {
 		{name: "malformed answer", tool: "read_reference", args: `{"action":"issue_categories"}`,
 			wires: []wire{{method: "GET", path: "/api/v1/Issues/categories", reply: `{"not":"a list"}`}},
 			check: func(t *testing.T, env map[string]any) {
-				if env["error"].(map[string]any)["code"] != CodeUpstreamSchemaMismatch {
+				if env["error"].(map[string]any)["code"] != codeUpstreamSchemaMismatch {
 					t.Fatalf("env = %v", env)
 				}
 			}},

@@ -38,7 +38,7 @@ import (
 // upstream: GET /api/v2/Requests/album/processing/{count}/{position}/RequestedDate/{sortOrder}
 // upstream: GET /api/v2/Requests/album/available/{count}/{position}/RequestedDate/{sortOrder}
 // upstream: GET /api/v2/Requests/album/denied/{count}/{position}/RequestedDate/{sortOrder}
-func (c *Client) requestsList(ctx context.Context, media, status string, count, position int, order string) (wireRequestsPage, error) {
+func (c *ombiClient) requestsList(ctx context.Context, media, status string, count, position int, order string) (wireRequestsPage, error) {
 	rel := "api/v2/Requests/" + seg(media) + "/"
 	if status != "" && status != "all" {
 		rel += seg(status) + "/"
@@ -50,21 +50,21 @@ func (c *Client) requestsList(ctx context.Context, media, status string, count, 
 // movieRequest reads one movie request.
 //
 // upstream: GET /api/v1/Request/movie/info/{requestId}
-func (c *Client) movieRequest(ctx context.Context, id int) (wireRequest, error) {
+func (c *ombiClient) movieRequest(ctx context.Context, id int) (wireRequest, error) {
 	return send[wireRequest](ctx, c, http.MethodGet, "api/v1/Request/movie/info/"+segInt(id), nil)
 }
 
 // tvParentRequest reads one TV parent request.
 //
 // upstream: GET /api/v1/Request/tv/{requestId}
-func (c *Client) tvParentRequest(ctx context.Context, id int) (wireTVParent, error) {
+func (c *ombiClient) tvParentRequest(ctx context.Context, id int) (wireTVParent, error) {
 	return send[wireTVParent](ctx, c, http.MethodGet, "api/v1/Request/tv/"+segInt(id), nil)
 }
 
 // tvChildRequests lists the child requests of a TV parent.
 //
 // upstream: GET /api/v1/Request/tv/{requestId}/child
-func (c *Client) tvChildRequests(ctx context.Context, parentID int) ([]wireRequest, error) {
+func (c *ombiClient) tvChildRequests(ctx context.Context, parentID int) ([]wireRequest, error) {
 	return send[[]wireRequest](ctx, c, http.MethodGet, "api/v1/Request/tv/"+segInt(parentID)+"/child", nil)
 }
 
@@ -72,7 +72,7 @@ func (c *Client) tvChildRequests(ctx context.Context, parentID int) ([]wireReque
 // bounded by the body cap and maxScan).
 //
 // upstream: GET /api/v1/Request/tv
-func (c *Client) tvParentScan(ctx context.Context) ([]wireTVParent, error) {
+func (c *ombiClient) tvParentScan(ctx context.Context) ([]wireTVParent, error) {
 	return send[[]wireTVParent](ctx, c, http.MethodGet, "api/v1/Request/tv", nil)
 }
 
@@ -81,7 +81,7 @@ func (c *Client) tvParentScan(ctx context.Context) ([]wireTVParent, error) {
 // upstream: GET /api/v1/Request/movie/search/{searchTerm}
 // upstream: GET /api/v1/Request/tv/search/{searchTerm}
 // upstream: GET /api/v1/request/music/search/{searchTerm}
-func (c *Client) searchRequests(ctx context.Context, media, term string) ([]wireRequest, error) {
+func (c *ombiClient) searchRequests(ctx context.Context, media, term string) ([]wireRequest, error) {
 	var rel string
 	switch media {
 	case "movie":
@@ -97,7 +97,7 @@ func (c *Client) searchRequests(ctx context.Context, media, term string) ([]wire
 // recentlyRequested reads the recently-requested feed.
 //
 // upstream: GET /api/v2/Requests/recentlyRequested
-func (c *Client) recentlyRequested(ctx context.Context) ([]wireRecent, error) {
+func (c *ombiClient) recentlyRequested(ctx context.Context) ([]wireRecent, error) {
 	return send[[]wireRecent](ctx, c, http.MethodGet, "api/v2/Requests/recentlyRequested", nil)
 }
 
@@ -359,7 +359,7 @@ func readRequests(d *deps) tool {
 		case "retry_queue":
 			return d.retryQueuePage(ctx, c, in.Page)
 		}
-		return nil, &UnsupportedError{Message: "read_requests: unknown action"}
+		return nil, &unsupportedError{Message: "read_requests: unknown action"}
 	}}
 }
 
@@ -424,12 +424,12 @@ func (d *deps) getRequest(ctx context.Context, in requestsInput) (any, error) {
 		}
 		r, ok = projectParent(&p)
 	default:
-		return nil, &UnsupportedError{Message: "read_requests get: only movie and tv parents have a single-request read"}
+		return nil, &unsupportedError{Message: "read_requests get: only movie and tv parents have a single-request read"}
 	}
 	if !ok {
 		// Ombi answers an unknown request id with 204; a 200 object without
 		// a positive id is not a request record
-		return nil, &SchemaError{Op: "read_requests get", Reason: "the answer has no positive request id"}
+		return nil, &schemaError{Op: "read_requests get", Reason: "the answer has no positive request id"}
 	}
 	return newRequestPage([]requestRecord{r}, singlePage(1, unitRequests)), nil
 }
@@ -458,7 +458,7 @@ func (d *deps) searchRequestsPage(ctx context.Context, c *call, in requestsInput
 		window, pg := localPage(recs, in.Page, true, unitRequests)
 		return newRequestPage(window, pg), nil
 	}
-	var api *APIError
+	var api *apiError
 	if in.Media != "tv" || !errors.As(err, &api) || api.Status < 500 {
 		return nil, err
 	}

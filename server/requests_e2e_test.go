@@ -150,7 +150,7 @@ func TestRequestsEndToEnd_knownUpstreamFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := h.call(t, "read_requests", map[string]any{"action": "list", "media": "movie"})
-	if r.OK || r.Error.Code != CodeUpstreamRejected || !r.Error.Retryable {
+	if r.OK || r.Error.Code != codeUpstreamRejected || !r.Error.Retryable {
 		t.Fatalf("v2 list fault = %s", r.raw)
 	}
 	for _, c := range h.upstreamCalls() {
@@ -265,7 +265,7 @@ func (md *reqModel) create(t *rapid.T) {
 	r := reqCall(t, md.user, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb})
 	key := strconv.Itoa(tmdb)
 	if md.byTMDB(key) || md.remaining == 0 {
-		if r.OK || r.Error.Code != CodeUpstreamRejected {
+		if r.OK || r.Error.Code != codeUpstreamRejected {
 			t.Fatalf("create of an already requested movie or over quota must be UPSTREAM_REJECTED: %s", r.raw)
 		}
 		return
@@ -288,7 +288,7 @@ func (md *reqModel) moderate(t *rapid.T) {
 	r := reqCall(t, md.admin, "write_request_moderate", args)
 	st := md.movies[id]
 	if st == nil {
-		if r.OK || r.Error.Code != CodeUpstreamRejected {
+		if r.OK || r.Error.Code != codeUpstreamRejected {
 			t.Fatalf("moderating a missing request must fail: %s", r.raw)
 		}
 		return

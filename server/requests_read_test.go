@@ -115,7 +115,7 @@ func TestReadRequests_listRoutesAndPaging(t *testing.T) {
 func TestReadRequests_listRejectsAlbumUnavailableBeforeTraffic(t *testing.T) {
 	d := reqDeps(t)
 	r := reqDirect(t, d, "read_requests", `{"action":"list","media":"album","status":"unavailable"}`)
-	if r.OK || r.Error.Code != CodeInvalidArgument {
+	if r.OK || r.Error.Code != codeInvalidArgument {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 }
@@ -124,7 +124,7 @@ func TestReadRequests_v2ListFaultStaysUpstreamRejected(t *testing.T) {
 	d := reqDeps(t)
 	expect("GET", "/api/v2/Requests/tv/25/0/RequestedDate/desc").Reply(500).JSON(map[string]any{"error": "Object reference not set to an instance of an object."})
 	r := reqDirect(t, d, "read_requests", `{"action":"list","media":"tv"}`)
-	if r.OK || r.Error.Code != CodeUpstreamRejected || !r.Error.Retryable {
+	if r.OK || r.Error.Code != codeUpstreamRejected || !r.Error.Retryable {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 }
@@ -180,7 +180,7 @@ func TestReadRequests_searchTVNoFallbackOn403(t *testing.T) {
 	d := reqDeps(t)
 	expect("GET", "/api/v1/Request/tv/search/show").Reply(403)
 	r := reqDirect(t, d, "read_requests", `{"action":"search","media":"tv","query":"show"}`)
-	if r.OK || r.Error.Code != CodeForbidden {
+	if r.OK || r.Error.Code != codeForbidden {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 }
@@ -294,7 +294,7 @@ func TestReadRequests_getAnsweredWithoutAnID(t *testing.T) {
 	d := reqDeps(t)
 	expect("GET", "/api/v1/Request/movie/info/3").Reply(200).JSON(map[string]any{"isError": true, "errorMessage": "boom", "result": false})
 	r := reqDirect(t, d, "read_requests", `{"action":"get","media":"movie","request_id":3}`)
-	if r.OK || r.Error.Code != CodeUpstreamSchemaMismatch {
+	if r.OK || r.Error.Code != codeUpstreamSchemaMismatch {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 }
@@ -312,7 +312,7 @@ func TestReadRequests_recentLostPartIsPartialFailure(t *testing.T) {
 	})
 	expect("GET", "/api/v1/Request/tv").Reply(500).JSON(map[string]any{"error": "boom"})
 	r := reqDirect(t, d, "read_requests", `{"action":"recent"}`)
-	if r.OK || r.Error == nil || r.Error.Code != CodePartialFailure || !r.Error.Retryable {
+	if r.OK || r.Error == nil || r.Error.Code != codePartialFailure || !r.Error.Retryable {
 		t.Fatalf("want a retryable PARTIAL_FAILURE, got %s", r.raw)
 	}
 	var p struct {
@@ -362,7 +362,7 @@ func TestReadRequestStats_hasRequestsAnotherUser(t *testing.T) {
 		expectLogin("tok")
 		expect("GET", "/api/v1/Identity").Reply(200).JSON(plainCaller)
 		r := reqDirect(t, d, "read_request_stats", `{"action":"has_requests","user_id":"u-other"}`)
-		if r.OK || r.Error.Code != CodeForbidden {
+		if r.OK || r.Error.Code != codeForbidden {
 			t.Fatalf("envelope = %s", r.raw)
 		}
 	})

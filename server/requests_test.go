@@ -284,44 +284,44 @@ func TestWrites_runtimeRulesRejectBeforeTheWrite(t *testing.T) {
 	}{
 		{"duplicate seasons in episodes mode", "write_request_create",
 			`{"action":"tv","provider":"tmdb","id":1,"selection":{"mode":"episodes","seasons":[{"season_number":1,"episodes":[1]},{"season_number":1,"episodes":[2]}]}}`,
-			nil, CodeInvalidArgument, "/selection/seasons/1/season_number"},
+			nil, codeInvalidArgument, "/selection/seasons/1/season_number"},
 		{"duplicate episodes", "write_request_create",
 			`{"action":"tv","provider":"tmdb","id":1,"selection":{"mode":"episodes","seasons":[{"season_number":1,"episodes":[1,1]}]}}`,
-			nil, CodeInvalidArgument, ""},
+			nil, codeInvalidArgument, ""},
 		{"empty episode list", "write_request_create",
 			`{"action":"tv","provider":"tvdb","id":1,"selection":{"mode":"episodes","seasons":[{"season_number":1,"episodes":[]}]}}`,
-			nil, CodeInvalidArgument, ""},
+			nil, codeInvalidArgument, ""},
 		{"duplicate season numbers in season mode", "write_request_create",
 			`{"action":"tv","provider":"tmdb","id":1,"selection":{"mode":"season","season_numbers":[1,1]}}`,
-			nil, CodeInvalidArgument, ""},
+			nil, codeInvalidArgument, ""},
 		{"more than 2000 episodes", "write_request_create",
 			`{"action":"tv","provider":"tmdb","id":1,"selection":{"mode":"episodes","seasons":[` + strings.Join(many, ",") + `]}}`,
-			nil, CodeInvalidArgument, "/selection/seasons"},
+			nil, codeInvalidArgument, "/selection/seasons"},
 		{"unknown season after the one details read", "write_request_create",
 			`{"action":"tv","provider":"tmdb","id":123,"selection":{"mode":"season","season_numbers":[1,9]}}`,
 			func() {
 				expect("GET", "/api/v2/Search/tv/moviedb/123").Reply(200).JSON(map[string]any{"seasonRequests": []any{
 					map[string]any{"seasonNumber": 1, "episodes": []any{map[string]any{"episodeNumber": 1}}}}})
-			}, CodeInvalidArgument, "/selection/season_numbers/1"},
+			}, codeInvalidArgument, "/selection/season_numbers/1"},
 		{"season without episodes in the details", "write_request_create",
 			`{"action":"tv","provider":"tvdb","id":77,"selection":{"mode":"season","season_numbers":[2]}}`,
 			func() {
 				expect("GET", "/api/v1/Search/tv/info/77").Reply(200).JSON(map[string]any{"seasonRequests": []any{
 					map[string]any{"seasonNumber": 2, "episodes": []any{}}}})
-			}, CodeInvalidArgument, "/selection/season_numbers/0"},
+			}, codeInvalidArgument, "/selection/season_numbers/0"},
 		{"details answer without a season list is a schema mismatch", "write_request_create",
 			`{"action":"tv","provider":"tmdb","id":5,"selection":{"mode":"season","season_numbers":[1]}}`,
 			func() {
 				expect("GET", "/api/v2/Search/tv/moviedb/5").Reply(200).JSON(map[string]any{"result": false, "isError": true, "errorMessage": "x"})
-			}, CodeUpstreamSchemaMismatch, ""},
+			}, codeUpstreamSchemaMismatch, ""},
 		{"tv create carries no 4K field", "write_request_create",
-			`{"action":"tv","provider":"tmdb","id":1,"is_4k":true,"selection":{"mode":"all"}}`, nil, CodeInvalidArgument, ""},
-		{"collection accepts no 4K", "write_request_create", `{"action":"collection","collection_id":1,"is_4k":true}`, nil, CodeInvalidArgument, ""},
-		{"album has no on-behalf", "write_request_create", `{"action":"album","musicbrainz_id":"x","on_behalf_user_id":"u"}`, nil, CodeInvalidArgument, ""},
-		{"deny needs a reason", "write_request_moderate", `{"action":"deny","media":"tv","request_id":1,"reason":"   "}`, nil, CodeInvalidArgument, "/reason"},
-		{"album reprocess is unsupported", "write_request_reprocess", `{"request_type":"album","request_id":1}`, nil, CodeUnsupportedCapability, ""},
-		{"tv reprocess has no 4K", "write_request_reprocess", `{"request_type":"tv","request_id":1,"is_4k":true}`, nil, CodeInvalidArgument, ""},
-		{"retry remove takes no request id", "write_retry_remove", `{"request_id":3}`, nil, CodeInvalidArgument, ""},
+			`{"action":"tv","provider":"tmdb","id":1,"is_4k":true,"selection":{"mode":"all"}}`, nil, codeInvalidArgument, ""},
+		{"collection accepts no 4K", "write_request_create", `{"action":"collection","collection_id":1,"is_4k":true}`, nil, codeInvalidArgument, ""},
+		{"album has no on-behalf", "write_request_create", `{"action":"album","musicbrainz_id":"x","on_behalf_user_id":"u"}`, nil, codeInvalidArgument, ""},
+		{"deny needs a reason", "write_request_moderate", `{"action":"deny","media":"tv","request_id":1,"reason":"   "}`, nil, codeInvalidArgument, "/reason"},
+		{"album reprocess is unsupported", "write_request_reprocess", `{"request_type":"album","request_id":1}`, nil, codeUnsupportedCapability, ""},
+		{"tv reprocess has no 4K", "write_request_reprocess", `{"request_type":"tv","request_id":1,"is_4k":true}`, nil, codeInvalidArgument, ""},
+		{"retry remove takes no request id", "write_retry_remove", `{"request_id":3}`, nil, codeInvalidArgument, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -342,7 +342,7 @@ func TestWrites_aliasInJWTModeIsUnsupported(t *testing.T) {
 	v, _ := spec.NewValidator()
 	d := &deps{client: newTestClient(t, Options{}), validator: v, log: slog.New(slog.DiscardHandler)}
 	r := reqDirect(t, d, "write_request_create", `{"action":"album","musicbrainz_id":"mb","requested_by_alias":"Kitchen"}`)
-	if r.OK || r.Error.Code != CodeUnsupportedCapability {
+	if r.OK || r.Error.Code != codeUnsupportedCapability {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 }
@@ -358,23 +358,23 @@ func TestWrites_outcomes(t *testing.T) {
 		{"HTTP 200 result false is a business failure", func() {
 			expect("POST", "/api/v1/Request/movie").Reply(200).JSON(map[string]any{"result": false, "isError": true,
 				"errorMessage": "You have exceeded your Movie request quota!", "errorCode": "MovieRequestQuotaExceeded", "requestId": 0})
-		}, CodeUpstreamRejected, false, "exceeded your Movie request quota"},
+		}, codeUpstreamRejected, false, "exceeded your Movie request quota"},
 		{"HTTP 200 with a secret-bearing message is sanitised", func() {
 			expect("POST", "/api/v1/Request/movie").Reply(200).JSON(map[string]any{"result": false, "isError": true,
 				"errorMessage": "Server=db;Password=hunter2 at Ombi.Core", "requestId": 0})
-		}, CodeUpstreamRejected, false, ""},
+		}, codeUpstreamRejected, false, ""},
 		{"answer without result or isError is a schema mismatch", func() {
 			expect("POST", "/api/v1/Request/movie").Reply(200).JSON(map[string]any{"requestId": 4})
-		}, CodeUpstreamSchemaMismatch, false, ""},
+		}, codeUpstreamSchemaMismatch, false, ""},
 		{"connection reset after sending is UNKNOWN_OUTCOME and never replayed", func() {
 			expect("POST", "/api/v1/Request/movie").ReplyError(errors.New("connection reset by peer"))
-		}, CodeUnknownOutcome, false, ""},
+		}, codeUnknownOutcome, false, ""},
 		{"401 on a write is final", func() {
 			expect("POST", "/api/v1/Request/movie").Reply(401)
-		}, CodeAuthenticationFailed, false, ""},
+		}, codeAuthenticationFailed, false, ""},
 		{"500 on a write is not retryable", func() {
 			expect("POST", "/api/v1/Request/movie").Reply(500).JSON(map[string]any{"error": "boom"})
-		}, CodeUpstreamRejected, false, ""},
+		}, codeUpstreamRejected, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -77,8 +77,8 @@ func TestCreateTV_tvdbRefusedBeforeSending(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tvdbDeps(t, tt.opts) // no upstream call declared: any call fails the test
 			r := reqDirect(t, d, "write_request_create", tt.args)
-			if r.OK || r.Error.Code != CodeUnsupportedCapability || r.Error.Field != tt.wantField || r.Error.Retryable {
-				t.Fatalf("envelope = %s, want a final %s at %s", r.raw, CodeUnsupportedCapability, tt.wantField)
+			if r.OK || r.Error.Code != codeUnsupportedCapability || r.Error.Field != tt.wantField || r.Error.Retryable {
+				t.Fatalf("envelope = %s, want a final %s at %s", r.raw, codeUnsupportedCapability, tt.wantField)
 			}
 			for _, w := range tt.wantMsg {
 				if !strings.Contains(r.Error.Message, w) {
@@ -111,7 +111,7 @@ func TestCreateTV_tvdbOnBehalfSentWhenTheAccountDecides(t *testing.T) {
 				reqJSONBody(expect("POST", "/api/v1/Request/tv"),
 					`{"tvDbId":77,"requestAll":true,"firstSeason":false,"latestSeason":false,"seasons":[],"requestOnBehalf":"u-1"}`).
 					MatchHeader("Authorization", "^Bearer tok$").Reply(200).JSON(refusal)
-			}, CodeUpstreamRejected},
+			}, codeUpstreamRejected},
 		{"login: sent, upstream success is completed", tvdbJWT,
 			`{"action":"tv","provider":"tvdb","id":77,"selection":{"mode":"first_season"},"on_behalf_user_id":"u-1"}`,
 			func() {
@@ -125,7 +125,7 @@ func TestCreateTV_tvdbOnBehalfSentWhenTheAccountDecides(t *testing.T) {
 				reqJSONBody(expect("POST", "/api/v1/Request/tv"),
 					`{"tvDbId":77,"requestAll":true,"firstSeason":false,"latestSeason":false,"seasons":[],"requestOnBehalf":"u-1"}`).
 					MatchHeader("UserName", "^power$").Reply(200).JSON(refusal)
-			}, CodeUpstreamRejected},
+			}, codeUpstreamRejected},
 		{"tmdb in api_key mode keeps overrides and on-behalf", tvdbAPIKey,
 			`{"action":"tv","provider":"tmdb","id":1396,"selection":{"mode":"all"},"root_folder_id":2,"quality_profile_id":4,"language_profile_id":1,"on_behalf_user_id":"u-1"}`,
 			func() {
@@ -159,7 +159,7 @@ func TestCreateTV_tvdbOnBehalfRefusalFromTheMock(t *testing.T) {
 	h := newHarness(t, m, reqUserOptions(t, m))
 	r := h.call(t, "write_request_create", map[string]any{"action": "tv", "provider": "tvdb", "id": 81189,
 		"selection": map[string]any{"mode": "all"}, "on_behalf_user_id": "someone-else"})
-	if r.OK || r.Error.Code != CodeUpstreamRejected || !strings.Contains(r.Error.Message, "request on behalf of users") {
+	if r.OK || r.Error.Code != codeUpstreamRejected || !strings.Contains(r.Error.Message, "request on behalf of users") {
 		t.Fatalf("envelope = %s, want UPSTREAM_REJECTED with upstream's reason", r.raw)
 	}
 	calls := h.upstreamCalls()

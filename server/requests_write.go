@@ -20,14 +20,14 @@ import (
 // createMovieRequest requests a movie.
 //
 // upstream: POST /api/v1/Request/movie
-func (c *Client) createMovieRequest(ctx context.Context, body movieRequestBody) (wireEngineResult, error) {
+func (c *ombiClient) createMovieRequest(ctx context.Context, body movieRequestBody) (wireEngineResult, error) {
 	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v1/Request/movie", body)
 }
 
 // createTVRequestTMDB requests a TV show by TMDB id (v2).
 //
 // upstream: POST /api/v2/Requests/tv
-func (c *Client) createTVRequestTMDB(ctx context.Context, body tvRequestBody) (wireEngineResult, error) {
+func (c *ombiClient) createTVRequestTMDB(ctx context.Context, body tvRequestBody) (wireEngineResult, error) {
 	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v2/Requests/tv", body)
 }
 
@@ -35,7 +35,7 @@ func (c *Client) createTVRequestTMDB(ctx context.Context, body tvRequestBody) (w
 // create route).
 //
 // upstream: POST /api/v1/Request/tv
-func (c *Client) createTVRequestTVDB(ctx context.Context, body tvRequestBody) (wireEngineResult, error) {
+func (c *ombiClient) createTVRequestTVDB(ctx context.Context, body tvRequestBody) (wireEngineResult, error) {
 	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v1/Request/tv", body)
 }
 
@@ -43,7 +43,7 @@ func (c *Client) createTVRequestTVDB(ctx context.Context, body tvRequestBody) (w
 // header (honoured upstream only with an API key) and in the body.
 //
 // upstream: POST /api/v1/request/music
-func (c *Client) createAlbumRequest(ctx context.Context, body albumRequestBody) (wireEngineResult, error) {
+func (c *ombiClient) createAlbumRequest(ctx context.Context, body albumRequestBody) (wireEngineResult, error) {
 	var out wireEngineResult
 	req, err := c.newRequest(ctx, http.MethodPost, "api/v1/request/music", body)
 	if err != nil {
@@ -59,7 +59,7 @@ func (c *Client) createAlbumRequest(ctx context.Context, body albumRequestBody) 
 // route takes no body.
 //
 // upstream: POST /api/v2/Requests/movie/collection/{collectionId}
-func (c *Client) createCollectionRequest(ctx context.Context, collectionID int) (wireEngineResult, error) {
+func (c *ombiClient) createCollectionRequest(ctx context.Context, collectionID int) (wireEngineResult, error) {
 	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v2/Requests/movie/collection/"+segInt(collectionID), nil)
 }
 
@@ -70,7 +70,7 @@ func (c *Client) createCollectionRequest(ctx context.Context, collectionID int) 
 // upstream: POST /api/v1/Request/tv/subscribe/{requestId}
 // upstream: POST /api/v1/Request/movie/unsubscribe/{requestId}
 // upstream: POST /api/v1/Request/tv/unsubscribe/{requestId}
-func (c *Client) subscribeRequest(ctx context.Context, media, action string, id int) (*bool, error) {
+func (c *ombiClient) subscribeRequest(ctx context.Context, media, action string, id int) (*bool, error) {
 	return send[*bool](ctx, c, http.MethodPost, requestsBase(media)+"/"+seg(action)+"/"+segInt(id), nil)
 }
 
@@ -89,7 +89,7 @@ func (c *Client) subscribeRequest(ctx context.Context, media, action string, id 
 // upstream: PUT /api/v1/Request/movie/deny
 // upstream: PUT /api/v1/Request/tv/deny
 // upstream: PUT /api/v1/request/music/deny
-func (c *Client) moderateRequest(ctx context.Context, media, action string, body any) (wireEngineResult, error) {
+func (c *ombiClient) moderateRequest(ctx context.Context, media, action string, body any) (wireEngineResult, error) {
 	method := http.MethodPost
 	if action == "deny" {
 		method = http.MethodPut
@@ -102,7 +102,7 @@ func (c *Client) moderateRequest(ctx context.Context, media, action string, body
 // upstream: DELETE /api/v1/Request/movie/{requestId}
 // upstream: DELETE /api/v1/request/music/{requestId}
 // upstream: DELETE /api/v1/Request/tv/child/{requestId}
-func (c *Client) deleteRequest(ctx context.Context, kind string, id int) (wireEngineResult, error) {
+func (c *ombiClient) deleteRequest(ctx context.Context, kind string, id int) (wireEngineResult, error) {
 	rel := map[string]string{kindMovie: "api/v1/Request/movie/", kindAlbum: "api/v1/request/music/", kindTVChild: "api/v1/Request/tv/child/"}[kind]
 	return send[wireEngineResult](ctx, c, http.MethodDelete, rel+segInt(id), nil)
 }
@@ -111,7 +111,7 @@ func (c *Client) deleteRequest(ctx context.Context, kind string, id int) (wireEn
 // route answers an empty 200.
 //
 // upstream: DELETE /api/v1/Request/tv/{requestId}
-func (c *Client) deleteTVParent(ctx context.Context, id int) error {
+func (c *ombiClient) deleteTVParent(ctx context.Context, id int) error {
 	req, err := c.newRequest(ctx, http.MethodDelete, "api/v1/Request/tv/"+segInt(id), nil)
 	if err != nil {
 		return err
@@ -124,7 +124,7 @@ func (c *Client) deleteTVParent(ctx context.Context, id int) error {
 //
 // upstream: POST /api/v2/Requests/movie/advancedoptions
 // upstream: POST /api/v2/Requests/tv/advancedoptions
-func (c *Client) advancedOptions(ctx context.Context, media string, body advancedOptionsBody) (wireEngineResult, error) {
+func (c *ombiClient) advancedOptions(ctx context.Context, media string, body advancedOptionsBody) (wireEngineResult, error) {
 	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v2/Requests/"+seg(media)+"/advancedoptions", body)
 }
 
@@ -133,7 +133,7 @@ func (c *Client) advancedOptions(ctx context.Context, media string, body advance
 //
 // upstream: PUT /api/v1/Request/tv/root/{requestId}/{rootFolderId}
 // upstream: PUT /api/v1/Request/tv/quality/{requestId}/{qualityId}
-func (c *Client) tvRootOrQuality(ctx context.Context, which string, parentID, value int) (*bool, error) {
+func (c *ombiClient) tvRootOrQuality(ctx context.Context, which string, parentID, value int) (*bool, error) {
 	return send[*bool](ctx, c, http.MethodPut, "api/v1/Request/tv/"+seg(which)+"/"+segInt(parentID)+"/"+segInt(value), nil)
 }
 
@@ -141,7 +141,7 @@ func (c *Client) tvRootOrQuality(ctx context.Context, which string, parentID, va
 // type is the T1 int.
 //
 // upstream: POST /api/v2/Requests/reprocess/{type}/{requestId}/{is4K}
-func (c *Client) reprocessRequest(ctx context.Context, typ, id int, is4K bool) (wireEngineResult, error) {
+func (c *ombiClient) reprocessRequest(ctx context.Context, typ, id int, is4K bool) (wireEngineResult, error) {
 	return send[wireEngineResult](ctx, c, http.MethodPost,
 		"api/v2/Requests/reprocess/"+segInt(typ)+"/"+segInt(id)+"/"+strconv.FormatBool(is4K), nil)
 }
@@ -232,10 +232,10 @@ func engineMutation(w wireEngineResult, op, kind string, secrets []string) (muta
 		if msg == "" {
 			msg = sanitizeMessage(w.Message, secrets...)
 		}
-		return mutation{}, &BusinessError{Code: sanitizeMessage(code, secrets...), Message: msg}
+		return mutation{}, &businessError{Code: sanitizeMessage(code, secrets...), Message: msg}
 	}
 	if w.Result == nil && w.IsError == nil {
-		return mutation{}, &SchemaError{Op: op, Reason: "the answer carries neither result nor isError"}
+		return mutation{}, &schemaError{Op: op, Reason: "the answer carries neither result nor isError"}
 	}
 	m := mutation{Kind: "mutation", Outcome: mutationCompleted, UpstreamResult: w.Result, UpstreamIsError: w.IsError,
 		Message: sanitizeMessage(w.Message, secrets...)}
@@ -263,9 +263,9 @@ func engineErrorCode(raw json.RawMessage) string {
 func trueAnswer(b *bool, op string) error {
 	switch {
 	case b == nil:
-		return &SchemaError{Op: op, Reason: "no boolean in the answer"}
+		return &schemaError{Op: op, Reason: "no boolean in the answer"}
 	case !*b:
-		return &BusinessError{Message: "upstream answered false"}
+		return &businessError{Message: "upstream answered false"}
 	}
 	return nil
 }
@@ -329,7 +329,7 @@ func writeRequestCreate(d *deps) tool {
 					return nil, err
 				}
 				if cl.mode != AuthAPIKey {
-					return nil, &UnsupportedError{Message: "requested_by_alias is honoured upstream only with an API key (ApiAlias header); this server logs in with a user, so the alias would be dropped"}
+					return nil, &unsupportedError{Message: "requested_by_alias is honoured upstream only with an API key (ApiAlias header); this server logs in with a user, so the alias would be dropped"}
 				}
 			}
 			w, err := cl.createAlbumRequest(ctx, albumRequestBody{ForeignAlbumID: in.MusicBrainzID, RequestedByAlias: in.RequestedByAlias})
@@ -353,7 +353,7 @@ func writeRequestCreate(d *deps) tool {
 			c.warn("upstream reports one result for the whole collection; read the movie requests to see which members were requested")
 			return m, nil
 		}
-		return nil, &UnsupportedError{Message: "write_request_create: unknown action"}
+		return nil, &unsupportedError{Message: "write_request_create: unknown action"}
 	}}
 }
 
@@ -361,7 +361,7 @@ func writeRequestCreate(d *deps) tool {
 // provider's route.
 func (d *deps) createTV(ctx context.Context, in createInput) (any, error) {
 	if in.Selection == nil {
-		return nil, &ArgumentError{Field: "/selection", Message: "a selection is required"}
+		return nil, &argumentError{Field: "/selection", Message: "a selection is required"}
 	}
 	if in.Provider == "tvdb" {
 		if err := d.tvdbUnsupported(in); err != nil {
@@ -395,7 +395,7 @@ func (d *deps) createTV(ctx context.Context, in createInput) (any, error) {
 		}
 		body.Seasons = seasons
 	default:
-		return nil, &ArgumentError{Field: "/selection/mode", Message: "unknown selection mode"}
+		return nil, &argumentError{Field: "/selection/mode", Message: "unknown selection mode"}
 	}
 	secrets := d.client.secrets()
 	if in.Provider == "tvdb" {
@@ -446,11 +446,11 @@ func (d *deps) tvdbUnsupported(in createInput) error {
 		if o.overwrites {
 			existing = "overwrites the whole show's " + o.what + " for a show already requested"
 		}
-		return &UnsupportedError{Field: "/" + o.field, Message: o.field + " cannot be honoured with provider tvdb: " +
+		return &unsupportedError{Field: "/" + o.field, Message: o.field + " cannot be honoured with provider tvdb: " +
 			"Ombi's v1 TVDB request route drops it for a show with no request yet and " + existing + "; request the show by TMDB id (provider tmdb) instead"}
 	}
 	if in.OnBehalfUserID != "" && d.client.mode == AuthAPIKey && d.client.userName == "" {
-		return &UnsupportedError{Field: "/on_behalf_user_id", Message: "on_behalf_user_id cannot be honoured with provider tvdb in api_key mode: " +
+		return &unsupportedError{Field: "/on_behalf_user_id", Message: "on_behalf_user_id cannot be honoured with provider tvdb in api_key mode: " +
 			"Ombi's v1 TVDB request route lets only a PowerUser or Admin account request on behalf of users, and the API key's user holds no role there, so upstream would refuse; " +
 			"request the show by TMDB id (provider tmdb) instead, whose route accepts the API key"}
 	}
@@ -462,7 +462,7 @@ func (d *deps) tvdbUnsupported(in createInput) error {
 // the wire form.
 func explicitEpisodes(in []selectionSeason) ([]seasonWire, error) {
 	if len(in) == 0 {
-		return nil, &ArgumentError{Field: "/selection/seasons", Message: "select at least one season"}
+		return nil, &argumentError{Field: "/selection/seasons", Message: "select at least one season"}
 	}
 	seen := map[int]bool{}
 	total := 0
@@ -470,24 +470,24 @@ func explicitEpisodes(in []selectionSeason) ([]seasonWire, error) {
 	for i, s := range in {
 		field := fmt.Sprintf("/selection/seasons/%d", i)
 		if seen[s.SeasonNumber] {
-			return nil, &ArgumentError{Field: field + "/season_number", Message: fmt.Sprintf("season %d is selected twice", s.SeasonNumber)}
+			return nil, &argumentError{Field: field + "/season_number", Message: fmt.Sprintf("season %d is selected twice", s.SeasonNumber)}
 		}
 		seen[s.SeasonNumber] = true
 		if len(s.Episodes) == 0 {
-			return nil, &ArgumentError{Field: field + "/episodes", Message: "an explicit, non-empty episode list is required (an empty list never means the whole season)"}
+			return nil, &argumentError{Field: field + "/episodes", Message: "an explicit, non-empty episode list is required (an empty list never means the whole season)"}
 		}
 		eps := map[int]bool{}
 		sw := seasonWire{SeasonNumber: s.SeasonNumber, Episodes: make([]episodeWire, 0, len(s.Episodes))}
 		for _, e := range s.Episodes {
 			if eps[e] {
-				return nil, &ArgumentError{Field: field + "/episodes", Message: fmt.Sprintf("episode %d of season %d is selected twice", e, s.SeasonNumber)}
+				return nil, &argumentError{Field: field + "/episodes", Message: fmt.Sprintf("episode %d of season %d is selected twice", e, s.SeasonNumber)}
 			}
 			eps[e] = true
 			sw.Episodes = append(sw.Episodes, episodeWire{EpisodeNumber: e})
 		}
 		total += len(s.Episodes)
 		if total > maxEpisodes {
-			return nil, &ArgumentError{Field: "/selection/seasons", Message: fmt.Sprintf("more than %d episodes selected in one call", maxEpisodes)}
+			return nil, &argumentError{Field: "/selection/seasons", Message: fmt.Sprintf("more than %d episodes selected in one call", maxEpisodes)}
 		}
 		out = append(out, sw)
 	}
@@ -496,12 +496,12 @@ func explicitEpisodes(in []selectionSeason) ([]seasonWire, error) {
 
 func distinctSeasons(ns []int) error {
 	if len(ns) == 0 {
-		return &ArgumentError{Field: "/selection/season_numbers", Message: "select at least one season"}
+		return &argumentError{Field: "/selection/season_numbers", Message: "select at least one season"}
 	}
 	seen := map[int]bool{}
 	for _, n := range ns {
 		if seen[n] {
-			return &ArgumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("season %d is selected twice", n)}
+			return &argumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("season %d is selected twice", n)}
 		}
 		seen[n] = true
 	}
@@ -530,7 +530,7 @@ func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbe
 	if w.SeasonRequests == nil {
 		// No season list at all (absent or null) is not a show's details
 		// answer; an empty list is a show without seasons.
-		return nil, &SchemaError{Op: "GET " + map[bool]string{true: "/api/v1/Search/tv/info/{tvdbId}", false: "/api/v2/Search/tv/moviedb/{moviedbid}"}[provider == "tvdb"],
+		return nil, &schemaError{Op: "GET " + map[bool]string{true: "/api/v1/Search/tv/info/{tvdbId}", false: "/api/v2/Search/tv/moviedb/{moviedbid}"}[provider == "tvdb"],
 			Reason: "the details answer carries no season list"}
 	}
 	bySeason := map[int][]int{}
@@ -552,14 +552,14 @@ func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbe
 		eps, ok := bySeason[n]
 		field := fmt.Sprintf("/selection/season_numbers/%d", i)
 		if !ok {
-			return nil, &ArgumentError{Field: field, Message: fmt.Sprintf("season %d does not exist for this show", n)}
+			return nil, &argumentError{Field: field, Message: fmt.Sprintf("season %d does not exist for this show", n)}
 		}
 		if len(eps) == 0 {
-			return nil, &ArgumentError{Field: field, Message: fmt.Sprintf("season %d has no known episodes; select episodes explicitly", n)}
+			return nil, &argumentError{Field: field, Message: fmt.Sprintf("season %d has no known episodes; select episodes explicitly", n)}
 		}
 		total += len(eps)
 		if total > maxEpisodes {
-			return nil, &ArgumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("the selected seasons expand to more than %d episodes", maxEpisodes)}
+			return nil, &argumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("the selected seasons expand to more than %d episodes", maxEpisodes)}
 		}
 		sw := seasonWire{SeasonNumber: n, Episodes: make([]episodeWire, 0, len(eps))}
 		for _, e := range eps {
@@ -754,7 +754,7 @@ func writeRequestOptions(d *deps) tool {
 				which, value = "quality", in.QualityProfileID
 			}
 			if value == nil {
-				return nil, &ArgumentError{Field: "/" + map[string]string{"root": "root_folder_id", "quality": "quality_profile_id"}[which], Message: "required"}
+				return nil, &argumentError{Field: "/" + map[string]string{"root": "root_folder_id", "quality": "quality_profile_id"}[which], Message: "required"}
 			}
 			ok, err := cl.tvRootOrQuality(ctx, which, in.ParentRequestID, *value)
 			if err != nil {
@@ -766,7 +766,7 @@ func writeRequestOptions(d *deps) tool {
 			return mutation{Kind: "mutation", Outcome: mutationCompleted, Target: &target{Kind: kindTVParent, ID: in.ParentRequestID},
 				RequestID: in.ParentRequestID, UpstreamResult: ok}, nil
 		}
-		return nil, &UnsupportedError{Message: "write_request_options: unknown action"}
+		return nil, &unsupportedError{Message: "write_request_options: unknown action"}
 	}}
 }
 
@@ -800,10 +800,10 @@ func writeRequestReprocess(d *deps) tool {
 			return nil, err
 		}
 		if in.RequestType == "album" {
-			return nil, &UnsupportedError{Message: "album requests cannot be reprocessed: the upstream reprocess route rejects the album type"}
+			return nil, &unsupportedError{Message: "album requests cannot be reprocessed: the upstream reprocess route rejects the album type"}
 		}
 		if in.Is4K && in.RequestType != "movie" {
-			return nil, &ArgumentError{Field: "/is_4k", Message: "is_4k applies to movie requests only"}
+			return nil, &argumentError{Field: "/is_4k", Message: "is_4k applies to movie requests only"}
 		}
 		typ, err := enumCode(enumRequestType, "/request_type", in.RequestType)
 		if err != nil {

@@ -15,14 +15,14 @@ import (
 // retryQueue lists the failed-request queue (Admin).
 //
 // upstream: GET /api/v1/RequestRetry
-func (c *Client) retryQueue(ctx context.Context) ([]wireRetry, error) {
+func (c *ombiClient) retryQueue(ctx context.Context) ([]wireRetry, error) {
 	return send[[]wireRetry](ctx, c, http.MethodGet, "api/v1/RequestRetry", nil)
 }
 
 // retryRemove deletes one queue entry by queue id (Admin).
 //
 // upstream: DELETE /api/v1/RequestRetry/{queueId}
-func (c *Client) retryRemove(ctx context.Context, queueID int) (*bool, error) {
+func (c *ombiClient) retryRemove(ctx context.Context, queueID int) (*bool, error) {
 	return send[*bool](ctx, c, http.MethodDelete, "api/v1/RequestRetry/"+segInt(queueID), nil)
 }
 

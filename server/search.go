@@ -16,7 +16,7 @@ import (
 // operation each), then wire shapes, then handlers.
 
 // send builds, sends and decodes one upstream call into a T.
-func send[T any](ctx context.Context, c *Client, method, relPath string, body any) (T, error) {
+func send[T any](ctx context.Context, c *ombiClient, method, relPath string, body any) (T, error) {
 	var out T
 	req, err := c.newRequest(ctx, method, relPath, body)
 	if err != nil {
@@ -34,49 +34,49 @@ func segInt(n int) string { return strconv.Itoa(n) }
 // searchMovie searches movies by text (TMDB).
 //
 // upstream: GET /api/v1/Search/movie/{searchTerm}
-func (c *Client) searchMovie(ctx context.Context, term string) ([]wireMedia, error) {
+func (c *ombiClient) searchMovie(ctx context.Context, term string) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v1/Search/movie/"+seg(term), nil)
 }
 
 // searchTV searches TV shows by text (TVMaze-backed: TVDB ids).
 //
 // upstream: GET /api/v1/Search/tv/{searchTerm}
-func (c *Client) searchTV(ctx context.Context, term string) ([]wireMedia, error) {
+func (c *ombiClient) searchTV(ctx context.Context, term string) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v1/Search/tv/"+seg(term), nil)
 }
 
 // searchArtist searches artists by text (Lidarr).
 //
 // upstream: GET /api/v1/Search/music/artist/{searchTerm}
-func (c *Client) searchArtist(ctx context.Context, term string) ([]wireArtist, error) {
+func (c *ombiClient) searchArtist(ctx context.Context, term string) ([]wireArtist, error) {
 	return send[[]wireArtist](ctx, c, http.MethodGet, "api/v1/Search/music/artist/"+seg(term), nil)
 }
 
 // searchAlbum searches albums by text (Lidarr).
 //
 // upstream: GET /api/v1/Search/music/album/{searchTerm}
-func (c *Client) searchAlbum(ctx context.Context, term string) ([]wireAlbum, error) {
+func (c *ombiClient) searchAlbum(ctx context.Context, term string) ([]wireAlbum, error) {
 	return send[[]wireAlbum](ctx, c, http.MethodGet, "api/v1/Search/music/album/"+seg(term), nil)
 }
 
 // searchMulti searches several categories; every flag is sent explicitly.
 //
 // upstream: POST /api/v2/Search/multi/{searchTerm}
-func (c *Client) searchMulti(ctx context.Context, term string, f multiFilter) ([]wireMulti, error) {
+func (c *ombiClient) searchMulti(ctx context.Context, term string, f multiFilter) ([]wireMulti, error) {
 	return send[[]wireMulti](ctx, c, http.MethodPost, "api/v2/Search/multi/"+seg(term), f)
 }
 
 // searchMovieRefine searches movies by text, year and language.
 //
 // upstream: POST /api/v1/Search/movie
-func (c *Client) searchMovieRefine(ctx context.Context, body movieRefineBody) ([]wireMedia, error) {
+func (c *ombiClient) searchMovieRefine(ctx context.Context, body movieRefineBody) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie", body)
 }
 
 // searchActor lists movies by actor name.
 //
 // upstream: POST /api/v1/Search/movie/actor
-func (c *Client) searchActor(ctx context.Context, body actorBody) ([]wireMedia, error) {
+func (c *ombiClient) searchActor(ctx context.Context, body actorBody) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie/actor", body)
 }
 
@@ -91,7 +91,7 @@ func (c *Client) searchActor(ctx context.Context, body actorBody) ([]wireMedia, 
 // upstream: GET /api/v2/Search/movie/upcoming/{currentPosition}/{amountToLoad}
 // upstream: GET /api/v2/Search/movie/seasonal/{currentPosition}/{amountToLoad}
 // upstream: GET /api/v2/Search/movie/requested/{currentPosition}/{amountToLoad}
-func (c *Client) browseMovies(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
+func (c *ombiClient) browseMovies(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/"+list+"/"+segInt(position)+"/"+segInt(amount), nil)
 }
 
@@ -103,21 +103,21 @@ func (c *Client) browseMovies(ctx context.Context, list string, position, amount
 // upstream: GET /api/v2/Search/tv/mostwatched/{currentPosition}/{amountToLoad}
 // upstream: GET /api/v2/Search/tv/trending/{currentPosition}/{amountToLoad}
 // upstream: GET /api/v2/Search/tv/requested/{currentPosition}/{amountToLoad}
-func (c *Client) browseTV(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
+func (c *ombiClient) browseTV(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/"+list+"/"+segInt(position)+"/"+segInt(amount), nil)
 }
 
 // similarMovies lists movies similar to a TMDB movie.
 //
 // upstream: POST /api/v2/Search/movie/similar
-func (c *Client) similarMovies(ctx context.Context, body movieInfoBody) ([]wireMedia, error) {
+func (c *ombiClient) similarMovies(ctx context.Context, body movieInfoBody) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v2/Search/movie/similar", body)
 }
 
 // movieCollection reads a TMDB collection and its members.
 //
 // upstream: GET /api/v2/Search/movie/collection/{collectionId}
-func (c *Client) movieCollection(ctx context.Context, id int) (wireCollectionInfo, error) {
+func (c *ombiClient) movieCollection(ctx context.Context, id int) (wireCollectionInfo, error) {
 	return send[wireCollectionInfo](ctx, c, http.MethodGet, "api/v2/Search/movie/collection/"+segInt(id), nil)
 }
 
@@ -125,21 +125,21 @@ func (c *Client) movieCollection(ctx context.Context, id int) (wireCollectionInf
 //
 // upstream: GET /api/v2/Search/actor/{actorId}/movie
 // upstream: GET /api/v2/Search/actor/{actorId}/tv
-func (c *Client) actorCredits(ctx context.Context, personID int, media string) (wireActorCredits, error) {
+func (c *ombiClient) actorCredits(ctx context.Context, personID int, media string) (wireActorCredits, error) {
 	return send[wireActorCredits](ctx, c, http.MethodGet, "api/v2/Search/actor/"+segInt(personID)+"/"+media, nil)
 }
 
 // artistAlbums lists an artist's albums.
 //
 // upstream: GET /api/v1/Search/music/artist/album/{foreignArtistId}
-func (c *Client) artistAlbums(ctx context.Context, artistID string) ([]wireAlbum, error) {
+func (c *ombiClient) artistAlbums(ctx context.Context, artistID string) ([]wireAlbum, error) {
 	return send[[]wireAlbum](ctx, c, http.MethodGet, "api/v1/Search/music/artist/album/"+seg(artistID), nil)
 }
 
 // advancedMovies runs a filtered movie discovery window.
 //
 // upstream: POST /api/v2/Search/advancedSearch/movie/{currentPosition}/{amountToLoad}
-func (c *Client) advancedMovies(ctx context.Context, position, amount int, body discoverBody) ([]wireMedia, error) {
+func (c *ombiClient) advancedMovies(ctx context.Context, position, amount int, body discoverBody) ([]wireMedia, error) {
 	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v2/Search/advancedSearch/movie/"+segInt(position)+"/"+segInt(amount), body)
 }
 
@@ -148,21 +148,21 @@ func (c *Client) advancedMovies(ctx context.Context, position, amount int, body 
 // movieDetails reads a movie by TMDB id.
 //
 // upstream: GET /api/v2/Search/movie/{movieDbId}
-func (c *Client) movieDetails(ctx context.Context, tmdbID int) (wireMedia, error) {
+func (c *ombiClient) movieDetails(ctx context.Context, tmdbID int) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/"+segInt(tmdbID), nil)
 }
 
 // movieByIMDB reads a movie by IMDb id.
 //
 // upstream: GET /api/v2/Search/movie/imdb/{imdbid}
-func (c *Client) movieByIMDB(ctx context.Context, imdbID string) (wireMedia, error) {
+func (c *ombiClient) movieByIMDB(ctx context.Context, imdbID string) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/imdb/"+seg(imdbID), nil)
 }
 
 // tvByTMDB reads a TV show by TMDB id.
 //
 // upstream: GET /api/v2/Search/tv/moviedb/{moviedbid}
-func (c *Client) tvByTMDB(ctx context.Context, tmdbID int) (wireMedia, error) {
+func (c *ombiClient) tvByTMDB(ctx context.Context, tmdbID int) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/moviedb/"+segInt(tmdbID), nil)
 }
 
@@ -170,7 +170,7 @@ func (c *Client) tvByTMDB(ctx context.Context, tmdbID int) (wireMedia, error) {
 // (the v2 Search/tv/{id} route is a TMDB alias and never serves TVDB).
 //
 // upstream: GET /api/v1/Search/tv/info/{tvdbId}
-func (c *Client) tvByTVDB(ctx context.Context, tvdbID int) (wireMedia, error) {
+func (c *ombiClient) tvByTVDB(ctx context.Context, tvdbID int) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodGet, "api/v1/Search/tv/info/"+segInt(tvdbID), nil)
 }
 
@@ -178,63 +178,63 @@ func (c *Client) tvByTVDB(ctx context.Context, tvdbID int) (wireMedia, error) {
 // cap and maxScan).
 //
 // upstream: GET /api/v1/Request/tv
-func (c *Client) tvRequests(ctx context.Context) ([]wireTVRequest, error) {
+func (c *ombiClient) tvRequests(ctx context.Context) ([]wireTVRequest, error) {
 	return send[[]wireTVRequest](ctx, c, http.MethodGet, "api/v1/Request/tv", nil)
 }
 
 // artistDetails reads an artist by MusicBrainz id.
 //
 // upstream: GET /api/v2/Search/artist/{artistId}
-func (c *Client) artistDetails(ctx context.Context, id string) (wireArtistInfo, error) {
+func (c *ombiClient) artistDetails(ctx context.Context, id string) (wireArtistInfo, error) {
 	return send[wireArtistInfo](ctx, c, http.MethodGet, "api/v2/Search/artist/"+seg(id), nil)
 }
 
 // albumDetails reads an album (release group) by MusicBrainz id.
 //
 // upstream: GET /api/v2/Search/artist/album/{albumId}
-func (c *Client) albumDetails(ctx context.Context, id string) (wireReleaseGroup, error) {
+func (c *ombiClient) albumDetails(ctx context.Context, id string) (wireReleaseGroup, error) {
 	return send[wireReleaseGroup](ctx, c, http.MethodGet, "api/v2/Search/artist/album/"+seg(id), nil)
 }
 
 // movieByRequest reads the movie behind a movie request.
 //
 // upstream: GET /api/v2/Search/movie/request/{requestId}
-func (c *Client) movieByRequest(ctx context.Context, requestID int) (wireMedia, error) {
+func (c *ombiClient) movieByRequest(ctx context.Context, requestID int) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/request/"+segInt(requestID), nil)
 }
 
 // tvByRequest reads the show behind a TV parent request.
 //
 // upstream: GET /api/v2/Search/tv/request/{requestId}
-func (c *Client) tvByRequest(ctx context.Context, requestID int) (wireMedia, error) {
+func (c *ombiClient) tvByRequest(ctx context.Context, requestID int) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/request/"+segInt(requestID), nil)
 }
 
 // artistByRequest reads the artist behind an album request.
 //
 // upstream: GET /api/v2/Search/artist/request/{requestId}
-func (c *Client) artistByRequest(ctx context.Context, requestID int) (wireArtistInfo, error) {
+func (c *ombiClient) artistByRequest(ctx context.Context, requestID int) (wireArtistInfo, error) {
 	return send[wireArtistInfo](ctx, c, http.MethodGet, "api/v2/Search/artist/request/"+segInt(requestID), nil)
 }
 
 // movieLocalized reads a movie in a given language.
 //
 // upstream: POST /api/v1/Search/movie/info
-func (c *Client) movieLocalized(ctx context.Context, body movieInfoBody) (wireMedia, error) {
+func (c *ombiClient) movieLocalized(ctx context.Context, body movieInfoBody) (wireMedia, error) {
 	return send[wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie/info", body)
 }
 
 // movieRatings reads a movie's ratings by title and year.
 //
 // upstream: GET /api/v2/Search/ratings/movie/{name}/{year}
-func (c *Client) movieRatings(ctx context.Context, title string, year int) (wireMovieRatings, error) {
+func (c *ombiClient) movieRatings(ctx context.Context, title string, year int) (wireMovieRatings, error) {
 	return send[wireMovieRatings](ctx, c, http.MethodGet, "api/v2/Search/ratings/movie/"+seg(title)+"/"+segInt(year), nil)
 }
 
 // tvRatings reads a show's ratings by title and year.
 //
 // upstream: GET /api/v2/Search/ratings/tv/{name}/{year}
-func (c *Client) tvRatings(ctx context.Context, title string, year int) (wireTVRatings, error) {
+func (c *ombiClient) tvRatings(ctx context.Context, title string, year int) (wireTVRatings, error) {
 	return send[wireTVRatings](ctx, c, http.MethodGet, "api/v2/Search/ratings/tv/"+seg(title)+"/"+segInt(year), nil)
 }
 
@@ -243,7 +243,7 @@ func (c *Client) tvRatings(ctx context.Context, title string, year int) (wireTVR
 //
 // upstream: GET /api/v2/Search/stream/movie/{movieDbId}
 // upstream: GET /api/v2/Search/stream/tv/{movieDbId}
-func (c *Client) streaming(ctx context.Context, media string, tmdbID int) ([]wireStreaming, error) {
+func (c *ombiClient) streaming(ctx context.Context, media string, tmdbID int) ([]wireStreaming, error) {
 	return send[[]wireStreaming](ctx, c, http.MethodGet, "api/v2/Search/stream/"+media+"/"+segInt(tmdbID), nil)
 }
 
@@ -425,7 +425,7 @@ func (d *deps) search(ctx context.Context, in searchInput) ([]mediaRecord, error
 	case "actor":
 		return videos(cl.searchActor(ctx, actorBody{SearchTerm: in.Query, LanguageCode: in.Language}))("movie", originTMDB)
 	}
-	return nil, &UnsupportedError{Message: "read_search: unknown branch"}
+	return nil, &unsupportedError{Message: "read_search: unknown branch"}
 }
 
 // videos projects a decoded list of movie or TV records once its origin is
@@ -569,7 +569,7 @@ func readDiscover(d *deps) tool {
 			return newMediaPage(items, pg), nil
 		case "advanced_movie":
 			if in.Decade != nil && in.ReleaseYear != nil && (*in.ReleaseYear < *in.Decade || *in.ReleaseYear > *in.Decade+9) {
-				return nil, &ArgumentError{Field: "/release_year", Message: "release_year must fall within decade (decade <= release_year <= decade+9)"}
+				return nil, &argumentError{Field: "/release_year", Message: "release_year must fall within decade (decade <= release_year <= decade+9)"}
 			}
 			offset, limit := in.Page.window()
 			items, err := videos(cl.advancedMovies(ctx, offset, limit, discoverBody{
@@ -596,7 +596,7 @@ func readDiscover(d *deps) tool {
 			if coll.Collection == nil {
 				// an answer without its member list says nothing of the
 				// members: never a complete, empty collection
-				return nil, &SchemaError{Op: "GET /api/v2/Search/movie/collection/{collectionId}", Reason: "no collection member list in the answer"}
+				return nil, &schemaError{Op: "GET /api/v2/Search/movie/collection/{collectionId}", Reason: "no collection member list in the answer"}
 			}
 			items, _ := videos(*coll.Collection, nil)("movie", originTMDB)
 			window, pg := localPage(items, in.Page, true, unitMedia)
@@ -617,7 +617,7 @@ func readDiscover(d *deps) tool {
 			window, pg := localPage(mapAll(ws, projectAlbum), in.Page, true, unitMedia)
 			return newMediaPage(window, pg), nil
 		}
-		return nil, &UnsupportedError{Message: "read_discover: unknown branch"}
+		return nil, &unsupportedError{Message: "read_discover: unknown branch"}
 	}}
 }
 
@@ -657,7 +657,7 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 	if ac.Cast == nil && ac.Crew == nil {
 		// an answer without a cast or crew list says nothing of the
 		// credits: never a complete, empty list
-		return nil, &SchemaError{Op: "GET /api/v2/Search/actor/{personId}/" + in.Media, Reason: "no cast or crew list in the answer"}
+		return nil, &schemaError{Op: "GET /api/v2/Search/actor/{personId}/" + in.Media, Reason: "no cast or crew list in the answer"}
 	}
 	for _, e := range deref(ac.Cast) {
 		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Character, Department: "Acting"})
@@ -758,7 +758,7 @@ func readMedia(d *deps) tool {
 		case "streaming":
 			rec, err = d.streaming(ctx, in)
 		default:
-			err = &UnsupportedError{Message: "read_media: unknown branch"}
+			err = &unsupportedError{Message: "read_media: unknown branch"}
 		}
 		var part *partialError
 		if errors.As(err, &part) && part.data == nil {
@@ -774,7 +774,7 @@ func readMedia(d *deps) tool {
 func (d *deps) details(ctx context.Context, c *call, t *mediaTarget) (mediaRecord, error) {
 	cl := d.client
 	if t == nil {
-		return mediaRecord{}, &ArgumentError{Field: "/target", Message: "target is required"}
+		return mediaRecord{}, &argumentError{Field: "/target", Message: "target is required"}
 	}
 	if err := pathText("/target/id", string(t.ID)); err != nil {
 		return mediaRecord{}, err
@@ -800,7 +800,7 @@ func (d *deps) details(ctx context.Context, c *call, t *mediaTarget) (mediaRecor
 		s.add(nsMusicBrainz, w.ID)
 		return mediaRecord{Media: "album", Identifiers: s.list(), Title: w.Title, Year: yearOf(w.ReleaseDate)}, err
 	}
-	return mediaRecord{}, &UnsupportedError{Message: "read_media: unknown target"}
+	return mediaRecord{}, &unsupportedError{Message: "read_media: unknown target"}
 }
 
 func projectArtistInfo(w *wireArtistInfo) mediaRecord {
@@ -897,7 +897,7 @@ func (d *deps) byRequest(ctx context.Context, in mediaInput) (mediaRecord, error
 		w, err := cl.artistByRequest(ctx, in.RequestID)
 		return projectArtistInfo(&w), err
 	}
-	return mediaRecord{}, &UnsupportedError{Message: "read_media: unknown media"}
+	return mediaRecord{}, &unsupportedError{Message: "read_media: unknown media"}
 }
 
 // ratings reads Ombi's title/year ratings route. On 404, 5xx or an empty
@@ -977,8 +977,8 @@ func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord
 // fallbackAllowed: the ratings fallback runs on 404 and 5xx only, never on
 // 401/403/429, validation failures or transport errors.
 func fallbackAllowed(err error) bool {
-	var api *APIError
-	return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ErrNoContent)
+	var api *apiError
+	return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, errNoContent)
 }
 
 func (d *deps) streaming(ctx context.Context, in mediaInput) (mediaRecord, error) {
@@ -1008,7 +1008,7 @@ func pathText(field, s string) error {
 		return err
 	}
 	if t := strings.TrimSpace(s); t == "." || t == ".." {
-		return &ArgumentError{Field: field, Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
+		return &argumentError{Field: field, Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
 	}
 	return nil
 }
@@ -1016,7 +1016,7 @@ func pathText(field, s string) error {
 // nonBlank re-checks that free text holds non-whitespace (RT-TEXT-NONBLANK).
 func nonBlank(field, s string) error {
 	if strings.TrimSpace(s) == "" {
-		return &ArgumentError{Field: field, Message: "must contain non-whitespace text"}
+		return &argumentError{Field: field, Message: "must contain non-whitespace text"}
 	}
 	return nil
 }

@@ -204,7 +204,7 @@ func TestReadSearch_branches(t *testing.T) {
 			args: `{"action":"text","media":"movie","query":".."}`,
 			check: func(t *testing.T, env map[string]any) {
 				e := env["error"].(map[string]any)
-				if e["code"] != CodeInvalidArgument || e["field"] != "/query" {
+				if e["code"] != codeInvalidArgument || e["field"] != "/query" {
 					t.Fatalf("env = %v", env)
 				}
 			}},
@@ -213,7 +213,7 @@ func TestReadSearch_branches(t *testing.T) {
 			wires: []wire{{method: "GET", path: "/api/v1/Search/movie/x", status: 500, reply: `{"error":"Server=db;Password=CANARY"}`}},
 			check: func(t *testing.T, env map[string]any) {
 				e := env["error"].(map[string]any)
-				if env["ok"] != false || e["code"] != CodeUpstreamRejected || e["retryable"] != true || e["http_status"] != 500.0 {
+				if env["ok"] != false || e["code"] != codeUpstreamRejected || e["retryable"] != true || e["http_status"] != 500.0 {
 					t.Fatalf("env = %v", env)
 				}
 				if b, _ := json.Marshal(env); strings.Contains(string(b), "CANARY") {
@@ -312,7 +312,7 @@ func TestReadDiscover_branches(t *testing.T) {
 
 func TestReadMedia_branches(t *testing.T) {
 	notFound := func(t *testing.T, env map[string]any) {
-		if env["ok"] != false || env["error"].(map[string]any)["code"] != CodeNotFound {
+		if env["ok"] != false || env["error"].(map[string]any)["code"] != codeNotFound {
 			t.Fatalf("env = %v", env)
 		}
 	}
@@ -419,7 +419,7 @@ func TestReadMedia_branches(t *testing.T) {
 			},
 			check: func(t *testing.T, env map[string]any) {
 				e := env["error"].(map[string]any)
-				if e["code"] != CodeUpstreamRejected || e["retryable"] != true {
+				if e["code"] != codeUpstreamRejected || e["retryable"] != true {
 					t.Fatalf("a failed ratings route whose fallback found nothing must stay a retryable upstream failure, not an invented 404: %v", e)
 				}
 			}},
@@ -432,7 +432,7 @@ func TestReadMedia_branches(t *testing.T) {
 		{name: "ratings never fall back on 403", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"Matrix","year":1999}`,
 			wires: []wire{{method: "GET", path: "/api/v2/Search/ratings/movie/Matrix/1999", status: 403}},
 			check: func(t *testing.T, env map[string]any) {
-				if env["error"].(map[string]any)["code"] != CodeForbidden {
+				if env["error"].(map[string]any)["code"] != codeForbidden {
 					t.Fatalf("env = %v", env)
 				}
 			}},

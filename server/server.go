@@ -121,8 +121,8 @@ func refuseDisabled(disabled map[string]string) mcp.Middleware {
 			if len(p.Arguments) > 0 && !isObject(p.Arguments) {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool arguments must be a JSON object"}
 			}
-			return toolResult(failure(p.Name, &ErrorObject{
-				Code:    CodeForbidden,
+			return toolResult(failure(p.Name, &envelopeError{
+				Code:    codeForbidden,
 				Message: fmt.Sprintf("%s belongs to the %s bundle, which this server does not enable (OMBI_BUNDLES)", p.Name, bundle),
 			}, nil)), nil
 		}

@@ -78,7 +78,7 @@ type result struct {
 	OK        bool            `json:"ok"`
 	Operation string          `json:"operation"`
 	Data      json.RawMessage `json:"data"`
-	Error     *ErrorObject    `json:"error"`
+	Error     *envelopeError    `json:"error"`
 	Warnings  []string        `json:"warnings"`
 	Truncated bool            `json:"truncated"`
 	raw       []byte
@@ -202,7 +202,7 @@ func TestServer_disabledBundleRefusedAtCallTime(t *testing.T) {
 	m := startMock(t, mockombi.Options{})
 	h := newHarness(t, m, jwtOptions(t, m))
 	r := h.call(t, "write_request_moderate", map[string]any{"action": "approve", "media": "tv", "request_id": 456})
-	if r.OK || r.Error.Code != CodeForbidden || !strings.Contains(r.Error.Message, "moderation") {
+	if r.OK || r.Error.Code != codeForbidden || !strings.Contains(r.Error.Message, "moderation") {
 		t.Fatalf("envelope = %s", r.raw)
 	}
 	if calls := h.upstreamCalls(); len(calls) != 0 {
@@ -254,7 +254,7 @@ func TestServer_invalidArgumentsNeverReachUpstream(t *testing.T) {
 		t.Run(tt.tool+tt.wantField, func(t *testing.T) {
 			h.mock.ClearJournal()
 			r := h.call(t, tt.tool, tt.args)
-			if r.OK || r.Error.Code != CodeInvalidArgument || r.Error.Field != tt.wantField || r.Error.Retryable {
+			if r.OK || r.Error.Code != codeInvalidArgument || r.Error.Field != tt.wantField || r.Error.Retryable {
 				t.Fatalf("envelope = %s, want INVALID_ARGUMENT field %s", r.raw, tt.wantField)
 			}
 			if calls := h.mock.Journal(); len(calls) != 0 {
@@ -289,7 +289,7 @@ func TestUnsupported_answersHonestly(t *testing.T) {
 	}
 	var r result
 	_ = json.Unmarshal(raw, &r)
-	if r.OK || r.Error.Code != CodeUnsupportedCapability || !res.IsError {
+	if r.OK || r.Error.Code != codeUnsupportedCapability || !res.IsError {
 		t.Fatalf("envelope = %s", raw)
 	}
 	if calls := m.Journal(); len(calls) != 0 {
@@ -328,21 +328,21 @@ func TestServer_errorBoundaries(t *testing.T) {
 		status     int
 		retryAfter int
 	}{
-		{"401 plain text", mockombi.Fault{Status: 401, Body: "Invalid API Key"}, CodeAuthenticationFailed, false, 401, 0},
-		{"403", mockombi.Fault{Status: 403}, CodeForbidden, false, 403, 0},
-		{"404 html", mockombi.Fault{Status: 404, Kind: mockombi.FaultHTML}, CodeNotFound, false, 404, 0},
-		{"409", mockombi.Fault{Status: 409}, CodeConflict, false, 409, 0},
-		{"429 with Retry-After", mockombi.Fault{Status: 429, Headers: map[string]string{"Retry-After": "17"}}, CodeRateLimited, true, 429, 17},
-		{"429 without Retry-After", mockombi.Fault{Status: 429}, CodeRateLimited, true, 429, 0},
-		{"500 with error body", mockombi.Fault{Status: 500}, CodeUpstreamRejected, true, 500, 0},
-		{"503 html", mockombi.Fault{Status: 503, Kind: mockombi.FaultHTML}, CodeUpstreamRejected, true, 503, 0},
-		{"malformed", mockombi.Fault{Kind: mockombi.FaultMalformed}, CodeUpstreamSchemaMismatch, false, 0, 0},
+		{"401 plain text", mockombi.Fault{Status: 401, Body: "Invalid API Key"}, codeAuthenticationFailed, false, 401, 0},
+		{"403", mockombi.Fault{Status: 403}, codeForbidden, false, 403, 0},
+		{"404 html", mockombi.Fault{Status: 404, Kind: mockombi.FaultHTML}, codeNotFound, false, 404, 0},
+		{"409", mockombi.Fault{Status: 409}, codeConflict, false, 409, 0},
+		{"429 with Retry-After", mockombi.Fault{Status: 429, Headers: map[string]string{"Retry-After": "17"}}, codeRateLimited, true, 429, 17},
+		{"429 without Retry-After", mockombi.Fault{Status: 429}, codeRateLimited, true, 429, 0},
+		{"500 with error body", mockombi.Fault{Status: 500}, codeUpstreamRejected, true, 500, 0},
+		{"503 html", mockombi.Fault{Status: 503, Kind: mockombi.FaultHTML}, codeUpstreamRejected, true, 503, 0},
+		{"malformed", mockombi.Fault{Kind: mockombi.FaultMalformed}, codeUpstreamSchemaMismatch, false, 0, 0},
 		{"truncated", mockombi.Fault{Kind: mockombi.FaultTruncate}, "", false, 0, 0},
-		{"empty", mockombi.Fault{Kind: mockombi.FaultEmpty}, CodeUpstreamSchemaMismatch, false, 0, 0},
-		{"wrong content type", mockombi.Fault{Kind: mockombi.FaultWrongContentType}, CodeUpstreamSchemaMismatch, false, 0, 0},
-		{"oversized", mockombi.Fault{Kind: mockombi.FaultOversized, Size: 4 << 20}, CodeUpstreamSchemaMismatch, false, 0, 0},
-		{"reset", mockombi.Fault{Kind: mockombi.FaultReset}, CodeUpstreamRejected, true, 0, 0},
-		{"past the deadline", mockombi.Fault{DelayMS: 2000}, CodeTimeout, true, 0, 0},
+		{"empty", mockombi.Fault{Kind: mockombi.FaultEmpty}, codeUpstreamSchemaMismatch, false, 0, 0},
+		{"wrong content type", mockombi.Fault{Kind: mockombi.FaultWrongContentType}, codeUpstreamSchemaMismatch, false, 0, 0},
+		{"oversized", mockombi.Fault{Kind: mockombi.FaultOversized, Size: 4 << 20}, codeUpstreamSchemaMismatch, false, 0, 0},
+		{"reset", mockombi.Fault{Kind: mockombi.FaultReset}, codeUpstreamRejected, true, 0, 0},
+		{"past the deadline", mockombi.Fault{DelayMS: 2000}, codeTimeout, true, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -359,7 +359,7 @@ func TestServer_errorBoundaries(t *testing.T) {
 			}
 			e := r.Error
 			if tt.code == "" { // a cut body is either a lost connection or bad JSON
-				if e.Code != CodeUpstreamSchemaMismatch && !(e.Code == CodeUpstreamRejected && e.Retryable) {
+				if e.Code != codeUpstreamSchemaMismatch && !(e.Code == codeUpstreamRejected && e.Retryable) {
 					t.Fatalf("error = %+v", e)
 				}
 				return
@@ -474,7 +474,7 @@ func TestServer_branchesHitTheirLedgerRoutes(t *testing.T) {
 		t.Run(tt.tool+string(b), func(t *testing.T) {
 			m.ClearJournal()
 			r := h.call(t, tt.tool, tt.args)
-			if !r.OK && r.Error.Code != CodeNotFound {
+			if !r.OK && r.Error.Code != codeNotFound {
 				t.Fatalf("envelope = %s", r.raw)
 			}
 			var got []string

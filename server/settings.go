@@ -124,10 +124,10 @@ type (
 // upstream: GET /api/v1/Settings/defaultlanguage
 // upstream: GET /api/v1/Settings/baseurl
 // upstream: GET /api/v1/CustomPage
-func (c *Client) settingsSection(ctx context.Context, section string) (json.RawMessage, error) {
+func (c *ombiClient) settingsSection(ctx context.Context, section string) (json.RawMessage, error) {
 	rel, ok := settingsWire[section]
 	if !ok {
-		return nil, &ArgumentError{Field: "/section", Message: "unknown settings section"}
+		return nil, &argumentError{Field: "/section", Message: "unknown settings section"}
 	}
 	return send[json.RawMessage](ctx, c, http.MethodGet, rel, nil)
 }
@@ -167,9 +167,9 @@ func (c *Client) settingsSection(ctx context.Context, section string) (json.RawM
 // upstream: POST /api/v1/Settings/notifications/ntfy
 // upstream: POST /api/v1/Settings/notifications/webhook
 // upstream: POST /api/v1/Settings/notifications/newsletter
-func (c *Client) saveSettings(ctx context.Context, section string, model json.RawMessage) (json.RawMessage, error) {
+func (c *ombiClient) saveSettings(ctx context.Context, section string, model json.RawMessage) (json.RawMessage, error) {
 	if !writableSection(section) {
-		return nil, &ArgumentError{Field: "/section", Message: "section is not writable"}
+		return nil, &argumentError{Field: "/section", Message: "section is not writable"}
 	}
 	return send[json.RawMessage](ctx, c, http.MethodPost, settingsWire[section], model)
 }
@@ -178,7 +178,7 @@ func (c *Client) saveSettings(ctx context.Context, section string, model json.Ra
 //
 // upstream: POST /api/v2/Features/enable
 // upstream: POST /api/v2/Features/disable
-func (c *Client) setFeature(ctx context.Context, name string, enabled bool) ([]wireFeature, error) {
+func (c *ombiClient) setFeature(ctx context.Context, name string, enabled bool) ([]wireFeature, error) {
 	op := "disable"
 	if enabled {
 		op = "enable"
@@ -369,7 +369,7 @@ func readSettings(d *deps) tool {
 		}
 		doc, err := decodeDoc(raw)
 		if err != nil {
-			return nil, &SchemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
+			return nil, &schemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
 		}
 		res := settingsResult{Kind: "settings", Section: in.Section}
 		if isContainer(doc) {
@@ -420,43 +420,43 @@ func writeSettingsPatch(d *deps) tool {
 		case "feature":
 			return d.switchFeature(ctx, c, in)
 		}
-		return nil, &UnsupportedError{Message: "write_settings_patch: unknown branch"}
+		return nil, &unsupportedError{Message: "write_settings_patch: unknown branch"}
 	}}
 }
 
 func (d *deps) patchSettings(ctx context.Context, c *call, in settingsPatchInput) (any, error) {
 	if !writableSection(in.Section) {
-		return nil, &ArgumentError{Field: "/section", Message: "section is not writable"}
+		return nil, &argumentError{Field: "/section", Message: "section is not writable"}
 	}
 	changes, err := decodeDoc(in.Changes)
 	if err != nil {
-		return nil, &ArgumentError{Field: "/changes", Message: "changes must be a JSON object"}
+		return nil, &argumentError{Field: "/changes", Message: "changes must be a JSON object"}
 	}
 	cm, ok := changes.(map[string]any)
 	if !ok || len(cm) == 0 {
-		return nil, &ArgumentError{Field: "/changes", Message: "changes must be a non-empty object"}
+		return nil, &argumentError{Field: "/changes", Message: "changes must be a non-empty object"}
 	}
 	raw, err := d.client.settingsSection(readOnly(ctx), in.Section)
 	if err != nil {
 		return nil, err
 	}
 	if revisionOf(raw) != in.Revision {
-		return nil, &APIError{Status: http.StatusConflict, Message: "the section changed since it was read (stale revision); read it again and retry with the new revision. Nothing was saved"}
+		return nil, &apiError{Status: http.StatusConflict, Message: "the section changed since it was read (stale revision); read it again and retry with the new revision. Nothing was saved"}
 	}
 	orig, err := decodeDoc(raw)
 	if err != nil {
-		return nil, &SchemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
+		return nil, &schemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
 	}
 	om, ok := orig.(map[string]any)
 	if !ok || len(om) == 0 {
-		return nil, &UnsupportedError{Message: "the saved " + in.Section + " section is incomplete upstream; patching it is not supported"}
+		return nil, &unsupportedError{Message: "the saved " + in.Section + " section is incomplete upstream; patching it is not supported"}
 	}
 	merged, err := mergeSettings(om, cm, settingsFields[in.Section], "/changes", "")
 	if err != nil {
 		return nil, err
 	}
 	if reflect.DeepEqual(merged, om) {
-		return nil, &ArgumentError{Field: "/changes", Message: "the patch changes nothing (no-op)"}
+		return nil, &argumentError{Field: "/changes", Message: "the patch changes nothing (no-op)"}
 	}
 	body, err := mergedBody(raw, merged, cm)
 	if err != nil {
@@ -468,7 +468,7 @@ func (d *deps) patchSettings(ctx context.Context, c *call, in settingsPatchInput
 	}
 	saved, msg := saveAnswer(ans)
 	if !saved {
-		return nil, &BusinessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
+		return nil, &businessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
 	}
 	if slices.Contains(syncSections, in.Section) {
 		c.warn("saving %s makes upstream start its sync jobs", in.Section)
@@ -561,21 +561,21 @@ func mergeSettings(orig, changes map[string]any, allowed []string, field, pointe
 		ov, exists := orig[k]
 		switch {
 		case !exists || !slices.Contains(allowed, k):
-			return nil, &ArgumentError{Field: f, Message: "unknown key for this section"}
+			return nil, &argumentError{Field: f, Message: "unknown key for this section"}
 		case cv == nil:
-			return nil, &ArgumentError{Field: f, Message: "null is not a value a patch may set"}
+			return nil, &argumentError{Field: f, Message: "null is not a value a patch may set"}
 		case slices.Contains(identityKeys, strings.ToLower(k)) || serverIdentityLeaf.MatchString(p):
-			return nil, &ArgumentError{Field: f, Message: "identity fields are not writable"}
+			return nil, &argumentError{Field: f, Message: "identity fields are not writable"}
 		case pointer == "" && strings.EqualFold(k, "wizard"):
-			return nil, &ArgumentError{Field: f, Message: "wizard is managed by upstream and excluded"}
+			return nil, &argumentError{Field: f, Message: "wizard is managed by upstream and excluded"}
 		case secretKey(k) || destinationLeaf(k, ov) || unsafeValue(ov):
-			return nil, &ArgumentError{Field: f, Message: "secret, redacted or destination fields are not writable through a patch"}
+			return nil, &argumentError{Field: f, Message: "secret, redacted or destination fields are not writable through a patch"}
 		}
 		switch o := ov.(type) {
 		case map[string]any:
 			cmap, ok := cv.(map[string]any)
 			if !ok {
-				return nil, &ArgumentError{Field: f, Message: "must be an object (nested changes merge; they never replace)"}
+				return nil, &argumentError{Field: f, Message: "must be an object (nested changes merge; they never replace)"}
 			}
 			sub, err := mergeSettings(o, cmap, allowed, f, p)
 			if err != nil {
@@ -584,7 +584,7 @@ func mergeSettings(orig, changes map[string]any, allowed []string, field, pointe
 			out[k] = sub
 		case []any:
 			if k != "notificationTemplates" {
-				return nil, &ArgumentError{Field: f, Message: "arrays cannot be replaced by a patch"}
+				return nil, &argumentError{Field: f, Message: "arrays cannot be replaced by a patch"}
 			}
 			merged, err := mergeTemplates(o, cv, allowed, f)
 			if err != nil {
@@ -593,10 +593,10 @@ func mergeSettings(orig, changes map[string]any, allowed []string, field, pointe
 			out[k] = merged
 		default:
 			if !sameScalarType(ov, cv) {
-				return nil, &ArgumentError{Field: f, Message: "value type differs from the saved setting"}
+				return nil, &argumentError{Field: f, Message: "value type differs from the saved setting"}
 			}
 			if s, ok := cv.(string); ok && unsafeValue(s) {
-				return nil, &ArgumentError{Field: f, Message: "destination-like values are not accepted"}
+				return nil, &argumentError{Field: f, Message: "destination-like values are not accepted"}
 			}
 			out[k] = cv
 		}
@@ -628,7 +628,7 @@ func sameScalarType(a, b any) bool {
 func mergeTemplates(orig []any, change any, allowed []string, field string) ([]any, error) {
 	entries, ok := change.([]any)
 	if !ok || len(entries) == 0 {
-		return nil, &ArgumentError{Field: field, Message: "must be a non-empty array of template changes keyed by notification_type and agent"}
+		return nil, &argumentError{Field: field, Message: "must be a non-empty array of template changes keyed by notification_type and agent"}
 	}
 	out := make([]any, len(orig))
 	copy(out, orig)
@@ -637,18 +637,18 @@ func mergeTemplates(orig []any, change any, allowed []string, field string) ([]a
 		f := field + "/" + strconv.Itoa(i)
 		em, ok := e.(map[string]any)
 		if !ok {
-			return nil, &ArgumentError{Field: f, Message: "must be an object"}
+			return nil, &argumentError{Field: f, Message: "must be an object"}
 		}
 		nt, _ := em["notification_type"].(string)
 		ag, _ := em["agent"].(string)
 		ntc, ok1 := labelCode(enumNotificationType, nt)
 		agc, ok2 := labelCode(enumNotificationAgent, ag)
 		if !ok1 || !ok2 {
-			return nil, &ArgumentError{Field: f, Message: "needs notification_type and agent labels that exist"}
+			return nil, &argumentError{Field: f, Message: "needs notification_type and agent labels that exist"}
 		}
 		key := [2]int{ntc, agc}
 		if seen[key] {
-			return nil, &ArgumentError{Field: f, Message: "the same template is changed twice"}
+			return nil, &argumentError{Field: f, Message: "the same template is changed twice"}
 		}
 		seen[key] = true
 		rest := map[string]any{}
@@ -658,7 +658,7 @@ func mergeTemplates(orig []any, change any, allowed []string, field string) ([]a
 			}
 		}
 		if len(rest) == 0 {
-			return nil, &ArgumentError{Field: f, Message: "changes nothing"}
+			return nil, &argumentError{Field: f, Message: "changes nothing"}
 		}
 		idx := -1
 		for j, o := range out {
@@ -669,11 +669,11 @@ func mergeTemplates(orig []any, change any, allowed []string, field string) ([]a
 			}
 		}
 		if idx < 0 {
-			return nil, &ArgumentError{Field: f, Message: "no saved template has this notification_type and agent"}
+			return nil, &argumentError{Field: f, Message: "no saved template has this notification_type and agent"}
 		}
 		for _, k := range []string{"notificationType", "agent"} {
 			if _, ok := rest[k]; ok {
-				return nil, &ArgumentError{Field: f + "/" + k, Message: "template keys are given as labels, not codes"}
+				return nil, &argumentError{Field: f + "/" + k, Message: "template keys are given as labels, not codes"}
 			}
 		}
 		merged, err := mergeSettings(out[idx].(map[string]any), rest, allowed, f, "/notificationTemplates/"+strconv.Itoa(idx))
@@ -716,7 +716,7 @@ func (d *deps) switchFeature(ctx context.Context, c *call, in settingsPatchInput
 		}
 	}
 	if !known {
-		return nil, &ArgumentError{Field: "/name", Message: "no feature of this name exists upstream (names are case-sensitive)"}
+		return nil, &argumentError{Field: "/name", Message: "no feature of this name exists upstream (names are case-sensitive)"}
 	}
 	after, err := d.client.setFeature(ctx, in.Name, in.Enabled)
 	if err != nil {

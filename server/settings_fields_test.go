@@ -164,7 +164,7 @@ func TestSettingsUndocumentedFields_endToEnd(t *testing.T) {
 	// An undocumented key is not patchable: nothing is posted.
 	r, calls := e.do(t, "write_settings_patch", map[string]any{"action": "patch", "section": "ombi", "revision": read.Revision,
 		"changes": map[string]any{"xNested": map[string]any{"note": "other"}}})
-	wantError(t, r, CodeInvalidArgument)
+	wantError(t, r, codeInvalidArgument)
 	if r.Error.Field != "/changes/xNested" {
 		t.Errorf("field = %q (%s)", r.Error.Field, r.raw)
 	}

@@ -15,7 +15,7 @@ import (
 // requestCount reads the instance request counts.
 //
 // upstream: GET /api/v1/Request/count
-func (c *Client) requestCount(ctx context.Context) (wireRequestCount, error) {
+func (c *ombiClient) requestCount(ctx context.Context) (wireRequestCount, error) {
 	return send[wireRequestCount](ctx, c, http.MethodGet, "api/v1/Request/count", nil)
 }
 
@@ -24,7 +24,7 @@ func (c *Client) requestCount(ctx context.Context) (wireRequestCount, error) {
 // upstream: GET /api/v1/Request/movie/total
 // upstream: GET /api/v1/Request/tv/total
 // upstream: GET /api/v1/request/music/total
-func (c *Client) requestTotal(ctx context.Context, media string) (*int, error) {
+func (c *ombiClient) requestTotal(ctx context.Context, media string) (*int, error) {
 	return send[*int](ctx, c, http.MethodGet, requestsBase(media)+"/total", nil)
 }
 
@@ -33,14 +33,14 @@ func (c *Client) requestTotal(ctx context.Context, media string) (*int, error) {
 // upstream: GET /api/v1/Request/movie/remaining
 // upstream: GET /api/v1/Request/tv/remaining
 // upstream: GET /api/v1/request/music/remaining
-func (c *Client) requestRemaining(ctx context.Context, media string) (wireQuota, error) {
+func (c *ombiClient) requestRemaining(ctx context.Context, media string) (wireQuota, error) {
 	return send[wireQuota](ctx, c, http.MethodGet, requestsBase(media)+"/remaining", nil)
 }
 
 // userHasRequest reports whether a user has any request.
 //
 // upstream: GET /api/v1/Request/userhasrequest
-func (c *Client) userHasRequest(ctx context.Context, userID string) (*bool, error) {
+func (c *ombiClient) userHasRequest(ctx context.Context, userID string) (*bool, error) {
 	q := url.Values{"userId": {userID}}
 	return send[*bool](ctx, c, http.MethodGet, "api/v1/Request/userhasrequest?"+q.Encode(), nil)
 }
@@ -149,7 +149,7 @@ func readRequestStats(d *deps) tool {
 				return nil, err
 			}
 			if n == nil {
-				return nil, &SchemaError{Op: "GET " + requestsBase(in.Media) + "/total", Reason: "no total in the answer"}
+				return nil, &schemaError{Op: "GET " + requestsBase(in.Media) + "/total", Reason: "no total in the answer"}
 			}
 			ms = append(ms, metric{Name: in.Media + "_requests_total", Value: *n, Scope: scopeInstance, Unit: unitRequests})
 		case "quota":
@@ -170,11 +170,11 @@ func readRequestStats(d *deps) tool {
 				return nil, err
 			}
 			if b == nil {
-				return nil, &SchemaError{Op: "GET /api/v1/Request/userhasrequest", Reason: "no boolean in the answer"}
+				return nil, &schemaError{Op: "GET /api/v1/Request/userhasrequest", Reason: "no boolean in the answer"}
 			}
 			ms = append(ms, metric{Name: "has_requests", Value: *b, Scope: scopeSelectedUser})
 		default:
-			return nil, &UnsupportedError{Message: "read_request_stats: unknown action"}
+			return nil, &unsupportedError{Message: "read_request_stats: unknown action"}
 		}
 		return newMetrics(ms), nil
 	}}
@@ -204,7 +204,7 @@ func quotaMetrics(c *call, q wireQuota) []metric {
 // answers has_requests for any user id, so viewing another user needs the
 // PowerUser or Admin role here. The API principal (an API key without a
 // UserName header) is an administrator and is not read.
-func mayViewUser(ctx context.Context, cl *Client, userID string) error {
+func mayViewUser(ctx context.Context, cl *ombiClient, userID string) error {
 	if cl.mode == AuthAPIKey && cl.userName == "" {
 		return nil
 	}

@@ -17,28 +17,28 @@ import (
 // status reads the health answer (the JSON number 200).
 //
 // upstream: GET /api/v1/Status
-func (c *Client) status(ctx context.Context) (int, error) {
+func (c *ombiClient) status(ctx context.Context) (int, error) {
 	return send[int](ctx, c, http.MethodGet, "api/v1/Status", nil)
 }
 
 // statusInfo reads the runtime version string.
 //
 // upstream: GET /api/v1/Status/info
-func (c *Client) statusInfo(ctx context.Context) (string, error) {
+func (c *ombiClient) statusInfo(ctx context.Context) (string, error) {
 	return send[string](ctx, c, http.MethodGet, "api/v1/Status/info", nil)
 }
 
 // features lists the feature switches.
 //
 // upstream: GET /api/v2/Features
-func (c *Client) features(ctx context.Context) ([]wireFeature, error) {
+func (c *ombiClient) features(ctx context.Context) ([]wireFeature, error) {
 	return send[[]wireFeature](ctx, c, http.MethodGet, "api/v2/Features", nil)
 }
 
 // stats reads the request and issue totals of a date range.
 //
 // upstream: GET /api/v1/Stats
-func (c *Client) stats(ctx context.Context, from, to string) (wireStats, error) {
+func (c *ombiClient) stats(ctx context.Context, from, to string) (wireStats, error) {
 	q := url.Values{"from": {from}, "to": {to}}
 	return send[wireStats](ctx, c, http.MethodGet, "api/v1/Stats?"+q.Encode(), nil)
 }
@@ -46,21 +46,21 @@ func (c *Client) stats(ctx context.Context, from, to string) (wireStats, error) 
 // testCron asks upstream Quartz whether a cron expression is valid.
 //
 // upstream: POST /api/v1/Settings/testcron
-func (c *Client) testCron(ctx context.Context, expression string) (wireCronTest, error) {
+func (c *ombiClient) testCron(ctx context.Context, expression string) (wireCronTest, error) {
 	return send[wireCronTest](ctx, c, http.MethodPost, "api/v1/Settings/testcron", cronBody{Expression: expression})
 }
 
 // updateAvailable asks whether an update is available.
 //
 // upstream: GET /api/v1/Job/update
-func (c *Client) updateAvailable(ctx context.Context) (bool, error) {
+func (c *ombiClient) updateAvailable(ctx context.Context) (bool, error) {
 	return send[bool](ctx, c, http.MethodGet, "api/v1/Job/update", nil)
 }
 
 // updateInfo reads the latest update's description.
 //
 // upstream: GET /api/v1/Update
-func (c *Client) updateInfo(ctx context.Context) (wireUpdate, error) {
+func (c *ombiClient) updateInfo(ctx context.Context) (wireUpdate, error) {
 	return send[wireUpdate](ctx, c, http.MethodGet, "api/v1/Update", nil)
 }
 
@@ -146,14 +146,14 @@ func readServer(d *deps) tool {
 		case "stats":
 			from, err := time.Parse(time.RFC3339, in.From)
 			if err != nil {
-				return nil, &ArgumentError{Field: "/from", Message: "must be an RFC 3339 date-time"}
+				return nil, &argumentError{Field: "/from", Message: "must be an RFC 3339 date-time"}
 			}
 			to, err := time.Parse(time.RFC3339, in.To)
 			if err != nil {
-				return nil, &ArgumentError{Field: "/to", Message: "must be an RFC 3339 date-time"}
+				return nil, &argumentError{Field: "/to", Message: "must be an RFC 3339 date-time"}
 			}
 			if from.After(to) {
-				return nil, &ArgumentError{Field: "/from", Message: "from must not be later than to"}
+				return nil, &argumentError{Field: "/from", Message: "from must not be later than to"}
 			}
 			w, err := cl.stats(ctx, in.From, in.To)
 			if err != nil {
@@ -177,7 +177,7 @@ func readServer(d *deps) tool {
 				return nil, err
 			}
 			if w.Success == nil {
-				return nil, &SchemaError{Op: "POST /api/v1/Settings/testcron", Reason: "no success flag in the answer"}
+				return nil, &schemaError{Op: "POST /api/v1/Settings/testcron", Reason: "no success flag in the answer"}
 			}
 			return newMetrics([]metric{{Name: "valid", Value: *w.Success, Scope: scopeInstance}}), nil
 		case "update_check":
@@ -203,6 +203,6 @@ func readServer(d *deps) tool {
 			}
 			return newMetrics(ms), nil
 		}
-		return nil, &UnsupportedError{Message: "read_server: unknown branch"}
+		return nil, &unsupportedError{Message: "read_server: unknown branch"}
 	}}
 }

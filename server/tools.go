@@ -16,7 +16,7 @@ import (
 
 // deps are what handlers need; passed in, never global.
 type deps struct {
-	client    *Client
+	client    *ombiClient
 	validator *spec.Validator
 	log       *slog.Logger
 
@@ -89,7 +89,7 @@ func tools(d *deps) []tool {
 // valid call answers UNSUPPORTED_CAPABILITY, honestly, with no upstream call.
 func unsupported(name string) tool {
 	return tool{name: name, stub: true, handle: func(context.Context, *call) (any, error) {
-		return nil, &UnsupportedError{Message: name + " is not implemented by this server version"}
+		return nil, &unsupportedError{Message: name + " is not implemented by this server version"}
 	}}
 }
 
@@ -105,7 +105,7 @@ type call struct {
 // decode fills a typed input struct from the (already validated) arguments.
 func (c *call) decode(v any) error {
 	if err := json.Unmarshal(c.args, v); err != nil {
-		return &ArgumentError{Message: "arguments do not match the input schema"}
+		return &argumentError{Message: "arguments do not match the input schema"}
 	}
 	return nil
 }
@@ -169,7 +169,7 @@ func (d *deps) run(ctx context.Context, name string, h handlerFunc, c *call) (da
 	if err := d.validator.ValidateInput(name, c.args); err != nil {
 		var ve *spec.ValidationError
 		if errors.As(err, &ve) {
-			return nil, &ArgumentError{Field: ve.Pointer, Message: ve.Message}
+			return nil, &argumentError{Field: ve.Pointer, Message: ve.Message}
 		}
 		return nil, fmt.Errorf("validate arguments: %w", err)
 	}

@@ -45,12 +45,12 @@ func newUserPage(items []userRecord, pg paging) userPage {
 // self reads the calling principal.
 //
 // upstream: GET /api/v1/Identity
-func (c *Client) self(ctx context.Context) (wireUser, error) {
+func (c *ombiClient) self(ctx context.Context) (wireUser, error) {
 	w, err := send[wireUser](ctx, c, http.MethodGet, "api/v1/Identity", nil)
 	if err == nil && strings.TrimSpace(w.ID) == "" {
 		// Every caller has an account; a 200 body without an id is an
 		// unknown shape, and never evidence about the caller's roles.
-		return w, &SchemaError{Op: "GET /api/v1/Identity", Reason: "user record without an id"}
+		return w, &schemaError{Op: "GET /api/v1/Identity", Reason: "user record without an id"}
 	}
 	return w, err
 }
@@ -58,35 +58,35 @@ func (c *Client) self(ctx context.Context) (wireUser, error) {
 // user reads one user (an unknown id answers 500 upstream).
 //
 // upstream: GET /api/v1/Identity/User/{id}
-func (c *Client) user(ctx context.Context, id string) (wireUser, error) {
+func (c *ombiClient) user(ctx context.Context, id string) (wireUser, error) {
 	return send[wireUser](ctx, c, http.MethodGet, "api/v1/Identity/User/"+seg(id), nil)
 }
 
 // users lists every non-system user.
 //
 // upstream: GET /api/v1/Identity/Users
-func (c *Client) users(ctx context.Context) ([]wireUser, error) {
+func (c *ombiClient) users(ctx context.Context) ([]wireUser, error) {
 	return send[[]wireUser](ctx, c, http.MethodGet, "api/v1/Identity/Users", nil)
 }
 
 // userDropdown lists users as {id, username, email}.
 //
 // upstream: GET /api/v1/Identity/dropdown/Users
-func (c *Client) userDropdown(ctx context.Context) ([]wireUser, error) {
+func (c *ombiClient) userDropdown(ctx context.Context) ([]wireUser, error) {
 	return send[[]wireUser](ctx, c, http.MethodGet, "api/v1/Identity/dropdown/Users", nil)
 }
 
 // claims lists every role claim.
 //
 // upstream: GET /api/v1/Identity/claims
-func (c *Client) claims(ctx context.Context) ([]wireClaim, error) {
+func (c *ombiClient) claims(ctx context.Context) ([]wireClaim, error) {
 	return send[[]wireClaim](ctx, c, http.MethodGet, "api/v1/Identity/claims", nil)
 }
 
 // onlineUsers lists the users connected to the hub.
 //
 // upstream: GET /api/v2/Hub/Users
-func (c *Client) onlineUsers(ctx context.Context) ([]wireHubUser, error) {
+func (c *ombiClient) onlineUsers(ctx context.Context) ([]wireHubUser, error) {
 	return send[[]wireHubUser](ctx, c, http.MethodGet, "api/v2/Hub/Users", nil)
 }
 
@@ -95,7 +95,7 @@ func (c *Client) onlineUsers(ctx context.Context) ([]wireHubUser, error) {
 //
 // upstream: GET /api/v1/Identity/notificationpreferences
 // upstream: GET /api/v1/Identity/notificationpreferences/{userId}
-func (c *Client) preferences(ctx context.Context, userID string) ([]wirePreference, error) {
+func (c *ombiClient) preferences(ctx context.Context, userID string) ([]wirePreference, error) {
 	rel := "api/v1/Identity/notificationpreferences"
 	if userID != "" {
 		rel += "/" + seg(userID)
@@ -106,14 +106,14 @@ func (c *Client) preferences(ctx context.Context, userID string) ([]wirePreferen
 // setLanguage sets the caller's language; the answer is an empty 200.
 //
 // upstream: POST /api/v1/Identity/language
-func (c *Client) setLanguage(ctx context.Context, lang string) error {
+func (c *ombiClient) setLanguage(ctx context.Context, lang string) error {
 	return sendDiscard(ctx, c, http.MethodPost, "api/v1/Identity/language", languageBody{Lang: lang})
 }
 
 // setStreamingCountry sets the caller's streaming country; empty 200.
 //
 // upstream: POST /api/v1/Identity/streamingcountry
-func (c *Client) setStreamingCountry(ctx context.Context, code string) error {
+func (c *ombiClient) setStreamingCountry(ctx context.Context, code string) error {
 	return sendDiscard(ctx, c, http.MethodPost, "api/v1/Identity/streamingcountry", countryBody{Code: code})
 }
 
@@ -121,27 +121,27 @@ func (c *Client) setStreamingCountry(ctx context.Context, code string) error {
 // answering an empty 200).
 //
 // upstream: GET /api/v1/Identity/newsletter/unsubscribe/{userId}
-func (c *Client) newsletterUnsubscribe(ctx context.Context, userID string) error {
+func (c *ombiClient) newsletterUnsubscribe(ctx context.Context, userID string) error {
 	return sendDiscard(ctx, c, http.MethodGet, "api/v1/Identity/newsletter/unsubscribe/"+seg(userID), nil)
 }
 
 // deleteUser deletes a user.
 //
 // upstream: DELETE /api/v1/Identity/{userId}
-func (c *Client) deleteUser(ctx context.Context, userID string) (wireIdentityResult, error) {
+func (c *ombiClient) deleteUser(ctx context.Context, userID string) (wireIdentityResult, error) {
 	return send[wireIdentityResult](ctx, c, http.MethodDelete, "api/v1/Identity/"+seg(userID), nil)
 }
 
 // welcomeEmail sends the welcome e-mail to a loaded user; empty 200.
 //
 // upstream: POST /api/v1/Identity/welcomeEmail
-func (c *Client) welcomeEmail(ctx context.Context, u welcomeUser) error {
+func (c *ombiClient) welcomeEmail(ctx context.Context, u welcomeUser) error {
 	return sendDiscard(ctx, c, http.MethodPost, "api/v1/Identity/welcomeEmail", u)
 }
 
 // sendDiscard sends one call whose answer body is read, bounded, and
 // ignored (Ombi's empty 200 answers).
-func sendDiscard(ctx context.Context, c *Client, method, relPath string, body any) error {
+func sendDiscard(ctx context.Context, c *ombiClient, method, relPath string, body any) error {
 	req, err := c.newRequest(ctx, method, relPath, body)
 	if err != nil {
 		return err
@@ -229,7 +229,7 @@ const (
 // API key without a UserName header authenticates Ombi's API principal,
 // which holds Admin and ApiUser (the ApiKey middleware) although its seeded
 // account lists no role claims; any other caller is judged by its claims.
-func (c *Client) callerHas(me *wireUser, roles ...string) bool {
+func (c *ombiClient) callerHas(me *wireUser, roles ...string) bool {
 	if c.mode == AuthAPIKey && c.userName == "" {
 		return slices.Contains(roles, roleAdmin)
 	}
@@ -247,7 +247,7 @@ func (w *wireUser) has(roles ...string) bool {
 
 // forbidden is a call-time authorization refusal (RT-BRANCH-AUTH).
 func forbidden(msg string) error {
-	return &APIError{Status: http.StatusForbidden, Message: msg}
+	return &apiError{Status: http.StatusForbidden, Message: msg}
 }
 
 // ---- read_users ----
@@ -287,7 +287,7 @@ func readUsers(d *deps) tool {
 			if !ok {
 				// A 200 body without a user id is not a user record: an
 				// unknown shape, not a missing one (a missing one is a 204).
-				return nil, &SchemaError{Op: "GET /api/v1/Identity/User/{id}", Reason: "user record without an id"}
+				return nil, &schemaError{Op: "GET /api/v1/Identity/User/{id}", Reason: "user record without an id"}
 			}
 			return newUserPage([]userRecord{r}, singlePage(1, unitUsers)), nil
 		case "list", "dropdown":
@@ -362,7 +362,7 @@ func readUsers(d *deps) tool {
 			window, pg := localPage(refs, in.Page, true, unitReferences)
 			return newReferencePage(window, pg), nil
 		}
-		return nil, &UnsupportedError{Message: "read_users: unknown branch"}
+		return nil, &unsupportedError{Message: "read_users: unknown branch"}
 	}}
 }
 
@@ -398,7 +398,7 @@ func writeUserPreferences(d *deps) tool {
 				return nil, err
 			}
 			if !slices.Contains(codes, in.Country) {
-				return nil, &ArgumentError{Field: "/country", Message: fmt.Sprintf("%q is not a streaming country upstream knows", in.Country)}
+				return nil, &argumentError{Field: "/country", Message: fmt.Sprintf("%q is not a streaming country upstream knows", in.Country)}
 			}
 			if err := cl.setStreamingCountry(ctx, in.Country); err != nil {
 				return nil, err
@@ -416,7 +416,7 @@ func writeUserPreferences(d *deps) tool {
 			}
 			m.UserID = in.UserID
 		default:
-			return nil, &UnsupportedError{Message: "write_user_preferences: unknown branch"}
+			return nil, &unsupportedError{Message: "write_user_preferences: unknown branch"}
 		}
 		return m, nil
 	}}
@@ -467,7 +467,7 @@ func writeUserManage(d *deps) tool {
 				if len(res.Errors) > 0 {
 					msg = sanitizeMessage(res.Errors[0], cl.secrets()...)
 				}
-				return nil, &BusinessError{Message: msg}
+				return nil, &businessError{Message: msg}
 			}
 			m.UpstreamResult = ptr(true)
 		case "welcome_email":
@@ -480,7 +480,7 @@ func writeUserManage(d *deps) tool {
 			}
 			c.warn("completed means upstream accepted the e-mail for sending, not that it was delivered")
 		default:
-			return nil, &UnsupportedError{Message: "write_user_manage: unknown branch"}
+			return nil, &unsupportedError{Message: "write_user_manage: unknown branch"}
 		}
 		return m, nil
 	}}

@@ -34,7 +34,7 @@ var voteReadSegment = map[string]string{"movie": "movie", "tv": "tv", "album": "
 // voteSummaries lists the per-request vote summaries.
 //
 // upstream: GET /api/v1/Vote
-func (c *Client) voteSummaries(ctx context.Context) ([]wireVoteSummary, error) {
+func (c *ombiClient) voteSummaries(ctx context.Context) ([]wireVoteSummary, error) {
 	return send[[]wireVoteSummary](ctx, c, http.MethodGet, "api/v1/Vote", nil)
 }
 
@@ -44,7 +44,7 @@ func (c *Client) voteSummaries(ctx context.Context) ([]wireVoteSummary, error) {
 // upstream: GET /api/v1/Vote/movie/{requestId}
 // upstream: GET /api/v1/Vote/tv/{requestId}
 // upstream: GET /api/v1/Vote/music/{requestId}
-func (c *Client) votesOf(ctx context.Context, segment string, requestID int) ([]wireVote, error) {
+func (c *ombiClient) votesOf(ctx context.Context, segment string, requestID int) ([]wireVote, error) {
 	return send[[]wireVote](ctx, c, http.MethodGet, "api/v1/Vote/"+segment+"/"+segInt(requestID), nil)
 }
 
@@ -56,7 +56,7 @@ func (c *Client) votesOf(ctx context.Context, segment string, requestID int) ([]
 // upstream: POST /api/v1/Vote/down/movie/{requestId}
 // upstream: POST /api/v1/Vote/down/tv/{requestId}
 // upstream: POST /api/v1/Vote/down/album/{requestId}
-func (c *Client) vote(ctx context.Context, direction, media string, requestID int) (wireVoteResult, error) {
+func (c *ombiClient) vote(ctx context.Context, direction, media string, requestID int) (wireVoteResult, error) {
 	return send[wireVoteResult](ctx, c, http.MethodPost, "api/v1/Vote/"+direction+"/"+media+"/"+segInt(requestID), nil)
 }
 
@@ -144,7 +144,7 @@ func readVotes(d *deps) tool {
 				all = append(all, r)
 			}
 		default:
-			return nil, &UnsupportedError{Message: "read_votes: unknown branch"}
+			return nil, &unsupportedError{Message: "read_votes: unknown branch"}
 		}
 		if all == nil {
 			all = []voteRecord{}
@@ -172,7 +172,7 @@ func writeVote(d *deps) tool {
 			return nil, err
 		}
 		if in.Action != "up" && in.Action != "down" {
-			return nil, &UnsupportedError{Message: "write_vote: unknown branch"}
+			return nil, &unsupportedError{Message: "write_vote: unknown branch"}
 		}
 		w, err := d.client.vote(ctx, in.Action, in.Media, in.RequestID)
 		if err != nil {
@@ -193,7 +193,7 @@ func writeVote(d *deps) tool {
 }
 
 // voteFailure turns an engine result carrying a failure into a
-// BusinessError with a sanitised message.
+// businessError with a sanitised message.
 func voteFailure(d *deps, w wireVoteResult) error {
 	if !w.IsError && w.Result {
 		return nil
@@ -202,5 +202,5 @@ func voteFailure(d *deps, w wireVoteResult) error {
 	if msg == "" {
 		msg = w.Message
 	}
-	return &BusinessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
+	return &businessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
 }

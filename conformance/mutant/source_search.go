@@ -40,8 +40,8 @@ var searchSources = []Source{
 		Name: "ratings-fallback-on-denial", Domain: DomainSearch, Clause: "ROUTING-RULE9-PERMISSIONS-001",
 		Description: "the ratings fallback also runs when upstream answers 401/403/429 (never fall back on 401/403)",
 		File:        "server/search.go",
-		Old:         "return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ErrNoContent)",
-		New:         "return errors.As(err, &api) && api.Status >= 400 || errors.Is(err, ErrNoContent)",
+		Old:         "return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, errNoContent)",
+		New:         "return errors.As(err, &api) && api.Status >= 400 || errors.Is(err, errNoContent)",
 		Filter:      "wire || errors", Focus: `read_media\.ratings`,
 	},
 	{
