@@ -16,13 +16,13 @@ import (
 // (04-results): ok, operation, data or error, warnings, truncated,
 // correlation_id.
 type envelope struct {
-	OK            bool         `json:"ok"`
-	Operation     string       `json:"operation"`
-	Data          any          `json:"data,omitempty"`
+	OK            bool           `json:"ok"`
+	Operation     string         `json:"operation"`
+	Data          any            `json:"data,omitempty"`
 	Error         *envelopeError `json:"error,omitempty"`
-	Warnings      []string     `json:"warnings"`
-	Truncated     bool         `json:"truncated"`
-	CorrelationID string       `json:"correlation_id"`
+	Warnings      []string       `json:"warnings"`
+	Truncated     bool           `json:"truncated"`
+	CorrelationID string         `json:"correlation_id"`
 }
 
 // success wraps a result family value.

@@ -469,3 +469,29 @@ func TestHygiene_validIdentifier(t *testing.T) {
 		}
 	}
 }
+
+func canaryValues(m *mockombi.Server) []string {
+	var out []string
+	for _, c := range m.Canaries() {
+		out = append(out, c.Value)
+	}
+	return out
+}
+
+func TestAdminReads_neverLeakCanaries(t *testing.T) {
+	e := newAdminEnv(t, mockombi.RoleAdmin)
+	canaries := canaryValues(e.m)
+	if len(canaries) == 0 {
+		t.Fatal("the mock planted no canaries")
+	}
+	for _, tool := range []string{"read_settings", "read_users", "read_integration", "read_server", "read_library", "read_issues"} {
+		for _, ex := range validExamples(t, tool).Valid {
+			r := e.h.call(t, tool, ex.Args)
+			for _, c := range canaries {
+				if strings.Contains(string(r.raw), c) {
+					t.Errorf("%s %s carries canary %s", tool, ex.Args, c)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,8 @@ package server
 
 import (
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // TestClient_newsletterUnsubscribe_answer checks the answer of the newsletter
@@ -37,4 +39,19 @@ func TestClient_newsletterUnsubscribe_answer(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestReadUsers_otherUsersPreferencesNeedARole(t *testing.T) {
+	e := newAdminEnv(t, mockombi.RoleUser)
+	r, calls := e.do(t, "read_users", map[string]any{"action": "preferences", "user_id": "someone-else"})
+	wantError(t, r, codeForbidden)
+	wantRoutes(t, calls, "GET /api/v1/Identity")
+}
+
+func TestWriteUserManage_refusesTheCaller(t *testing.T) {
+	e := newAdminEnv(t, mockombi.RoleAdmin)
+	self := decodeData[userPage](t, e.h.call(t, "read_users", map[string]any{"action": "self"}))
+	r, calls := e.do(t, "write_user_manage", map[string]any{"action": "delete", "user_id": self.Items[0].ID})
+	wantError(t, r, codeForbidden)
+	wantRoutes(t, calls, "GET /api/v1/Identity")
 }
