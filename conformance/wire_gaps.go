@@ -20,25 +20,25 @@ func (s *suite) wireGaps() {
 		ginkgo.BeforeEach(s.clean)
 
 		ginkgo.Context("an upstream refusal carrying markup, a URL and the configured key", func() {
-			ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "write_request_moderate.engine-failure-unquoted", func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, apiKeyConfig())
-				text := s.hostileRefusal()
-				s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v1/Request/movie/approve", Status: 200,
-					Headers: jsonHeaders, Body: engineFailure(text)})
-				o := s.call(ctx, srv, "write_request_moderate", map[string]any{"action": "approve", "media": "movie", "request_id": 987654})
-				s.wantCode(o, "UPSTREAM_REJECTED")
-				s.expectUnquoted(o, text)
-			})
-
-			ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "write_vote.refusal-unquoted", func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, apiKeyConfig())
-				text := s.hostileRefusal()
-				s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v1/Vote/up/movie/987654", Status: 200,
-					Headers: jsonHeaders, Body: engineFailure(text)})
-				o := s.call(ctx, srv, "write_vote", map[string]any{"action": "up", "media": "movie", "request_id": 987654})
-				s.wantCode(o, "UPSTREAM_REJECTED")
-				s.expectUnquoted(o, text)
-			})
+			// a RequestEngineResult refusal of one write, by the route it fails
+			for _, tc := range []struct {
+				qualifier, path, tool string
+				args                  map[string]any
+			}{
+				{"write_request_moderate.engine-failure-unquoted", "/api/v1/Request/movie/approve", "write_request_moderate",
+					map[string]any{"action": "approve", "media": "movie", "request_id": 987654}},
+				{"write_vote.refusal-unquoted", "/api/v1/Vote/up/movie/987654", "write_vote",
+					map[string]any{"action": "up", "media": "movie", "request_id": 987654}},
+			} {
+				ClauseItFor("RESULTS-ERRORS-SANITIZE-001", tc.qualifier, func(ctx ginkgo.SpecContext) {
+					srv := s.shared(ctx, apiKeyConfig())
+					text := s.hostileRefusal()
+					s.injectFault(mockombi.Fault{Method: "POST", Path: tc.path, Status: 200, Headers: jsonHeaders, Body: engineFailure(text)})
+					o := s.call(ctx, srv, tc.tool, tc.args)
+					s.wantCode(o, "UPSTREAM_REJECTED")
+					s.expectUnquoted(o, text)
+				})
+			}
 
 			ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "write_settings_patch.refusal-unquoted", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
