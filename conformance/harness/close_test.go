@@ -361,3 +361,24 @@ func TestProcesses_closeStopsWhatWasNeverClosed(t *testing.T) {
 		requireNothingLeft(t, p)
 	}
 }
+
+// TestTools_hungServerReportsItsStacks: a stdio server that never answers
+// tools/list fails as a HarnessError carrying what it wrote on SIGQUIT (a
+// Go server's goroutines), so a hang can be told from a slow machine.
+func TestTools_hungServerReportsItsStacks(t *testing.T) {
+	h, _ := helperHarness(t, "nolist")
+	h.CallTimeout = 500 * time.Millisecond
+	s, err := h.Start(context.Background(), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.Tools(context.Background())
+	var herr *HarnessError
+	if !errors.As(err, &herr) {
+		t.Fatalf("tools/list of a server that never answers: %v, want a *HarnessError", err)
+	}
+	if !strings.Contains(herr.Stacks, "goroutine ") || !strings.Contains(err.Error(), "on SIGQUIT") {
+		t.Fatalf("the report carries no goroutine dump:\n%v", err)
+	}
+}

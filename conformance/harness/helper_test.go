@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 //	orphaning  answers like hostile, starts the same child, and exits 0
 //	           when stdin closes, leaving the child holding the pipes
 //	polite     answers, starts no child and exits 0 when stdin closes
+//	nolist     like polite, but never answers tools/list
 //	child      ignores SIGTERM and sleeps (the child of the above)
 func runHelper(mode string) int {
 	if mode == "child" {
@@ -44,7 +45,7 @@ func runHelper(mode string) int {
 		sleepForever()
 	}
 	child := 0
-	if mode != "polite" {
+	if mode != "polite" && mode != "nolist" {
 		exe, err := os.Executable()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "helper:", err)
@@ -88,6 +89,9 @@ func runHelper(mode string) int {
 		case "initialize":
 			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"harness-helper-%s","version":"1"}}`, ProtocolVersion, mode)
 		case "tools/list":
+			if mode == "nolist" {
+				continue
+			}
 			result = `{"tools":[]}`
 		case "ping":
 			result = `{}`

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -201,10 +202,44 @@ type HarnessError struct {
 	Action string // what was awaited, e.g. "initialize response"
 	Err    error
 	Stderr string // last lines the server wrote to stderr
+	// Stacks is what a stdio server that hung wrote to stderr on SIGQUIT
+	// (a Go server prints every goroutine's stack); "" when none.
+	Stacks string
 }
 
 func (e *HarnessError) Error() string {
-	return fmt.Sprintf("%s: %v\nlast seen on server stderr:\n%s", e.Action, e.Err, indent(e.Stderr))
+	msg := fmt.Sprintf("%s: %v\nlast seen on server stderr:\n%s", e.Action, e.Err, indent(e.Stderr))
+	if e.Stacks != "" {
+		msg += "\nwhat the server wrote on SIGQUIT (its goroutines, for a Go server):\n" + indent(e.Stacks)
+	}
+	return msg
+}
+
+// stacksWait is how long a hung server gets to write its stacks on SIGQUIT.
+const stacksWait = 2 * time.Second
+
+// stacksLines bounds the SIGQUIT output a report carries.
+const stacksLines = 200
+
+// stacks sends SIGQUIT to a stdio server that hung and returns what it
+// wrote to stderr until it exited or stacksWait passed (at most
+// stacksLines lines). The server is not usable afterwards: the caller
+// closes it, as it would a hung server anyway.
+func (s *Server) stacks() string {
+	if s.proc == nil || s.proc.pid() == 0 {
+		return ""
+	}
+	before := s.stderr.Total()
+	_ = syscall.Kill(s.proc.pgid, syscall.SIGQUIT)
+	select {
+	case <-s.proc.exited:
+	case <-time.After(stacksWait):
+	}
+	out := strings.TrimRight(s.stderr.Since(before), "\n")
+	if lines := strings.Split(out, "\n"); len(lines) > stacksLines {
+		out = strings.Join(lines[:stacksLines], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-stacksLines)
+	}
+	return out
 }
 
 func (e *HarnessError) Unwrap() error { return e.Err }
@@ -345,7 +380,13 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for t, err := range s.session.Tools(cctx, nil) {
 		if err != nil {
-			return nil, s.harnessErr("await tools/list response", err, cctx)
+			herr := s.harnessErr("await tools/list response", err, cctx)
+			if cctx.Err() != nil && ctx.Err() == nil {
+				// the harness's own deadline passed: the server hangs, so
+				// what it was doing belongs in the report
+				herr.(*HarnessError).Stacks = s.stacks()
+			}
+			return nil, herr
 		}
 		tools = append(tools, t)
 	}

@@ -31,6 +31,25 @@ func (b *TailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Total is how many bytes were ever written.
+func (b *TailBuffer) Total() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n
+}
+
+// Since returns what was written after the first total bytes, as far as
+// it is still kept.
+func (b *TailBuffer) Since(total int64) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	after := int(b.n - total)
+	if after <= 0 {
+		return ""
+	}
+	return string(b.buf[max(len(b.buf)-after, 0):])
+}
+
 // String returns everything kept.
 func (b *TailBuffer) String() string {
 	b.mu.Lock()
