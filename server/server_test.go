@@ -78,7 +78,7 @@ type result struct {
 	OK        bool            `json:"ok"`
 	Operation string          `json:"operation"`
 	Data      json.RawMessage `json:"data"`
-	Error     *envelopeError    `json:"error"`
+	Error     *envelopeError  `json:"error"`
 	Warnings  []string        `json:"warnings"`
 	Truncated bool            `json:"truncated"`
 	raw       []byte
