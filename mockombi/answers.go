@@ -76,11 +76,5 @@ func (s *Server) writeView(w http.ResponseWriter, r *http.Request, key string, v
 			s.answers.put(key, st.revision, quirks, body)
 		}
 	})
-	if err != nil {
-		writeOmbiError(w, http.StatusInternalServerError, "encode response: "+err.Error())
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	writeEncoded(w, http.StatusOK, body, err)
 }

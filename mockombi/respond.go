@@ -25,6 +25,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	} else {
 		b, err = jsonvalue.Append(nil, v, jsonvalue.Options{EscapeHTML: false})
 	}
+	writeEncoded(w, status, b, err)
+}
+
+// writeEncoded answers b, the JSON encoding of an answer, or a 500 naming
+// err when the encoding failed.
+func writeEncoded(w http.ResponseWriter, status int, b []byte, err error) {
 	if err != nil {
 		writeOmbiError(w, http.StatusInternalServerError, "encode response: "+err.Error())
 		return
