@@ -87,7 +87,7 @@ var upstreamLine = regexp.MustCompile(`^\s*// upstream: ([A-Z]+) (/\S+)`)
 // emit: the "// upstream: METHOD /path" line of every client method.
 func serverOperations(t *testing.T) map[string]bool {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "server", "*.go"))
+	files, err := filepath.Glob(filepath.Join("..", "server", "internal", "ombi", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("list the server sources: %v", err)
 	}

@@ -178,7 +178,7 @@ func servePathHandler(b *testing.B, o Options, name string) mcp.ToolHandler {
 		b.Fatal(err)
 	}
 	d := &deps{client: client, validator: v, log: o.logger()}
-	b.Cleanup(client.closeIdle)
+	b.Cleanup(client.CloseIdle)
 	for _, t := range tools(d) {
 		if t.name != name {
 			continue

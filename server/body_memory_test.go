@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // memChildEnv switches TestBodyBudget_peakMemoryBounded into the measured
@@ -123,11 +125,11 @@ func runMemoryChild() {
 		go func() {
 			defer wg.Done()
 			<-gate
-			_, err := c.searchMovie(readCtx(), "x")
+			_, err := c.SearchMovie(readCtx(), "x")
 			mu.Lock()
 			defer mu.Unlock()
 			switch o := errorObject(err, false); {
-			case errors.Is(err, errBodyTooLarge):
+			case errors.Is(err, ombi.ErrBodyTooLarge):
 				tooLarge++
 			case err != nil && o.Code == codeRateLimited:
 				budget++
@@ -140,7 +142,7 @@ func runMemoryChild() {
 	wg.Wait()
 	close(stop)
 	<-sampled
-	c.closeIdle()
+	c.CloseIdle()
 	fmt.Printf("bodymem peak_rss=%d peak_heap=%d too_large=%d budget=%d other=%d\n", vmHWM(), peakHeap, tooLarge, budget, other)
 }
 

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file holds the contract tests of the upstream path's security and
@@ -85,7 +87,7 @@ func writeToken(w http.ResponseWriter, tok string) {
 	_, _ = io.WriteString(w, `{"access_token":"`+tok+`","expiration":"2030-01-01T00:00:00Z"}`)
 }
 
-func policyClient(t *testing.T, rawURL, mode string, timeout time.Duration) *ombiClient {
+func policyClient(t *testing.T, rawURL, mode string, timeout time.Duration) *ombi.Client {
 	t.Helper()
 	o := Options{URL: rawURL, AuthMode: mode, Timeout: timeout}
 	if mode == AuthJWT {
@@ -97,7 +99,7 @@ func policyClient(t *testing.T, rawURL, mode string, timeout time.Duration) *omb
 	if err != nil {
 		t.Fatalf("newClient: %v", err)
 	}
-	t.Cleanup(c.closeIdle)
+	t.Cleanup(c.CloseIdle)
 	return c
 }
 
@@ -105,26 +107,26 @@ type clientCall struct {
 	name  string
 	path  string
 	write bool
-	do    func(ctx context.Context, c *ombiClient) error
+	do    func(ctx context.Context, c *ombi.Client) error
 }
 
 var (
-	callSearch = clientCall{"read GET search", "/api/v1/Search/movie/alien", false, func(ctx context.Context, c *ombiClient) error {
-		_, err := c.searchMovie(ctx, "alien")
+	callSearch = clientCall{"read GET search", "/api/v1/Search/movie/alien", false, func(ctx context.Context, c *ombi.Client) error {
+		_, err := c.SearchMovie(ctx, "alien")
 		return err
 	}}
-	callCountries = clientCall{"read GET streaming countries", "/api/v1/Identity/streamingcountry", false, func(ctx context.Context, c *ombiClient) error {
-		_, err := c.streamingCountries(ctx)
+	callCountries = clientCall{"read GET streaming countries", "/api/v1/Identity/streamingcountry", false, func(ctx context.Context, c *ombi.Client) error {
+		_, err := c.StreamingCountries(ctx)
 		return err
 	}}
-	callLanguage = clientCall{"write POST language", "/api/v1/Identity/language", true, func(ctx context.Context, c *ombiClient) error {
-		return c.setLanguage(ctx, "fr")
+	callLanguage = clientCall{"write POST language", "/api/v1/Identity/language", true, func(ctx context.Context, c *ombi.Client) error {
+		return c.SetLanguage(ctx, "fr")
 	}}
-	callNewsletter = clientCall{"write GET newsletter opt-out", "/api/v1/Identity/newsletter/unsubscribe/u1", true, func(ctx context.Context, c *ombiClient) error {
-		return c.newsletterUnsubscribe(ctx, "u1")
+	callNewsletter = clientCall{"write GET newsletter opt-out", "/api/v1/Identity/newsletter/unsubscribe/u1", true, func(ctx context.Context, c *ombi.Client) error {
+		return c.NewsletterUnsubscribe(ctx, "u1")
 	}}
-	callDeleteUser = clientCall{"write DELETE user", "/api/v1/Identity/u1", true, func(ctx context.Context, c *ombiClient) error {
-		_, err := c.deleteUser(ctx, "u1")
+	callDeleteUser = clientCall{"write DELETE user", "/api/v1/Identity/u1", true, func(ctx context.Context, c *ombi.Client) error {
+		_, err := c.DeleteUser(ctx, "u1")
 		return err
 	}}
 )
@@ -328,10 +330,10 @@ func TestClient_write_neverReplayedOnDroppedConnection(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Cleanup(c.closeIdle)
+				t.Cleanup(c.CloseIdle)
 			}
 			// Warm up: a read leaves a keep-alive connection in the pool.
-			if _, err := c.languages(readCtx()); err != nil {
+			if _, err := c.Languages(readCtx()); err != nil {
 				t.Fatalf("warm-up read: %v", err)
 			}
 			err := tt.call.do(intentCtx(tt.call.write), c)
@@ -515,7 +517,7 @@ func TestBodyBudget_sharedAcrossCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.closeIdle)
+	t.Cleanup(c.CloseIdle)
 	errs := make(chan error, calls)
 	for range calls {
 		go func() { errs <- callSearch.do(readCtx(), c) }()
@@ -545,7 +547,7 @@ func TestBodyBudget_sharedAcrossCalls(t *testing.T) {
 		ok++
 	}
 	// Every byte came back: the whole budget admits a full set again.
-	if n := c.bodies.inUse(); n != 0 {
+	if n := c.BodiesInUse(); n != 0 {
 		t.Fatalf("%d budget bytes still held after every call ended", n)
 	}
 	if err := callSearch.do(readCtx(), c); err != nil {
@@ -571,12 +573,12 @@ func TestBodyBudget_knownLengthOverCapNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.closeIdle)
+	t.Cleanup(c.CloseIdle)
 	err = callSearch.do(readCtx(), c)
-	if !errors.Is(err, errBodyTooLarge) {
-		t.Fatalf("error = %v, want errBodyTooLarge", err)
+	if !errors.Is(err, ombi.ErrBodyTooLarge) {
+		t.Fatalf("error = %v, want ombi.ErrBodyTooLarge", err)
 	}
-	if n := c.bodies.inUse(); n != 0 {
+	if n := c.BodiesInUse(); n != 0 {
 		t.Fatalf("%d budget bytes still held after the call", n)
 	}
 }

@@ -15,13 +15,14 @@ import (
 	"time"
 
 	"github.com/h2non/gock"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 const testBase = "http://ombi.test"
 
 // newTestClient builds a client whose HTTP traffic gock intercepts. Every
 // test leaves gock clean and fails on unmatched requests or pending mocks.
-func newTestClient(t *testing.T, o Options) *ombiClient {
+func newTestClient(t *testing.T, o Options) *ombi.Client {
 	t.Helper()
 	if o.URL == "" {
 		o.URL = testBase
@@ -67,9 +68,9 @@ func expectLogin(token string) *gock.Request {
 	return r
 }
 
-func readCtx() context.Context { return withIntent(context.Background(), false) }
+func readCtx() context.Context { return ombi.WithIntent(context.Background(), false) }
 
-func writeCtx() context.Context { return withIntent(context.Background(), true) }
+func writeCtx() context.Context { return ombi.WithIntent(context.Background(), true) }
 
 func TestClient_jwt_renewsOnceOn401ForReads(t *testing.T) {
 	c := newTestClient(t, Options{})
@@ -78,7 +79,7 @@ func TestClient_jwt_renewsOnceOn401ForReads(t *testing.T) {
 	expectLogin("tok-2")
 	expect(http.MethodGet, "/api/v1/Search/movie/alien").MatchHeader("Authorization", "^Bearer tok-2$").Reply(http.StatusOK).JSON([]map[string]any{{"id": 1, "title": "Alien"}})
 
-	got, err := c.searchMovie(readCtx(), "alien")
+	got, err := c.SearchMovie(readCtx(), "alien")
 	if err != nil {
 		t.Fatalf("searchMovie: %v", err)
 	}
@@ -87,7 +88,7 @@ func TestClient_jwt_renewsOnceOn401ForReads(t *testing.T) {
 	}
 	// The renewed token is cached: a further read logs in no more.
 	expect(http.MethodGet, "/api/v1/Search/movie/alien").MatchHeader("Authorization", "^Bearer tok-2$").Reply(http.StatusOK).JSON([]any{})
-	if _, err := c.searchMovie(readCtx(), "alien"); err != nil {
+	if _, err := c.SearchMovie(readCtx(), "alien"); err != nil {
 		t.Fatalf("second searchMovie: %v", err)
 	}
 }
@@ -99,10 +100,10 @@ func TestClient_jwt_secondUnauthorizedIsFinal(t *testing.T) {
 	expectLogin("tok-2")
 	expect(http.MethodGet, "/api/v2/Search/Languages").Reply(http.StatusUnauthorized)
 
-	_, err := c.languages(readCtx())
-	var api *apiError
+	_, err := c.Languages(readCtx())
+	var api *ombi.APIError
 	if !errors.As(err, &api) || api.Status != http.StatusUnauthorized {
-		t.Fatalf("languages error = %v, want apiError 401", err)
+		t.Fatalf("languages error = %v, want ombi.APIError 401", err)
 	}
 	if got := errorObject(err, false).Code; got != codeAuthenticationFailed {
 		t.Fatalf("mapped code = %s, want %s", got, codeAuthenticationFailed)
@@ -115,11 +116,11 @@ func TestClient_jwt_neverReplaysWrite(t *testing.T) {
 	post := expect(http.MethodPost, "/api/v1/Search/movie/actor")
 	post.Reply(http.StatusUnauthorized)
 
-	req, err := c.newRequest(writeCtx(), http.MethodPost, "api/v1/Search/movie/actor", actorBody{SearchTerm: "x"})
+	req, err := c.NewRequest(writeCtx(), http.MethodPost, "api/v1/Search/movie/actor", ombi.ActorBody{SearchTerm: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.do(req, nil)
+	err = c.Do(req, nil)
 	if o := errorObject(err, true); o.Code != codeAuthenticationFailed || o.Retryable {
 		t.Fatalf("write 401 mapped to %+v, want non-retryable AUTHENTICATION_FAILED", o)
 	}
@@ -130,7 +131,7 @@ func TestClient_jwt_neverReplaysWrite(t *testing.T) {
 func TestClient_jwt_loginRejected(t *testing.T) {
 	c := newTestClient(t, Options{})
 	expect(http.MethodPost, "/api/v1/Token").Reply(http.StatusUnauthorized).BodyString(`{"title":"Unauthorized","status":401}`)
-	_, err := c.languages(readCtx())
+	_, err := c.Languages(readCtx())
 	if o := errorObject(err, false); o.Code != codeAuthenticationFailed {
 		t.Fatalf("login 401 mapped to %+v", o)
 	}
@@ -153,7 +154,7 @@ func TestClient_apiKey_headers(t *testing.T) {
 					return req.Header.Get("Authorization") == "" && req.Header.Get("UserName") == tt.userName, nil
 				}).
 				Reply(http.StatusOK).JSON([]map[string]any{{"id": 1, "value": "Wrong audio"}})
-			if _, err := c.issueCategories(readCtx()); err != nil {
+			if _, err := c.IssueCategories(readCtx()); err != nil {
 				t.Fatalf("issueCategories: %v", err)
 			}
 		})
@@ -163,7 +164,7 @@ func TestClient_apiKey_headers(t *testing.T) {
 func TestClient_apiKey_unauthorizedNeverLogsIn(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "bad"})
 	expect(http.MethodGet, "/api/v1/Issues/categories").Reply(http.StatusUnauthorized).BodyString("Invalid API Key")
-	_, err := c.issueCategories(readCtx())
+	_, err := c.IssueCategories(readCtx())
 	if o := errorObject(err, false); o.Code != codeAuthenticationFailed || strings.Contains(o.Message, "Invalid API Key") {
 		t.Fatalf("mapped to %+v", o)
 	}
@@ -172,14 +173,14 @@ func TestClient_apiKey_unauthorizedNeverLogsIn(t *testing.T) {
 func TestClient_prefixKeptAndEscaping(t *testing.T) {
 	tests := []struct {
 		name string
-		call func(*ombiClient) error
+		call func(*ombi.Client) error
 		path string
 		qry  string
 	}{
-		{"space and slash", func(c *ombiClient) error { _, err := c.searchMovie(readCtx(), "a/b c"); return err }, "/ombi/api/v1/Search/movie/a%2Fb%20c", ""},
-		{"question and percent", func(c *ombiClient) error { _, err := c.searchTV(readCtx(), "50%?x"); return err }, "/ombi/api/v1/Search/tv/50%25%3Fx", ""},
-		{"hash and unicode", func(c *ombiClient) error { _, err := c.searchArtist(readCtx(), "Sigur Rós #1"); return err }, "/ombi/api/v1/Search/music/artist/Sigur%20R%C3%B3s%20%231", ""},
-		{"query value", func(c *ombiClient) error { _, err := c.keywords(readCtx(), "a&b=c"); return err }, "/ombi/api/v1/TheMovieDb/Keywords", "searchTerm=a%26b%3Dc"},
+		{"space and slash", func(c *ombi.Client) error { _, err := c.SearchMovie(readCtx(), "a/b c"); return err }, "/ombi/api/v1/Search/movie/a%2Fb%20c", ""},
+		{"question and percent", func(c *ombi.Client) error { _, err := c.SearchTV(readCtx(), "50%?x"); return err }, "/ombi/api/v1/Search/tv/50%25%3Fx", ""},
+		{"hash and unicode", func(c *ombi.Client) error { _, err := c.SearchArtist(readCtx(), "Sigur Rós #1"); return err }, "/ombi/api/v1/Search/music/artist/Sigur%20R%C3%B3s%20%231", ""},
+		{"query value", func(c *ombi.Client) error { _, err := c.Keywords(readCtx(), "a&b=c"); return err }, "/ombi/api/v1/TheMovieDb/Keywords", "searchTerm=a%26b%3Dc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,17 +198,17 @@ func TestClient_prefixKeptAndEscaping(t *testing.T) {
 func TestClient_newRequest_refusesTraversal(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
 	for _, term := range []string{"..", ".", "%2e%2e"} {
-		_, err := c.searchMovie(readCtx(), term)
+		_, err := c.SearchMovie(readCtx(), term)
 		if term == "%2e%2e" {
 			// escaped again by url.PathEscape: a literal string, allowed
 			continue
 		}
-		if !errors.Is(err, errPathValue) {
-			t.Errorf("searchMovie(%q) error = %v, want errPathValue", term, err)
+		if !errors.Is(err, ombi.ErrPathValue) {
+			t.Errorf("searchMovie(%q) error = %v, want ombi.ErrPathValue", term, err)
 		}
 	}
 	for _, rel := range []string{"/api/v1/Status", "http://evil.test/x", "api/v1/../x", "api//x"} {
-		if _, err := c.newRequest(readCtx(), http.MethodGet, rel, nil); err == nil {
+		if _, err := c.NewRequest(readCtx(), http.MethodGet, rel, nil); err == nil {
 			t.Errorf("newRequest(%q) succeeded, want refusal", rel)
 		}
 	}
@@ -216,7 +217,7 @@ func TestClient_newRequest_refusesTraversal(t *testing.T) {
 func TestClient_escapedDotsStayLiteral(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k"})
 	expect(http.MethodGet, "/api/v1/Search/movie/%252e%252e").Reply(http.StatusOK).JSON([]any{})
-	if _, err := c.searchMovie(readCtx(), "%2e%2e"); err != nil {
+	if _, err := c.SearchMovie(readCtx(), "%2e%2e"); err != nil {
 		t.Fatalf("searchMovie: %v", err)
 	}
 }
@@ -227,7 +228,7 @@ func TestClient_escapedDotsStayLiteral(t *testing.T) {
 func TestClient_redirectCrossOriginRefused(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-secret", UserName: "bob"})
 	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusFound).SetHeader("Location", "http://elsewhere.test/steal")
-	_, err := c.streamingCountries(readCtx())
+	_, err := c.StreamingCountries(readCtx())
 	if o := errorObject(err, false); o.Code != codeUpstreamRejected || !strings.Contains(o.Message, "http://elsewhere.test") {
 		t.Fatalf("streamingCountries error %v mapped to %+v, want the redirect refused", err, o)
 	}
@@ -237,7 +238,7 @@ func TestClient_redirectSameOriginKeepsCredentials(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k-secret"})
 	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusFound).SetHeader("Location", testBase+"/api/v1/Identity/streamingcountry2")
 	expect(http.MethodGet, "/api/v1/Identity/streamingcountry2").MatchHeader("ApiKey", "^k-secret$").Reply(http.StatusOK).JSON([]string{"US"})
-	if _, err := c.streamingCountries(readCtx()); err != nil {
+	if _, err := c.StreamingCountries(readCtx()); err != nil {
 		t.Fatalf("streamingCountries: %v", err)
 	}
 }
@@ -246,9 +247,9 @@ func TestClient_bodyCap(t *testing.T) {
 	c := newTestClient(t, Options{AuthMode: AuthAPIKey, APIKey: "k", MaxBodyBytes: 1024})
 	big := "[" + strings.Repeat(`"US",`, 400) + `"US"]`
 	expect(http.MethodGet, "/api/v1/Identity/streamingcountry").Reply(http.StatusOK).BodyString(big)
-	_, err := c.streamingCountries(readCtx())
-	if !errors.Is(err, errBodyTooLarge) {
-		t.Fatalf("error = %v, want errBodyTooLarge", err)
+	_, err := c.StreamingCountries(readCtx())
+	if !errors.Is(err, ombi.ErrBodyTooLarge) {
+		t.Fatalf("error = %v, want ombi.ErrBodyTooLarge", err)
 	}
 	if o := errorObject(err, false); o.Code != codeUpstreamSchemaMismatch {
 		t.Fatalf("mapped to %+v", o)
@@ -267,7 +268,7 @@ func TestClient_decodeFailures(t *testing.T) {
 		{"wrong shape", 200, "application/json", `{"id":1}`, isSchema},
 		{"html page", 200, "text/html", `<html>oops</html>`, isSchema},
 		{"empty 200", 200, "application/json", ``, isSchema},
-		{"no content", 204, "", ``, func(err error) bool { return errors.Is(err, errNoContent) }},
+		{"no content", 204, "", ``, func(err error) bool { return errors.Is(err, ombi.ErrNoContent) }},
 		{"trailing data", 200, "application/json", `[] []`, isSchema},
 	}
 	for _, tt := range tests {
@@ -277,7 +278,7 @@ func TestClient_decodeFailures(t *testing.T) {
 			if tt.ctype != "" {
 				r.SetHeader("Content-Type", tt.ctype)
 			}
-			if _, err := c.streamingCountries(readCtx()); !tt.wantErr(err) {
+			if _, err := c.StreamingCountries(readCtx()); !tt.wantErr(err) {
 				t.Fatalf("error = %v", err)
 			}
 		})
@@ -285,7 +286,7 @@ func TestClient_decodeFailures(t *testing.T) {
 }
 
 func isSchema(err error) bool {
-	var s *schemaError
+	var s *ombi.SchemaError
 	return errors.As(err, &s)
 }
 
@@ -317,7 +318,7 @@ func TestClient_statusErrors(t *testing.T) {
 			if tt.write {
 				ctx = writeCtx()
 			}
-			_, err := c.streamingCountries(ctx)
+			_, err := c.StreamingCountries(ctx)
 			o := errorObject(err, tt.write)
 			if o.Code != tt.wantCode || o.Retryable != tt.retryable || o.HTTPStatus != tt.status {
 				t.Fatalf("mapped to %+v, want %s retryable=%v status=%d", o, tt.wantCode, tt.retryable, tt.status)
@@ -353,7 +354,7 @@ func TestClient_transportFailures(t *testing.T) {
 			if tt.write {
 				ctx = writeCtx()
 			}
-			_, err := c.streamingCountries(ctx)
+			_, err := c.StreamingCountries(ctx)
 			if o := errorObject(err, tt.write); o.Code != tt.wantCode || o.Retryable != tt.retryable {
 				t.Fatalf("mapped to %+v", o)
 			}
@@ -386,7 +387,7 @@ func TestClient_deadline(t *testing.T) {
 			ctx = writeCtx()
 		}
 		start := time.Now()
-		_, err := c.streamingCountries(ctx)
+		_, err := c.StreamingCountries(ctx)
 		if time.Since(start) > 2*time.Second {
 			t.Fatalf("deadline not applied: took %v", time.Since(start))
 		}
@@ -414,8 +415,8 @@ func TestClient_unboundedBodyIsCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.streamingCountries(readCtx()); !errors.Is(err, errBodyTooLarge) {
-		t.Fatalf("error = %v, want errBodyTooLarge", err)
+	if _, err := c.StreamingCountries(readCtx()); !errors.Is(err, ombi.ErrBodyTooLarge) {
+		t.Fatalf("error = %v, want ombi.ErrBodyTooLarge", err)
 	}
 }
 
@@ -449,7 +450,7 @@ func TestClient_jwt_concurrentReadsShareOneLogin(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.searchMovie(readCtx(), "alien"); err != nil {
+			if _, err := c.SearchMovie(readCtx(), "alien"); err != nil {
 				errs <- err
 			}
 		}()

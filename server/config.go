@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // Authentication modes, as OMBI_AUTH_MODE spells them.
 const (
-	AuthJWT    = "jwt"
-	AuthAPIKey = "api_key"
+	AuthJWT    = ombi.AuthJWT
+	AuthAPIKey = ombi.AuthAPIKey
 )
 
 // Defaults applied by OptionsFromEnv and New.
@@ -33,7 +34,7 @@ const (
 // one answer of the cap can always be read: an answer of unknown length is
 // read in chunks (up to two of which may be partly empty) and assembled
 // into one buffer.
-const bodyBudgetSlack = 2 * bodyChunkBytes
+const bodyBudgetSlack = 2 * ombi.BodyChunkBytes
 
 // Options configure a server. OptionsFromEnv fills them from the harness
 // contract environment; tests build them directly.

@@ -4,13 +4,16 @@
 // client, projects the answer into the tool's result family, cuts it to the
 // response budget and wraps it in the result envelope.
 //
-// Layout: config.go (Options from the environment), client.go (the one
-// upstream client), errors.go (typed upstream errors and the one mapper to
-// the envelope error), sanitize.go, envelope.go, budget.go, enums.go,
-// tools.go (the one registry), server.go (New), transport.go (the hardened
-// stdio transport), http.go (Streamable HTTP: RunHTTP), and one file per Ombi domain
-// (search.go, reference.go ...) holding that domain's client methods,
-// projections and tool handlers. CONTRIBUTING-TOOLS.md says how to add one.
+// Layout: the upstream Ombi client is package internal/ombi (one file per
+// Ombi controller group: typed requests and wire shapes, one Do and
+// CheckResponse). This package holds the tool layer: config.go (Options
+// from the environment), client.go (the client built from Options),
+// errors.go (the one mapper from upstream and call errors to the envelope
+// error), sanitize.go, envelope.go, budget.go, enums.go, tools.go (the one
+// registry), server.go (New), transport.go (the hardened stdio transport),
+// http.go (Streamable HTTP: RunHTTP), and one file per Ombi domain
+// (search.go, reference.go ...) holding that domain's projections and tool
+// handlers. CONTRIBUTING-TOOLS.md says how to add one.
 //
 // Example:
 //

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -31,7 +32,7 @@ func enumLabel(c *call, enum, field string, code int) (string, bool) {
 func enumCode(enum, field, label string) (int, error) {
 	code, ok := spec.Enums().Code(enum, label)
 	if !ok {
-		return 0, &argumentError{Field: field, Message: fmt.Sprintf("unknown %s label %q", enum, label)}
+		return 0, &ombi.ArgumentError{Field: field, Message: fmt.Sprintf("unknown %s label %q", enum, label)}
 	}
 	return code, nil
 }

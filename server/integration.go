@@ -5,61 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_integration: the ARR option lists, Plex servers
 // and libraries, and Emby/Jellyfin server info and libraries. Saved
 // settings are read privately; no caller connection override exists.
-
-// ---- client methods ----
-
-// arrOptions reads an ARR option list from the saved settings; rel is the
-// literal path below the API root.
-//
-// upstream: GET /api/v1/Sonarr/Profiles
-// upstream: GET /api/v1/Sonarr/RootFolders
-// upstream: GET /api/v1/Sonarr/v3/LanguageProfiles
-// upstream: GET /api/v1/Sonarr/tags
-// upstream: GET /api/v1/Radarr/Profiles
-// upstream: GET /api/v1/Radarr/Profiles/4k
-// upstream: GET /api/v1/Radarr/RootFolders
-// upstream: GET /api/v1/Radarr/RootFolders/4k
-// upstream: GET /api/v1/Radarr/tags
-// upstream: GET /api/v1/Lidarr/Profiles
-// upstream: GET /api/v1/Lidarr/RootFolders
-func (c *ombiClient) arrOptions(ctx context.Context, rel string) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, rel, nil)
-}
-
-// integrationPost posts a privately loaded saved-settings body to an
-// option or info route.
-//
-// upstream: POST /api/v1/Lidarr/Metadata
-// upstream: POST /api/v1/CouchPotato/profile
-// upstream: POST /api/v1/Emby/info
-// upstream: POST /api/v1/Jellyfin/info
-// upstream: POST /api/v1/Emby/Library
-// upstream: POST /api/v1/Jellyfin/Library
-func (c *ombiClient) integrationPost(ctx context.Context, rel string, body json.RawMessage) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodPost, rel, body)
-}
-
-// plexServers lists the Plex servers of the saved account.
-//
-// upstream: GET /api/v1/Plex/servers
-func (c *ombiClient) plexServers(ctx context.Context) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Plex/servers", nil)
-}
-
-// plexLibraries lists the libraries of a saved Plex server.
-//
-// upstream: GET /api/v1/Plex/Libraries/{machineId}
-func (c *ombiClient) plexLibraries(ctx context.Context, machineID string) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Plex/Libraries/"+seg(machineID), nil)
-}
 
 // ---- generic option records ----
 
@@ -82,7 +36,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 	if t[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(t, &items); err != nil {
-			return nil, &schemaError{Op: "integration option list", Reason: "not a JSON array"}
+			return nil, &ombi.SchemaError{Op: "integration option list", Reason: "not a JSON array"}
 		}
 		var out []map[string]json.RawMessage
 		for _, it := range items {
@@ -95,7 +49,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(t, &obj); err != nil {
-		return nil, &schemaError{Op: "integration option list", Reason: "not a JSON array or object"}
+		return nil, &ombi.SchemaError{Op: "integration option list", Reason: "not a JSON array or object"}
 	}
 	for _, k := range []string{"success", "successful", "Success"} {
 		if v, ok := obj[k]; ok && string(bytes.TrimSpace(v)) == "false" {
@@ -103,7 +57,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 				Message string `json:"message"`
 			}
 			_ = json.Unmarshal(t, &msg)
-			return nil, &businessError{Message: sanitizeMessage(msg.Message)}
+			return nil, &ombi.BusinessError{Message: sanitizeMessage(msg.Message)}
 		}
 	}
 	for _, k := range wrapperKeys {
@@ -113,7 +67,7 @@ func optionRecords(raw json.RawMessage, depth int) ([]map[string]json.RawMessage
 	}
 	// An object that wraps no list says nothing about the options: never an
 	// empty, complete collection (RESULTS-PROJECTION-001).
-	return nil, &schemaError{Op: "integration option list", Reason: "an object that holds no list of options"}
+	return nil, &ombi.SchemaError{Op: "integration option list", Reason: "an object that holds no list of options"}
 }
 
 // scalarText reads a JSON string or number as text.
@@ -213,7 +167,7 @@ func savedServer(settings json.RawMessage, want string, keys []string) (json.Raw
 		Servers []json.RawMessage `json:"servers"`
 	}
 	if err := json.Unmarshal(settings, &doc); err != nil {
-		return nil, &schemaError{Op: "saved media server settings", Reason: "no servers list"}
+		return nil, &ombi.SchemaError{Op: "saved media server settings", Reason: "no servers list"}
 	}
 	var found []json.RawMessage
 	for _, s := range doc.Servers {
@@ -277,7 +231,7 @@ func readIntegration(d *deps) tool {
 		case "arr_options":
 			category = in.Service + "_" + strings.TrimSuffix(in.Kind, "s")
 			if in.Is4K && in.Kind == "tags" {
-				return nil, &argumentError{Field: "/is_4k", Message: "Radarr 4K applies to profiles and root folders only"}
+				return nil, &ombi.ArgumentError{Field: "/is_4k", Message: "Radarr 4K applies to profiles and root folders only"}
 			}
 			switch key := in.Service + "/" + in.Kind; key {
 			case "lidarr/metadata_profiles":
@@ -292,23 +246,23 @@ func readIntegration(d *deps) tool {
 				if in.Is4K {
 					rel += "/4k"
 				}
-				raw, err = cl.arrOptions(ctx, rel)
+				raw, err = cl.ArrOptions(ctx, rel)
 			}
 		case "plex_servers":
 			category = "plex_server"
-			raw, err = cl.plexServers(ctx)
+			raw, err = cl.PlexServers(ctx)
 		case "plex_libraries":
 			category = "plex_library"
-			settings, serr := cl.settingsSection(readOnly(ctx), "plex")
+			settings, serr := cl.SettingsSection(ombi.ReadOnly(ctx), "plex")
 			if serr != nil {
 				return nil, serr
 			}
 			if _, serr := savedServer(settings, in.MachineID, plexServerKeys); serr != nil {
 				return nil, serr
 			}
-			raw, err = cl.plexLibraries(ctx, in.MachineID)
+			raw, err = cl.PlexLibraries(ctx, in.MachineID)
 		case "media_server":
-			settings, serr := cl.settingsSection(readOnly(ctx), in.Service)
+			settings, serr := cl.SettingsSection(ombi.ReadOnly(ctx), in.Service)
 			if serr != nil {
 				return nil, serr
 			}
@@ -318,18 +272,18 @@ func readIntegration(d *deps) tool {
 			}
 			svc := map[string]string{"emby": "Emby", "jellyfin": "Jellyfin"}[in.Service]
 			if in.Kind == "info" {
-				raw, err = cl.integrationPost(ctx, "api/v1/"+svc+"/info", server)
+				raw, err = cl.IntegrationPost(ctx, "api/v1/"+svc+"/info", server)
 				if err != nil {
 					return nil, err
 				}
 				return serverInfoPage(raw)
 			}
 			category = in.Service + "_library"
-			raw, err = cl.integrationPost(ctx, "api/v1/"+svc+"/Library", server)
+			raw, err = cl.IntegrationPost(ctx, "api/v1/"+svc+"/Library", server)
 		default:
 			return nil, &unsupportedError{Message: "read_integration: unknown branch"}
 		}
-		if err != nil && !errors.Is(err, errNoContent) { // 204: nothing configured
+		if err != nil && !errors.Is(err, ombi.ErrNoContent) { // 204: nothing configured
 			return nil, err
 		}
 		refs, err := optionRefs(raw, category)
@@ -344,11 +298,11 @@ func readIntegration(d *deps) tool {
 // viaSettings loads a section's saved settings privately and posts them to
 // a POST-only option route.
 func (d *deps) viaSettings(ctx context.Context, section, rel string) (json.RawMessage, error) {
-	settings, err := d.client.settingsSection(readOnly(ctx), section)
+	settings, err := d.client.SettingsSection(ombi.ReadOnly(ctx), section)
 	if err != nil {
 		return nil, err
 	}
-	return d.client.integrationPost(ctx, rel, settings)
+	return d.client.IntegrationPost(ctx, rel, settings)
 }
 
 // serverInfoPage projects a media server's public info: its id, name and
@@ -363,7 +317,7 @@ func serverInfoPage(raw json.RawMessage) (any, error) {
 		VerUpper   string `json:"Version"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, &schemaError{Op: "POST media server info", Reason: "not a server info object"}
+		return nil, &ombi.SchemaError{Op: "POST media server info", Reason: "not a server info object"}
 	}
 	id, name, version := firstOf(w.ID, w.IDUpper), firstOf(w.ServerName, w.NameUpper), firstOf(w.Version, w.VerUpper)
 	var refs []reference

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves Ombi's Issues controllers (v1 and v2): read_issues,
@@ -68,151 +69,11 @@ type (
 	}
 )
 
-// ---- client methods ----
-
-// issues lists one window of issues with a status.
-//
-// upstream: GET /api/v1/Issues/{take}/{skip}/{status}
-func (c *ombiClient) issues(ctx context.Context, take, skip, status int) ([]wireIssue, error) {
-	return send[[]wireIssue](ctx, c, http.MethodGet, "api/v1/Issues/"+segInt(take)+"/"+segInt(skip)+"/"+segInt(status), nil)
-}
-
-// issueSummaries lists one window of provider-grouped issue summaries.
-//
-// upstream: GET /api/v2/Issues/{position}/{take}/{status}
-func (c *ombiClient) issueSummaries(ctx context.Context, position, take, status int) ([]wireIssueGroup, error) {
-	return send[[]wireIssueGroup](ctx, c, http.MethodGet, "api/v2/Issues/"+segInt(position)+"/"+segInt(take)+"/"+segInt(status), nil)
-}
-
-// issueDetails reads the summary of one provider id with its issues; the
-// raw body is returned because null, [] and empty mean "no issues".
-//
-// upstream: GET /api/v2/Issues/details/{providerId}
-func (c *ombiClient) issueDetails(ctx context.Context, providerID string) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Issues/details/"+seg(providerID), nil)
-}
-
-// issueComments lists the comments of an issue.
-//
-// upstream: GET /api/v1/Issues/{id}/comments
-func (c *ombiClient) issueComments(ctx context.Context, id int) ([]wireComment, error) {
-	return send[[]wireComment](ctx, c, http.MethodGet, "api/v1/Issues/"+segInt(id)+"/comments", nil)
-}
-
-// issueCount reads the issue counters.
-//
-// upstream: GET /api/v1/Issues/count
-func (c *ombiClient) issueCount(ctx context.Context) (wireIssueCount, error) {
-	return send[wireIssueCount](ctx, c, http.MethodGet, "api/v1/Issues/count", nil)
-}
-
-// createIssue creates an issue; the answer is the bare new id.
-//
-// upstream: POST /api/v1/Issues
-func (c *ombiClient) createIssue(ctx context.Context, body issueBody) (int, error) {
-	return send[int](ctx, c, http.MethodPost, "api/v1/Issues", body)
-}
-
-// addIssueComment adds a comment; a 204 means the issue is missing.
-//
-// upstream: POST /api/v1/Issues/comments
-func (c *ombiClient) addIssueComment(ctx context.Context, body commentBody) (wireComment, error) {
-	return send[wireComment](ctx, c, http.MethodPost, "api/v1/Issues/comments", body)
-}
-
-// setIssueStatus changes an issue's status.
-//
-// upstream: POST /api/v1/Issues/status
-func (c *ombiClient) setIssueStatus(ctx context.Context, body issueStatusBody) (bool, error) {
-	return send[bool](ctx, c, http.MethodPost, "api/v1/Issues/status", body)
-}
-
-// deleteIssue deletes an issue.
-//
-// upstream: DELETE /api/v1/Issues/{id}
-func (c *ombiClient) deleteIssue(ctx context.Context, id int) (bool, error) {
-	return send[bool](ctx, c, http.MethodDelete, "api/v1/Issues/"+segInt(id), nil)
-}
-
-// deleteIssueComment deletes one comment.
-//
-// upstream: DELETE /api/v1/Issues/comments/{id}
-func (c *ombiClient) deleteIssueComment(ctx context.Context, id int) (bool, error) {
-	return send[bool](ctx, c, http.MethodDelete, "api/v1/Issues/comments/"+segInt(id), nil)
-}
-
-// createIssueCategory adds an issue category.
-//
-// upstream: POST /api/v1/Issues/categories
-func (c *ombiClient) createIssueCategory(ctx context.Context, name string) (bool, error) {
-	return send[bool](ctx, c, http.MethodPost, "api/v1/Issues/categories", categoryBody{Value: name})
-}
-
-// deleteIssueCategory deletes an issue category.
-//
-// upstream: DELETE /api/v1/Issues/categories/{catId}
-func (c *ombiClient) deleteIssueCategory(ctx context.Context, id int) (bool, error) {
-	return send[bool](ctx, c, http.MethodDelete, "api/v1/Issues/categories/"+segInt(id), nil)
-}
-
-// ---- wire shapes ----
-
-type (
-	wireIssue struct {
-		ID              int    `json:"id"`
-		Title           string `json:"title"`
-		Subject         string `json:"subject"`
-		Description     string `json:"description"`
-		IssueCategoryID int    `json:"issueCategoryId"`
-		Status          *int   `json:"status"`
-		RequestType     *int   `json:"requestType"`
-		RequestID       *int   `json:"requestId"`
-		ProviderID      string `json:"providerId"`
-		CreatedDate     string `json:"createdDate"`
-		ResovledDate    string `json:"resovledDate"` // upstream spelling
-		UserReportedID  string `json:"userReportedId"`
-	}
-	wireIssueGroup struct {
-		Title      string      `json:"title"`
-		Count      *int        `json:"count"`
-		ProviderID string      `json:"providerId"`
-		Issues     []wireIssue `json:"issues"`
-	}
-	wireComment struct {
-		ID      int    `json:"id"`
-		Comment string `json:"comment"`
-		Date    string `json:"date"`
-	}
-	wireIssueCount struct {
-		Pending    *int `json:"pending"`
-		InProgress *int `json:"inProgress"`
-		Resolved   *int `json:"resolved"`
-	}
-	issueBody struct {
-		Title           string  `json:"title"`
-		Subject         string  `json:"subject"`
-		Description     string  `json:"description"`
-		IssueCategoryID int     `json:"issueCategoryId"`
-		RequestType     int     `json:"requestType"`
-		RequestID       *int    `json:"requestId,omitempty"`
-		ProviderID      *string `json:"providerId,omitempty"`
-	}
-	commentBody struct {
-		Comment string `json:"comment"`
-		IssueID int    `json:"issueId"`
-	}
-	issueStatusBody struct {
-		IssueID int `json:"issueId"`
-		Status  int `json:"status"`
-	}
-	categoryBody struct {
-		Value string `json:"value"`
-	}
-)
+// ---- projections ----
 
 // projectIssue keeps the allowlisted issue fields; nested users, comments
 // and categories are never read.
-func projectIssue(c *call, w *wireIssue) (issueRecord, bool) {
+func projectIssue(c *call, w *ombi.Issue) (issueRecord, bool) {
 	if w.ID < 1 {
 		return issueRecord{}, false
 	}
@@ -246,7 +107,7 @@ func projectIssue(c *call, w *wireIssue) (issueRecord, bool) {
 	return r, true
 }
 
-func projectIssues(c *call, ws []wireIssue) []issueRecord {
+func projectIssues(c *call, ws []ombi.Issue) []issueRecord {
 	out := make([]issueRecord, 0, len(ws))
 	for i := range ws {
 		if r, ok := projectIssue(c, &ws[i]); ok {
@@ -258,7 +119,7 @@ func projectIssues(c *call, ws []wireIssue) []issueRecord {
 
 // projectGroup keeps a provider group, cutting nested issues to maxNested
 // with a warning.
-func projectGroup(c *call, w *wireIssueGroup) groupRecord {
+func projectGroup(c *call, w *ombi.IssueGroup) groupRecord {
 	g := groupRecord{ProviderID: strings.TrimSpace(w.ProviderID), Title: w.Title}
 	if w.Count != nil && *w.Count >= 0 {
 		g.Count = ptr(*w.Count)
@@ -300,7 +161,7 @@ func readIssues(d *deps) tool {
 				return nil, err
 			}
 			offset, limit := in.Page.window()
-			ws, err := cl.issues(ctx, limit, offset, status)
+			ws, err := cl.Issues(ctx, limit, offset, status)
 			if err != nil {
 				return nil, err
 			}
@@ -313,7 +174,7 @@ func readIssues(d *deps) tool {
 				return nil, err
 			}
 			offset, limit := in.Page.window()
-			ws, err := cl.issueSummaries(ctx, offset, limit, status)
+			ws, err := cl.IssueSummaries(ctx, offset, limit, status)
 			if err != nil {
 				return nil, err
 			}
@@ -324,8 +185,8 @@ func readIssues(d *deps) tool {
 			}
 			return groupPage{Kind: "group_page", Items: items, Page: upstreamPage(offset, limit, len(ws), unitGroups)}, nil
 		case "provider_summary":
-			raw, err := cl.issueDetails(ctx, in.ProviderID)
-			if err != nil && !errors.Is(err, errNoContent) {
+			raw, err := cl.IssueDetails(ctx, in.ProviderID)
+			if err != nil && !errors.Is(err, ombi.ErrNoContent) {
 				return nil, err
 			}
 			items, err := providerGroups(c, raw)
@@ -334,7 +195,7 @@ func readIssues(d *deps) tool {
 			}
 			return groupPage{Kind: "group_page", Items: items, Page: singlePage(len(items), unitGroups)}, nil
 		case "comments":
-			ws, err := cl.issueComments(ctx, in.IssueID)
+			ws, err := cl.IssueComments(ctx, in.IssueID)
 			if err != nil {
 				return nil, err
 			}
@@ -349,7 +210,7 @@ func readIssues(d *deps) tool {
 			window, pg := localPage(all, in.Page, true, unitComments)
 			return commentPage{Kind: "comment_page", Items: window, Page: pg}, nil
 		case "counts":
-			w, err := cl.issueCount(ctx)
+			w, err := cl.IssueCount(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -370,9 +231,9 @@ func providerGroups(c *call, raw json.RawMessage) ([]groupRecord, error) {
 	if t == "" || t == "null" || t == "[]" {
 		return []groupRecord{}, nil
 	}
-	var w wireIssueGroup
+	var w ombi.IssueGroup
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, &schemaError{Op: "GET /api/v2/Issues/details/{providerId}", Reason: "not an issue summary object"}
+		return nil, &ombi.SchemaError{Op: "GET /api/v2/Issues/details/{providerId}", Reason: "not an issue summary object"}
 	}
 	return []groupRecord{projectGroup(c, &w)}, nil
 }
@@ -404,7 +265,7 @@ func writeIssueCreate(d *deps) tool {
 			}
 		}
 		if in.RequestID == nil && in.ProviderID == nil {
-			return nil, &argumentError{Field: "", Message: "give request_id or provider_id (at least one association)"}
+			return nil, &ombi.ArgumentError{Field: "", Message: "give request_id or provider_id (at least one association)"}
 		}
 		rt, err := enumCode(enumRequestType, "/request_type", in.RequestType)
 		if err != nil {
@@ -415,7 +276,7 @@ func writeIssueCreate(d *deps) tool {
 				return nil, err
 			}
 		}
-		id, err := d.client.createIssue(ctx, issueBody{
+		id, err := d.client.CreateIssue(ctx, ombi.IssueBody{
 			Title: in.Title, Subject: in.Subject, Description: in.Description,
 			IssueCategoryID: in.CategoryID, RequestType: rt, RequestID: in.RequestID, ProviderID: in.ProviderID,
 		})
@@ -438,20 +299,20 @@ func writeIssueCreate(d *deps) tool {
 // sameMedia checks (RT-ISSUE-ASSOCIATION) that a request id and a provider
 // id name the same media, with a read of the request's media.
 func (d *deps) sameMedia(ctx context.Context, media string, requestID int, providerID string) error {
-	ctx = readOnly(ctx)
+	ctx = ombi.ReadOnly(ctx)
 	var (
-		w   wireMedia
+		w   ombi.Media
 		err error
 	)
 	switch media {
 	case "movie":
-		w, err = d.client.movieByRequest(ctx, requestID)
+		w, err = d.client.MovieByRequest(ctx, requestID)
 	case "tv":
-		w, err = d.client.tvByRequest(ctx, requestID)
+		w, err = d.client.TVByRequest(ctx, requestID)
 	default:
 		// An album request's media read names the artist, not the release
 		// group an issue's provider id carries: the pair cannot be checked.
-		return &argumentError{Field: "/provider_id", Message: "for album issues give request_id or provider_id, not both (the pair cannot be verified)"}
+		return &ombi.ArgumentError{Field: "/provider_id", Message: "for album issues give request_id or provider_id, not both (the pair cannot be verified)"}
 	}
 	if err != nil {
 		return associationError(err)
@@ -459,9 +320,9 @@ func (d *deps) sameMedia(ctx context.Context, media string, requestID int, provi
 	if w.TheMovieDbID == "" && w.ID == "" && w.TheTvDbID == "" && w.ImdbID == "" {
 		// an answer without any id is not the request's media (for example
 		// a RequestEngineResult failure): it cannot prove a mismatch
-		return &schemaError{Op: "GET /api/v2/Search/" + media + "/request/{requestId}", Reason: "the answer carries no media id"}
+		return &ombi.SchemaError{Op: "GET /api/v2/Search/" + media + "/request/{requestId}", Reason: "the answer carries no media id"}
 	}
-	for _, id := range []flexID{w.TheMovieDbID, w.ID, w.TheTvDbID} {
+	for _, id := range []ombi.FlexID{w.TheMovieDbID, w.ID, w.TheTvDbID} {
 		if id != "" && string(id) == strings.TrimSpace(providerID) {
 			return nil
 		}
@@ -469,12 +330,12 @@ func (d *deps) sameMedia(ctx context.Context, media string, requestID int, provi
 	if w.ImdbID != "" && w.ImdbID == providerID {
 		return nil
 	}
-	return &argumentError{Field: "/provider_id", Message: "provider_id does not match the media of request_id"}
+	return &ombi.ArgumentError{Field: "/provider_id", Message: "provider_id does not match the media of request_id"}
 }
 
 func associationError(err error) error {
-	if errors.Is(err, errNoContent) {
-		return &argumentError{Field: "/request_id", Message: "request_id names no request of this request_type"}
+	if errors.Is(err, ombi.ErrNoContent) {
+		return &ombi.ArgumentError{Field: "/request_id", Message: "request_id names no request of this request_type"}
 	}
 	return err
 }
@@ -497,8 +358,8 @@ func writeIssueComment(d *deps) tool {
 		if err := nonBlank("/comment", in.Comment); err != nil {
 			return nil, err
 		}
-		w, err := d.client.addIssueComment(ctx, commentBody{Comment: in.Comment, IssueID: in.IssueID})
-		if errors.Is(err, errNoContent) {
+		w, err := d.client.AddIssueComment(ctx, ombi.CommentBody{Comment: in.Comment, IssueID: in.IssueID})
+		if errors.Is(err, ombi.ErrNoContent) {
 			return nil, &notFoundError{Message: "upstream has no issue " + strconv.Itoa(in.IssueID)}
 		}
 		if err != nil {
@@ -541,17 +402,17 @@ func writeIssueManage(d *deps) tool {
 			}
 			// Upstream lets any user change a status; the moderation
 			// policy is enforced here: only power users and admins.
-			me, err := cl.self(readOnly(ctx))
+			me, err := cl.Self(ombi.ReadOnly(ctx))
 			if err != nil {
 				return nil, err
 			}
-			if !cl.callerHas(&me, roleAdmin, rolePowerUser) {
+			if !cl.CallerHas(&me, ombi.RoleAdmin, ombi.RolePowerUser) {
 				return nil, forbidden("changing an issue's status needs the PowerUser or Admin role")
 			}
 			if in.Status == "closed" {
 				c.warn("status closed is sent as 3, which upstream names Deleted (DECISIONS D5)")
 			}
-			ok, err := cl.setIssueStatus(ctx, issueStatusBody{IssueID: in.IssueID, Status: status})
+			ok, err := cl.SetIssueStatus(ctx, ombi.IssueStatusBody{IssueID: in.IssueID, Status: status})
 			if err != nil {
 				return nil, err
 			}
@@ -559,7 +420,7 @@ func writeIssueManage(d *deps) tool {
 			m.IssueID = in.IssueID
 			return m, err
 		case "delete":
-			ok, err := cl.deleteIssue(ctx, in.IssueID)
+			ok, err := cl.DeleteIssue(ctx, in.IssueID)
 			if err != nil {
 				return nil, err
 			}
@@ -567,7 +428,7 @@ func writeIssueManage(d *deps) tool {
 			m.IssueID = in.IssueID
 			return m, err
 		case "delete_comment":
-			ok, err := cl.deleteIssueComment(ctx, in.CommentID)
+			ok, err := cl.DeleteIssueComment(ctx, in.CommentID)
 			if err != nil {
 				return nil, err
 			}
@@ -578,13 +439,13 @@ func writeIssueManage(d *deps) tool {
 			if err := nonBlank("/name", in.Name); err != nil {
 				return nil, err
 			}
-			ok, err := cl.createIssueCategory(ctx, in.Name)
+			ok, err := cl.CreateIssueCategory(ctx, in.Name)
 			if err != nil {
 				return nil, err
 			}
 			return boolOutcome(ok, "the category create")
 		case "delete_category":
-			ok, err := cl.deleteIssueCategory(ctx, in.CategoryID)
+			ok, err := cl.DeleteIssueCategory(ctx, in.CategoryID)
 			if err != nil {
 				return nil, err
 			}

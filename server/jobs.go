@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -46,43 +46,6 @@ func allowedJobs(jobs []string) map[string]bool {
 	return set
 }
 
-// ---- client methods ----
-
-// runJob starts a job; the answer is a bool.
-//
-// upstream: POST /api/v1/Job/update
-// upstream: POST /api/v1/Job/plexuserimporter
-// upstream: POST /api/v1/Job/plexwatchlist
-// upstream: POST /api/v1/Job/embyuserimporter
-// upstream: POST /api/v1/Job/jellyfinuserimporter
-// upstream: POST /api/v1/Job/plexcontentcacher
-// upstream: POST /api/v1/Job/clearmediaserverdata
-// upstream: POST /api/v1/Job/plexrecentlyadded
-// upstream: POST /api/v1/Job/embycontentcacher
-// upstream: POST /api/v1/Job/embyrecentlyadded
-// upstream: POST /api/v1/Job/jellyfincontentcacher
-// upstream: POST /api/v1/Job/arrAvailability
-// upstream: POST /api/v1/Job/autodeleterequests
-// upstream: POST /api/v1/Job/newsletter
-func (c *ombiClient) runJob(ctx context.Context, job string) (bool, error) {
-	if !slices.Contains(allJobs(), job) {
-		return false, &argumentError{Field: "/job", Message: "unknown job"}
-	}
-	return send[bool](ctx, c, http.MethodPost, "api/v1/Job/"+job, nil)
-}
-
-// revalidateWatchlist re-checks the Plex watchlist users' tokens; the
-// answer may be empty (202) or a bool.
-//
-// upstream: POST /api/v1/Plex/WatchlistUsers/revalidate
-func (c *ombiClient) revalidateWatchlist(ctx context.Context) (string, error) {
-	req, err := c.newRequest(ctx, http.MethodPost, "api/v1/Plex/WatchlistUsers/revalidate", nil)
-	if err != nil {
-		return "", err
-	}
-	return c.doText(req)
-}
-
 // ---- write_job_run ----
 
 type jobInput struct {
@@ -105,23 +68,23 @@ func writeJobRun(d *deps) tool {
 			if !allowed[in.Job] {
 				return nil, forbidden("job " + in.Job + " is not enabled by this deployment (OMBI_ALLOWED_JOBS)")
 			}
-			ok, err := d.client.runJob(ctx, in.Job)
+			ok, err := d.client.RunJob(ctx, in.Job)
 			if err != nil {
 				return nil, err
 			}
 			if !ok {
-				return nil, &businessError{Message: "the job was not started (upstream answered false)"}
+				return nil, &ombi.BusinessError{Message: "the job was not started (upstream answered false)"}
 			}
 			m.UpstreamResult = ptr(true)
 			m.Message = "job " + in.Job + " was started; its completion is not tracked"
 		case "revalidate_watchlist":
-			raw, err := d.client.revalidateWatchlist(ctx)
+			raw, err := d.client.RevalidateWatchlist(ctx)
 			if err != nil {
 				return nil, err
 			}
 			switch strings.TrimSpace(raw) {
 			case "false":
-				return nil, &businessError{Message: "the revalidation was refused (upstream answered false)"}
+				return nil, &ombi.BusinessError{Message: "the revalidation was refused (upstream answered false)"}
 			case "true":
 				m.UpstreamResult = ptr(true)
 			}

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_library: Ombi's RecentlyAdded, Calendar and Images
@@ -46,101 +47,9 @@ type (
 	}
 )
 
-// ---- client methods ----
+// ---- projections ----
 
-// recentMovies lists movies added in the last days.
-//
-// upstream: GET /api/v1/RecentlyAdded/movies
-func (c *ombiClient) recentMovies(ctx context.Context) ([]wireRecentlyAdded, error) {
-	return send[[]wireRecentlyAdded](ctx, c, http.MethodGet, "api/v1/RecentlyAdded/movies", nil)
-}
-
-// recentTV lists recently added episodes, grouped by show or not.
-//
-// upstream: GET /api/v1/RecentlyAdded/tv
-// upstream: GET /api/v1/RecentlyAdded/tv/grouped
-func (c *ombiClient) recentTV(ctx context.Context, grouped bool) ([]wireRecentlyAdded, error) {
-	rel := "api/v1/RecentlyAdded/tv"
-	if grouped {
-		rel += "/grouped"
-	}
-	return send[[]wireRecentlyAdded](ctx, c, http.MethodGet, rel, nil)
-}
-
-// calendar lists requested releases around today (no date range exists).
-//
-// upstream: GET /api/v2/Calendar
-func (c *ombiClient) calendar(ctx context.Context) ([]wireCalendar, error) {
-	return send[[]wireCalendar](ctx, c, http.MethodGet, "api/v2/Calendar", nil)
-}
-
-// movieImage reads a movie image URL; kind is poster, background or banner.
-//
-// upstream: GET /api/v1/Images/poster/movie/{movieDbId}
-// upstream: GET /api/v1/Images/background/movie/{movieDbId}
-// upstream: GET /api/v1/Images/banner/movie/{movieDbId}
-func (c *ombiClient) movieImage(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/movie/"+segInt(tmdbID), nil)
-}
-
-// tvImageTVDB reads a TV image URL by TVDB id; kind is poster or background.
-//
-// upstream: GET /api/v1/Images/poster/tv/{tvdbid}
-// upstream: GET /api/v1/Images/background/tv/{tvdbid}
-func (c *ombiClient) tvImageTVDB(ctx context.Context, kind string, tvdbID int) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/tv/"+segInt(tvdbID), nil)
-}
-
-// tvImageTMDB reads a TV image URL by TMDB id; kind is poster or background.
-//
-// upstream: GET /api/v1/Images/poster/tv/tmdb/{tmdbId}
-// upstream: GET /api/v1/Images/background/tv/tmdb/{id}
-func (c *ombiClient) tvImageTMDB(ctx context.Context, kind string, tmdbID int) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind+"/tv/tmdb/"+segInt(tmdbID), nil)
-}
-
-// albumArt reads a release group's cover art.
-//
-// upstream: GET /api/v2/Search/releasegroupart/{musicBrainzId}
-func (c *ombiClient) albumArt(ctx context.Context, mbid string) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Search/releasegroupart/"+seg(mbid), nil)
-}
-
-// randomArtwork reads a random popular poster or background.
-//
-// upstream: GET /api/v1/Images/poster
-// upstream: GET /api/v1/Images/background
-func (c *ombiClient) randomArtwork(ctx context.Context, kind string) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v1/Images/"+kind, nil)
-}
-
-// ---- wire shapes ----
-
-type (
-	// wireRecentlyAdded is RecentlyAddedMovieModel / RecentlyAddedTvModel.
-	wireRecentlyAdded struct {
-		Title         string `json:"title"`
-		Overview      string `json:"overview"`
-		ImdbID        string `json:"imdbId"`
-		TvDbID        flexID `json:"tvDbId"`
-		TheMovieDbID  flexID `json:"theMovieDbId"`
-		ReleaseYear   string `json:"releaseYear"`
-		SeasonNumber  *int   `json:"seasonNumber"`
-		EpisodeNumber *int   `json:"episodeNumber"`
-	}
-	// wireCalendar is CalendarViewModel.
-	wireCalendar struct {
-		Title           string `json:"title"`
-		Start           string `json:"start"`
-		BackgroundColor string `json:"backgroundColor"`
-		BorderColor     string `json:"borderColor"`
-		ExtraParams     []struct {
-			ProviderID flexID `json:"providerId"`
-		} `json:"extraParams"`
-	}
-)
-
-func projectRecent(w *wireRecentlyAdded, media string) mediaRecord {
+func projectRecent(w *ombi.RecentlyAdded, media string) mediaRecord {
 	var s idSet
 	s.add(nsTMDB, string(w.TheMovieDbID))
 	s.add(nsTVDB, string(w.TvDbID))
@@ -169,7 +78,7 @@ func calendarMedia(border string) string {
 	return "unknown"
 }
 
-func projectCalendar(w *wireCalendar) calendarEntry {
+func projectCalendar(w *ombi.Calendar) calendarEntry {
 	e := calendarEntry{Title: w.Title, Date: w.Start, Media: calendarMedia(w.BorderColor)}
 	var s idSet
 	for _, p := range w.ExtraParams {
@@ -204,7 +113,7 @@ func imageURL(raw json.RawMessage) (string, error) {
 		Image string `json:"image"`
 	}
 	if err := json.Unmarshal(raw, &o); err != nil {
-		return "", &schemaError{Op: "GET image", Reason: "not a URL string or object"}
+		return "", &ombi.SchemaError{Op: "GET image", Reason: "not a URL string or object"}
 	}
 	if o.URL != "" {
 		return strings.TrimSpace(o.URL), nil
@@ -258,16 +167,16 @@ func readLibrary(d *deps) tool {
 		switch in.Action {
 		case "recent_movies", "recent_tv", "recent_tv_grouped":
 			var (
-				ws    []wireRecentlyAdded
+				ws    []ombi.RecentlyAdded
 				err   error
 				media = "tv"
 			)
 			switch in.Action {
 			case "recent_movies":
 				media = "movie"
-				ws, err = cl.recentMovies(ctx)
+				ws, err = cl.RecentMovies(ctx)
 			default:
-				ws, err = cl.recentTV(ctx, in.Action == "recent_tv_grouped")
+				ws, err = cl.RecentTV(ctx, in.Action == "recent_tv_grouped")
 			}
 			if err != nil {
 				return nil, err
@@ -279,7 +188,7 @@ func readLibrary(d *deps) tool {
 			window, pg := localPage(all, in.Page, true, unitMedia)
 			return newMediaPage(window, pg), nil
 		case "calendar":
-			ws, err := cl.calendar(ctx)
+			ws, err := cl.Calendar(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -297,26 +206,26 @@ func readLibrary(d *deps) tool {
 		)
 		switch in.Action {
 		case "movie_images":
-			raw, err = cl.movieImage(ctx, in.Kind, in.TMDBID)
+			raw, err = cl.MovieImage(ctx, in.Kind, in.TMDBID)
 			name = in.Kind + " of TMDB movie " + strconv.Itoa(in.TMDBID)
 		case "tv_images":
 			if in.TVDBID > 0 {
-				raw, err = cl.tvImageTVDB(ctx, in.Kind, in.TVDBID)
+				raw, err = cl.TVImageTVDB(ctx, in.Kind, in.TVDBID)
 				name = in.Kind + " of TVDB show " + strconv.Itoa(in.TVDBID)
 			} else {
-				raw, err = cl.tvImageTMDB(ctx, in.Kind, in.TMDBID)
+				raw, err = cl.TVImageTMDB(ctx, in.Kind, in.TMDBID)
 				name = in.Kind + " of TMDB show " + strconv.Itoa(in.TMDBID)
 			}
 		case "album_art":
-			raw, err = cl.albumArt(ctx, in.MusicBrainzID)
+			raw, err = cl.AlbumArt(ctx, in.MusicBrainzID)
 			in.Kind, name = "cover", "cover art of release group "+in.MusicBrainzID
 		case "random_artwork":
-			raw, err = cl.randomArtwork(ctx, in.Kind)
+			raw, err = cl.RandomArtwork(ctx, in.Kind)
 			name = "random " + in.Kind + " (not tied to any chosen title)"
 		default:
 			return nil, &unsupportedError{Message: "read_library: unknown branch"}
 		}
-		if err != nil && !errors.Is(err, errNoContent) {
+		if err != nil && !errors.Is(err, ombi.ErrNoContent) {
 			return nil, err
 		}
 		u, err := imageURL(raw)

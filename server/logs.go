@@ -1,18 +1,17 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
-	"net/http"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_logs: Ombi's v2 System logs routes. File ids are
@@ -42,181 +41,6 @@ type (
 	}
 )
 
-// ---- client methods ----
-
-// logFiles lists the log file names (a string array, or the legacy object
-// form).
-//
-// upstream: GET /api/v2/System/logs
-func (c *ombiClient) logFiles(ctx context.Context) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/System/logs", nil)
-}
-
-// logLines reads one window of a log file's lines (plain text, or a JSON
-// string), streaming: only the window is kept, however long the file.
-//
-// upstream: GET /api/v2/System/logs/{logFileName}
-func (c *ombiClient) logLines(ctx context.Context, name string, offset, limit int) (lineWindow, error) {
-	req, err := c.newRequest(ctx, http.MethodGet, "api/v2/System/logs/"+seg(name), nil)
-	if err != nil {
-		return lineWindow{}, err
-	}
-	// Plain text can be streamed; a JSON string cannot.
-	req.Header.Set("Accept", "text/plain")
-	resp, op, cancel, err := c.openText(req)
-	if err != nil {
-		return lineWindow{}, err
-	}
-	defer cancel()
-	defer drain(resp)
-	br := bufio.NewReaderSize(io.LimitReader(resp.Body, maxLogScanBytes), 64<<10)
-	if first, err := br.Peek(1); err == nil && first[0] == '"' {
-		// A JSON string body: bounded by the body cap and the shared
-		// budget, then split.
-		l := c.lease()
-		defer l.done()
-		buf, err := c.readBody(&http.Response{Body: io.NopCloser(br), ContentLength: -1}, op, false, l)
-		if err != nil {
-			return lineWindow{}, err
-		}
-		var text string
-		if err := json.Unmarshal(bytes.TrimSpace(buf), &text); err != nil {
-			return lineWindow{}, &schemaError{Op: op, Reason: "not text and not a JSON string"}
-		}
-		br = bufio.NewReader(strings.NewReader(text))
-	}
-	return scanWindow(br, op, offset, limit)
-}
-
-// lineWindow is a window of raw lines and whether more follow.
-type lineWindow struct {
-	lines []string
-	more  bool
-	seen  int // lines read (all of them when more is false)
-}
-
-// maxLogScanBytes bounds how much of one log file is scanned.
-const maxLogScanBytes = 256 << 20
-
-// scanWindow skips offset lines, keeps limit lines (each cut to a bounded
-// length while reading) and peeks whether another line follows.
-func scanWindow(br *bufio.Reader, op string, offset, limit int) (lineWindow, error) {
-	var w lineWindow
-	for {
-		line, err := readLine(br)
-		if err == io.EOF {
-			return w, nil
-		}
-		if err != nil {
-			return w, &transportError{Op: op, Err: err}
-		}
-		switch {
-		case w.seen < offset:
-		case len(w.lines) < limit:
-			w.lines = append(w.lines, line)
-		default:
-			w.more = true
-			return w, nil
-		}
-		w.seen++
-	}
-}
-
-// readLine reads one line, keeping at most 4 KiB of it; io.EOF only when
-// nothing was left.
-func readLine(br *bufio.Reader) (string, error) {
-	var b []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(b) < 4<<10 {
-			b = append(b, chunk[:min(len(chunk), 4<<10-len(b))]...)
-		}
-		switch err {
-		case nil:
-			return strings.TrimRight(string(b), "\r\n"), nil
-		case bufio.ErrBufferFull:
-			continue
-		case io.EOF:
-			if len(b) == 0 {
-				return "", io.EOF
-			}
-			return strings.TrimRight(string(b), "\r\n"), nil
-		default:
-			return "", err
-		}
-	}
-}
-
-// openText sends req like do: the same deadline, authentication, single
-// retry of a read after a re-login (a write is never replayed) and status
-// mapping. It returns the checked response; the caller reads and drains
-// it, then calls cancel.
-func (c *ombiClient) openText(req *http.Request) (*http.Response, string, context.CancelFunc, error) {
-	write := isWrite(req.Context())
-	op := req.Method + " " + strings.TrimPrefix(req.URL.EscapedPath(), c.base.EscapedPath())
-	ctx, cancel := context.WithTimeout(req.Context(), c.timeout)
-	fail := func(err error) (*http.Response, string, context.CancelFunc, error) {
-		cancel()
-		return nil, op, nil, err
-	}
-	req = req.WithContext(ctx)
-	used, err := c.authorize(ctx, req)
-	if err != nil {
-		return fail(err)
-	}
-	// the one send path: a write goes through the no-replay transport and
-	// is marked sent, a redirect off the origin is refused
-	resp, sent, err := c.send(req, write, op)
-	if err != nil {
-		if !sent {
-			err = unsent(ctx, err)
-		}
-		return fail(err)
-	}
-	if resp.StatusCode == http.StatusUnauthorized && c.mode == AuthJWT && !write {
-		drain(resp)
-		c.invalidate(used)
-		retry := req.Clone(ctx)
-		if _, err := c.authorize(ctx, retry); err != nil {
-			return fail(unsent(ctx, err))
-		}
-		if resp, _, err = c.send(retry, false, op); err != nil {
-			return fail(err)
-		}
-	}
-	if err := checkResponse(resp); err != nil {
-		drain(resp)
-		return fail(err)
-	}
-	if ct := strings.ToLower(resp.Header.Get("Content-Type")); strings.Contains(ct, "html") {
-		drain(resp)
-		return fail(&schemaError{Op: op, Reason: "content type html instead of text"})
-	}
-	return resp, op, cancel, nil
-}
-
-// doText is openText plus a read of the whole body through the cap; a
-// JSON string body is unquoted.
-func (c *ombiClient) doText(req *http.Request) (string, error) {
-	resp, op, cancel, err := c.openText(req)
-	if err != nil {
-		return "", err
-	}
-	defer cancel()
-	defer drain(resp)
-	l := c.lease()
-	defer l.done()
-	buf, err := c.readBody(resp, op, isWrite(req.Context()), l)
-	if err != nil {
-		return "", err
-	}
-	var text string
-	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '"' && json.Unmarshal(t, &text) == nil {
-		return text, nil
-	}
-	return string(buf), nil
-}
-
 // ---- file ids ----
 
 var logBasename = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
@@ -245,7 +69,7 @@ func logNames(raw json.RawMessage) ([]string, error) {
 	if t[0] == '{' {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(t, &obj); err != nil {
-			return nil, &schemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
+			return nil, &ombi.SchemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
 		}
 		for _, k := range []string{"files", "logs", "fileNames", "names"} {
 			if v, ok := obj[k]; ok {
@@ -255,7 +79,7 @@ func logNames(raw json.RawMessage) ([]string, error) {
 		}
 	}
 	if err := json.Unmarshal(t, &items); err != nil {
-		return nil, &schemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
+		return nil, &ombi.SchemaError{Op: "GET /api/v2/System/logs", Reason: "not a list of file names"}
 	}
 	var names []string
 	for _, it := range items {
@@ -354,7 +178,7 @@ func readLogs(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		raw, err := d.client.logFiles(ctx)
+		raw, err := d.client.LogFiles(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -387,34 +211,34 @@ func readLogs(d *deps) tool {
 				}
 			}
 			if name == "" {
-				return nil, &argumentError{Field: "/file_id", Message: "unknown file_id; list the log files first"}
+				return nil, &ombi.ArgumentError{Field: "/file_id", Message: "unknown file_id; list the log files first"}
 			}
 			offset, limit := in.Lines.window()
-			w, err := d.client.logLines(ctx, name, offset, limit)
+			w, err := d.client.LogLines(ctx, name, offset, limit)
 			if err != nil {
 				return nil, err
 			}
-			return logResult(c, w, offset, d.client.secrets()), nil
+			return logResult(c, w, offset, d.client.Secrets()), nil
 		}
 		return nil, &unsupportedError{Message: "read_logs: unknown branch"}
 	}}
 }
 
 // logResult sanitises a line window into the logs family.
-func logResult(c *call, w lineWindow, offset int, secrets []string) logsResult {
-	lines := make([]string, 0, len(w.lines))
-	for _, l := range w.lines {
+func logResult(c *call, w ombi.LineWindow, offset int, secrets []string) logsResult {
+	lines := make([]string, 0, len(w.Lines))
+	for _, l := range w.Lines {
 		lines = append(lines, sanitizeLogLine(l, secrets))
 	}
 	res := logsResult{Kind: "logs", Lines: lines, Offset: ptr(offset)}
-	if w.more {
+	if w.More {
 		end := offset + len(lines)
 		res.NextOffset = ptr(end)
 		res.Truncated = true
 		c.warn("returned lines %d-%d; continue with lines.offset %d", offset, end, end)
 	}
 	if len(lines) == 0 && offset > 0 {
-		c.warn("the file has %d lines; offset %d is past the end", w.seen, offset)
+		c.warn("the file has %d lines; offset %d is past the end", w.Seen, offset)
 	}
 	return res
 }

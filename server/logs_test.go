@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 func TestReadLogs_listThenReadIsSanitisedAndBounded(t *testing.T) {
@@ -123,13 +124,13 @@ func TestScanWindow(t *testing.T) {
 		{9, 10, nil, false},
 	}
 	for _, tt := range tests {
-		w, err := scanWindow(bufio.NewReaderSize(strings.NewReader(text), 16), "op", tt.offset, tt.limit)
-		if err != nil || !reflect.DeepEqual(w.lines, tt.want) || w.more != tt.more {
-			t.Errorf("scanWindow(%d,%d) = %q more=%v err=%v; want %q more=%v", tt.offset, tt.limit, w.lines, w.more, err, tt.want, tt.more)
+		w, err := ombi.ScanWindow(bufio.NewReaderSize(strings.NewReader(text), 16), "op", tt.offset, tt.limit)
+		if err != nil || !reflect.DeepEqual(w.Lines, tt.want) || w.More != tt.more {
+			t.Errorf("scanWindow(%d,%d) = %q more=%v err=%v; want %q more=%v", tt.offset, tt.limit, w.Lines, w.More, err, tt.want, tt.more)
 		}
 	}
-	w, _ := scanWindow(bufio.NewReaderSize(strings.NewReader(text), 16), "op", 3, 1)
-	if len(w.lines) != 1 || len(w.lines[0]) != 4<<10 {
-		t.Errorf("a 10,000 byte line kept %d bytes, want %d", len(w.lines[0]), 4<<10)
+	w, _ := ombi.ScanWindow(bufio.NewReaderSize(strings.NewReader(text), 16), "op", 3, 1)
+	if len(w.Lines) != 1 || len(w.Lines[0]) != 4<<10 {
+		t.Errorf("a 10,000 byte line kept %d bytes, want %d", len(w.Lines[0]), 4<<10)
 	}
 }

@@ -1,18 +1,17 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
-// This file holds the media_page family: its output types, the wire shapes
-// of Ombi's search and detail models (only the fields projected; everything
-// else in an upstream body is ignored while decoding), and the projection
-// helpers every media tool uses.
+// This file holds the media_page family: its output types and the
+// projection helpers every media tool uses. The wire shapes of Ombi's
+// search and detail models are in internal/ombi/media.go.
 
 // Identifier namespaces (04-results $defs/identifier).
 const (
@@ -83,116 +82,6 @@ func newMediaPage(items []mediaRecord, pg paging) mediaPage {
 	return mediaPage{Kind: "media_page", Items: items, Page: pg}
 }
 
-// flexID is an upstream id that arrives as a JSON number or string (Ombi's
-// theMovieDbId is a string on search models and an int on requests). It
-// keeps the text as sent, trimmed ("" when absent, null or zero), so it is
-// not yet an id: positive() accepts only a positive int32, and the result
-// hygiene (fit) omits any identifier or *_id value that is not a valid id
-// (-7, -0, 1e400, 2.5e3, 30 digits).
-type flexID string
-
-// UnmarshalJSON accepts a number or a string.
-func (f *flexID) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case bytes.Equal(b, []byte("null")):
-		*f = ""
-	case len(b) > 0 && b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*f = flexID(strings.TrimSpace(s))
-	default:
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return err
-		}
-		*f = flexID(n.String())
-	}
-	if *f == "0" {
-		*f = ""
-	}
-	return nil
-}
-
-// positive returns the id as a positive int32, or 0.
-func (f flexID) positive() int {
-	n, err := strconv.ParseInt(string(f), 10, 32)
-	if err != nil || n < 1 {
-		return 0
-	}
-	return int(n)
-}
-
-// Wire shapes (notes on Ombi's models: SearchViewModel and its movie/TV
-// descendants, MovieFullInfoViewModel, SearchFullInfoTvShowViewModel,
-// MovieCollection). One struct covers them all: a field a model lacks stays
-// at its zero value and is never emitted as false or zero.
-type (
-	wireMedia struct {
-		ID           flexID        `json:"id"`
-		TheMovieDbID flexID        `json:"theMovieDbId"`
-		ImdbID       string        `json:"imdbId"`
-		TheTvDbID    flexID        `json:"theTvDbId"`
-		SeriesID     flexID        `json:"seriesId"`
-		Title        string        `json:"title"`
-		Overview     string        `json:"overview"`
-		ReleaseDate  string        `json:"releaseDate"`
-		FirstAired   string        `json:"firstAired"`
-		Available    *bool         `json:"available"`
-		Requested    *bool         `json:"requested"`
-		RequestID    flexID        `json:"requestId"`
-		Genres       []wireNamed   `json:"genres"`
-		Genre        []string      `json:"genre"`
-		Credits      *wireCredits  `json:"credits"`
-		Cast         []wireTVCast  `json:"cast"`
-		ExternalIDs  *wireExternal `json:"externalIds"`
-		// belongsToCollection is deliberately not read: its id is the
-		// collection's TMDB id, never the movie's.
-		SeasonRequests []wireSeason `json:"seasonRequests"`
-		VoteAverage    *float64     `json:"voteAverage"`
-		VoteCount      *int         `json:"voteCount"`
-		SiteRating     *float64     `json:"siteRating"`
-	}
-	wireNamed struct {
-		ID   flexID `json:"id"`
-		Name string `json:"name"`
-	}
-	wireCredits struct {
-		Cast []wireCastMember `json:"cast"`
-		Crew []wireCrewMember `json:"crew"`
-	}
-	wireCastMember struct {
-		ID        flexID `json:"id"`
-		Name      string `json:"name"`
-		Character string `json:"character"`
-	}
-	wireCrewMember struct {
-		ID         flexID `json:"id"`
-		Name       string `json:"name"`
-		Job        string `json:"job"`
-		Department string `json:"department"`
-	}
-	wireTVCast struct {
-		Person    string `json:"person"`
-		Character string `json:"character"`
-	}
-	wireExternal struct {
-		ImdbID string `json:"imdbId"`
-	}
-	wireSeason struct {
-		SeasonNumber int           `json:"seasonNumber"`
-		Episodes     []wireEpisode `json:"episodes"`
-	}
-	wireEpisode struct {
-		EpisodeNumber int    `json:"episodeNumber"`
-		Title         string `json:"title"`
-		Available     *bool  `json:"available"`
-		Requested     *bool  `json:"requested"`
-	}
-)
-
 // origin says how a route's ids are labelled: per ORIGIN ROUTE, never per
 // field name (04-results media_page).
 type origin int
@@ -237,7 +126,7 @@ func (s *idSet) list() []identifier {
 var imdbPattern = regexp.MustCompile(`^tt[0-9]{5,12}$`)
 
 // videoIDs labels the ids of a movie or TV record by its origin route.
-func videoIDs(w *wireMedia, o origin) []identifier {
+func videoIDs(w *ombi.Media, o origin) []identifier {
 	var s idSet
 	primary := w.TheMovieDbID
 	if primary == "" {
@@ -263,7 +152,7 @@ func videoIDs(w *wireMedia, o origin) []identifier {
 }
 
 // projectVideo projects one movie or TV record. media is "movie" or "tv".
-func projectVideo(w *wireMedia, media string, o origin) mediaRecord {
+func projectVideo(w *ombi.Media, media string, o origin) mediaRecord {
 	r := mediaRecord{
 		Media:       media,
 		Identifiers: videoIDs(w, o),
@@ -273,7 +162,7 @@ func projectVideo(w *wireMedia, media string, o origin) mediaRecord {
 		Available:   w.Available,
 		Requested:   w.Requested,
 	}
-	if id := w.RequestID.positive(); id > 0 {
+	if id := w.RequestID.Positive(); id > 0 {
 		kind := "movie"
 		if media == "tv" {
 			kind = "tv_parent"
@@ -295,17 +184,17 @@ func projectVideo(w *wireMedia, media string, o origin) mediaRecord {
 	return r
 }
 
-func projectCredits(w *wireMedia) []credit {
+func projectCredits(w *ombi.Media) []credit {
 	var out []credit
 	if w.Credits != nil {
 		for _, c := range w.Credits.Cast {
 			if c.Name != "" {
-				out = append(out, credit{Name: c.Name, PersonID: c.ID.positive(), Role: c.Character, Department: "Acting"})
+				out = append(out, credit{Name: c.Name, PersonID: c.ID.Positive(), Role: c.Character, Department: "Acting"})
 			}
 		}
 		for _, c := range w.Credits.Crew {
 			if c.Name != "" {
-				out = append(out, credit{Name: c.Name, PersonID: c.ID.positive(), Role: c.Job, Department: c.Department})
+				out = append(out, credit{Name: c.Name, PersonID: c.ID.Positive(), Role: c.Job, Department: c.Department})
 			}
 		}
 	}
@@ -319,7 +208,7 @@ func projectCredits(w *wireMedia) []credit {
 
 // projectSeasons keeps at most maxNested seasons and maxNested episodes per
 // season, marking a cut season truncated.
-func projectSeasons(in []wireSeason) []season {
+func projectSeasons(in []ombi.Season) []season {
 	var out []season
 	for _, s := range in {
 		if s.SeasonNumber < 0 {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 func decodeWire[T any](t *testing.T, raw string) T {
@@ -57,7 +59,7 @@ func TestProjectVideo_namespaces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := decodeWire[wireMedia](t, tt.in)
+			w := decodeWire[ombi.Media](t, tt.in)
 			got := projectVideo(&w, tt.media, tt.origin).Identifiers
 			if !slices.Equal(got, tt.want) {
 				t.Fatalf("identifiers = %v, want %v", got, tt.want)
@@ -83,7 +85,7 @@ func TestProjectMulti(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.wantTitle, func(t *testing.T) {
-			w := decodeWire[wireMulti](t, tt.in)
+			w := decodeWire[ombi.Multi](t, tt.in)
 			r := projectMulti(&w)
 			if r.Media != tt.wantMedia || !slices.Equal(r.Identifiers, tt.wantIDs) || r.Title != tt.wantTitle {
 				t.Fatalf("got %+v", r)
@@ -101,7 +103,7 @@ func TestProjectVideo_allowlist(t *testing.T) {
 	in := `{"id":550,"title":"Fight Club","plexUrl":"http://plex.local/?X-Plex-Token=CANARY1",
 		"requestedUser":{"email":"canary2@example.com","userAccessToken":"CANARY3"},
 		"undocumented":{"deep":[{"secret":"CANARY4"}]},"quality":"CANARY5"}`
-	w := decodeWire[wireMedia](t, in)
+	w := decodeWire[ombi.Media](t, in)
 	b, _ := json.Marshal(projectVideo(&w, "movie", originTMDB))
 	for _, canary := range []string{"CANARY", "plex", "email", "undocumented"} {
 		if strings.Contains(string(b), canary) {
@@ -113,7 +115,7 @@ func TestProjectVideo_allowlist(t *testing.T) {
 			t.Fatalf("missing optional field %q was emitted: %s", absent, b)
 		}
 	}
-	w = decodeWire[wireMedia](t, `{"id":1,"available":false,"requested":false,"requestId":0}`)
+	w = decodeWire[ombi.Media](t, `{"id":1,"available":false,"requested":false,"requestId":0}`)
 	b, _ = json.Marshal(projectVideo(&w, "movie", originTMDB))
 	if !strings.Contains(string(b), `"available":false`) || !strings.Contains(string(b), `"requested":false`) || strings.Contains(string(b), "request_targets") {
 		t.Fatalf("present false flags must stay, zero request id must not become a target: %s", b)
@@ -121,7 +123,7 @@ func TestProjectVideo_allowlist(t *testing.T) {
 }
 
 func TestProjectVideo_requestTargetsAndDetails(t *testing.T) {
-	w := decodeWire[wireMedia](t, `{"id":1396,"requestId":12,"requested":true,"genres":[{"id":18,"name":"Drama"}],
+	w := decodeWire[ombi.Media](t, `{"id":1396,"requestId":12,"requested":true,"genres":[{"id":18,"name":"Drama"}],
 		"cast":[{"person":"Bryan Cranston","character":"Walter White"}],"firstAired":"2008-01-20",
 		"seasonRequests":[{"seasonNumber":1,"episodes":[{"episodeNumber":1,"title":"Pilot","available":true}]}]}`)
 	r := projectVideo(&w, "tv", originTMDB)
@@ -134,7 +136,7 @@ func TestProjectVideo_requestTargetsAndDetails(t *testing.T) {
 	if r.Year == nil || *r.Year != 2008 || len(r.Seasons) != 1 || r.Seasons[0].Episodes[0].Title != "Pilot" || r.Seasons[0].Episodes[0].Requested != nil {
 		t.Fatalf("year/seasons = %v %+v", r.Year, r.Seasons)
 	}
-	movie := decodeWire[wireMedia](t, `{"id":603,"credits":{"cast":[{"id":6384,"name":"Keanu Reeves","character":"Neo"}],"crew":[{"id":9339,"name":"Lana Wachowski","job":"Director","department":"Directing"}]}}`)
+	movie := decodeWire[ombi.Media](t, `{"id":603,"credits":{"cast":[{"id":6384,"name":"Keanu Reeves","character":"Neo"}],"crew":[{"id":9339,"name":"Lana Wachowski","job":"Director","department":"Directing"}]}}`)
 	got := projectVideo(&movie, "movie", originTMDB).Credits
 	want := []credit{{Name: "Keanu Reeves", PersonID: 6384, Role: "Neo", Department: "Acting"}, {Name: "Lana Wachowski", PersonID: 9339, Role: "Director", Department: "Directing"}}
 	if !slices.Equal(got, want) {
@@ -143,22 +145,22 @@ func TestProjectVideo_requestTargetsAndDetails(t *testing.T) {
 }
 
 func TestProjectSeasons_bounded(t *testing.T) {
-	var eps []wireEpisode
+	var eps []ombi.Episode
 	for i := 1; i <= 150; i++ {
-		eps = append(eps, wireEpisode{EpisodeNumber: i})
+		eps = append(eps, ombi.Episode{EpisodeNumber: i})
 	}
-	got := projectSeasons([]wireSeason{{SeasonNumber: 1, Episodes: eps}, {SeasonNumber: 2, Episodes: eps[:3]}})
+	got := projectSeasons([]ombi.Season{{SeasonNumber: 1, Episodes: eps}, {SeasonNumber: 2, Episodes: eps[:3]}})
 	if len(got[0].Episodes) != maxNested || !got[0].Truncated || got[1].Truncated || len(got[1].Episodes) != 3 {
 		t.Fatalf("seasons = %d/%v, %d/%v", len(got[0].Episodes), got[0].Truncated, len(got[1].Episodes), got[1].Truncated)
 	}
 }
 
 func TestProjectMusic(t *testing.T) {
-	a := decodeWire[wireArtist](t, `{"artistName":"Linkin Park","forignArtistId":"f59c5520","foreignArtistId":"other"}`)
+	a := decodeWire[ombi.Artist](t, `{"artistName":"Linkin Park","forignArtistId":"f59c5520","foreignArtistId":"other"}`)
 	if r := projectArtist(&a); !slices.Equal(r.Identifiers, ids(nsMusicBrainz, "f59c5520")) || r.Media != "artist" {
 		t.Fatalf("artist = %+v", r)
 	}
-	al := decodeWire[wireAlbum](t, `{"title":"Meteora","foreignAlbumId":"abc","foreignArtistId":"f59c5520","releaseDate":"2003-03-25T00:00:00Z","requestId":4}`)
+	al := decodeWire[ombi.Album](t, `{"title":"Meteora","foreignAlbumId":"abc","foreignArtistId":"f59c5520","releaseDate":"2003-03-25T00:00:00Z","requestId":4}`)
 	r := projectAlbum(&al)
 	if !slices.Equal(r.Identifiers, ids(nsMusicBrainz, "abc")) || r.Year == nil || *r.Year != 2003 || r.RequestTargets[0] != (target{Kind: "album", ID: 4}) {
 		t.Fatalf("album = %+v", r)
@@ -167,7 +169,7 @@ func TestProjectMusic(t *testing.T) {
 
 func TestOverlayEpisodes(t *testing.T) {
 	seasons := []season{{SeasonNumber: 1, Episodes: []episode{{EpisodeNumber: 1}, {EpisodeNumber: 2}}}}
-	overlayEpisodes(seasons, []wireTVChild{{SeasonRequests: []wireSeason{{SeasonNumber: 1, Episodes: []wireEpisode{{EpisodeNumber: 2, Available: ptr(true)}}}}}})
+	overlayEpisodes(seasons, []ombi.TVChild{{SeasonRequests: []ombi.Season{{SeasonNumber: 1, Episodes: []ombi.Episode{{EpisodeNumber: 2, Available: ptr(true)}}}}}})
 	e1, e2 := seasons[0].Episodes[0], seasons[0].Episodes[1]
 	if e1.Requested != nil || e1.Available != nil {
 		t.Fatalf("episode 1 = %+v, want untouched", e1)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // A server over a private mock Ombi, for the tool tests: the mock's
@@ -96,8 +97,8 @@ func codeLabel(t *testing.T, enum string, v any) (string, bool) {
 	return enumLabel(c, enum, "test", int(f))
 }
 
-func asArg(err error, target **argumentError) bool {
-	ae, ok := err.(*argumentError)
+func asArg(err error, target **ombi.ArgumentError) bool {
+	ae, ok := err.(*ombi.ArgumentError)
 	*target = ae
 	return ok
 }

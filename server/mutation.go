@@ -1,5 +1,7 @@
 package server
 
+import "github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
+
 // Mutation outcomes (04-results $defs/mutation).
 const (
 	mutationCompleted = "completed"
@@ -38,7 +40,7 @@ func completed() mutation { return mutation{Kind: "mutation", Outcome: mutationC
 // Implements S-RESULTS-0088, S-RESULTS-0097.
 func boolOutcome(ok bool, what string) (mutation, error) {
 	if !ok {
-		return mutation{}, &businessError{Message: what + " was refused (upstream answered false)"}
+		return mutation{}, &ombi.BusinessError{Message: what + " was refused (upstream answered false)"}
 	}
 	m := completed()
 	m.UpstreamResult = ptr(true)

@@ -4,69 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves write_notification_send (Ombi's mass e-mail) and
 // write_integration_test (Ombi's Tester controller). Tester bodies are the
 // saved settings, resolved privately through the deployment's profile
 // allowlist (OMBI_PROFILES, outline C16); no destination override exists.
-
-// ---- client methods ----
-
-// massEmail sends one e-mail to resolved users; the answer is a bool.
-//
-// upstream: POST /api/v1/Notifications/massemail
-func (c *ombiClient) massEmail(ctx context.Context, body massEmailBody) (bool, error) {
-	return send[bool](ctx, c, http.MethodPost, "api/v1/Notifications/massemail", body)
-}
-
-// tester runs an upstream connection or delivery test with a saved body;
-// the answer is a bool or a TesterResultModel.
-//
-// upstream: POST /api/v1/Tester/email
-// upstream: POST /api/v1/Tester/discord
-// upstream: POST /api/v1/Tester/telegram
-// upstream: POST /api/v1/Tester/pushbullet
-// upstream: POST /api/v1/Tester/pushover
-// upstream: POST /api/v1/Tester/slack
-// upstream: POST /api/v1/Tester/mattermost
-// upstream: POST /api/v1/Tester/gotify
-// upstream: POST /api/v1/Tester/ntfy
-// upstream: POST /api/v1/Tester/webhook
-// upstream: POST /api/v1/Tester/whatsapp
-// upstream: POST /api/v1/Tester/newsletter
-// upstream: POST /api/v1/Tester/plex
-// upstream: POST /api/v1/Tester/emby
-// upstream: POST /api/v1/Tester/jellyfin
-// upstream: POST /api/v1/Tester/sonarr
-// upstream: POST /api/v1/Tester/radarr
-// upstream: POST /api/v1/Tester/lidarr
-// upstream: POST /api/v1/Tester/couchpotato
-// upstream: POST /api/v1/Tester/sickrage
-func (c *ombiClient) tester(ctx context.Context, service string, body json.RawMessage) (json.RawMessage, error) {
-	if _, ok := testerSection[service]; !ok {
-		return nil, &argumentError{Field: "/service", Message: "unknown tester service"}
-	}
-	return send[json.RawMessage](ctx, c, http.MethodPost, "api/v1/Tester/"+service, body)
-}
-
-type (
-	massEmailBody struct {
-		Subject string      `json:"subject"`
-		Body    string      `json:"body"`
-		Bcc     bool        `json:"bcc"`
-		Users   []massEmail `json:"users"`
-	}
-	// massEmail is the minimal OmbiUser the upstream mail loop reads.
-	massEmail struct {
-		ID       string `json:"id"`
-		UserName string `json:"userName"`
-		Email    string `json:"email"`
-	}
-)
 
 // ---- write_notification_send ----
 
@@ -94,30 +41,30 @@ func writeNotificationSend(d *deps) tool {
 			return nil, err
 		}
 		if len(in.UserIDs) == 0 || len(in.UserIDs) > maxRecords {
-			return nil, &argumentError{Field: "/user_ids", Message: "give 1 to 100 user ids"}
+			return nil, &ombi.ArgumentError{Field: "/user_ids", Message: "give 1 to 100 user ids"}
 		}
 		for i, id := range in.UserIDs {
 			if slices.Contains(in.UserIDs[:i], id) {
-				return nil, &argumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "duplicate user id"}
+				return nil, &ombi.ArgumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "duplicate user id"}
 			}
 		}
-		users, err := d.client.users(readOnly(ctx))
+		users, err := d.client.Users(ombi.ReadOnly(ctx))
 		if err != nil {
 			return nil, err
 		}
-		byID := map[string]wireUser{}
+		byID := map[string]ombi.User{}
 		for _, u := range users {
 			byID[u.ID] = u
 		}
-		body := massEmailBody{Subject: in.Subject, Body: in.Body, Bcc: in.Bcc}
+		body := ombi.MassEmailBody{Subject: in.Subject, Body: in.Body, Bcc: in.Bcc}
 		for i, id := range in.UserIDs {
 			u, ok := byID[id]
 			if !ok {
-				return nil, &argumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "no such user; nothing was sent"}
+				return nil, &ombi.ArgumentError{Field: fmt.Sprintf("/user_ids/%d", i), Message: "no such user; nothing was sent"}
 			}
-			body.Users = append(body.Users, massEmail{ID: u.ID, UserName: u.UserName, Email: u.EmailAddress})
+			body.Users = append(body.Users, ombi.MassEmail{ID: u.ID, UserName: u.UserName, Email: u.EmailAddress})
 		}
-		ok, err := d.client.massEmail(ctx, body)
+		ok, err := d.client.MassEmail(ctx, body)
 		if err != nil {
 			return nil, err
 		}
@@ -132,17 +79,6 @@ func writeNotificationSend(d *deps) tool {
 }
 
 // ---- write_integration_test ----
-
-// testerSection names the saved-settings section each tester body comes
-// from.
-var testerSection = map[string]string{
-	"email": "notifications_email", "discord": "notifications_discord", "telegram": "notifications_telegram",
-	"pushbullet": "notifications_pushbullet", "pushover": "notifications_pushover", "slack": "notifications_slack",
-	"mattermost": "notifications_mattermost", "gotify": "notifications_gotify", "ntfy": "notifications_ntfy",
-	"webhook": "notifications_webhook", "whatsapp": "notifications_twilio", "newsletter": "notifications_newsletter",
-	"plex": "plex", "emby": "emby", "jellyfin": "jellyfin", "sonarr": "sonarr", "radarr": "radarr",
-	"lidarr": "lidarr", "couchpotato": "couchpotato", "sickrage": "sickrage",
-}
 
 // deliveryServices really send a message when tested.
 var deliveryServices = []string{"email", "discord", "telegram", "pushbullet", "pushover", "slack", "mattermost", "gotify", "ntfy", "webhook", "whatsapp", "newsletter"}
@@ -178,14 +114,14 @@ func writeIntegrationTest(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		section, ok := testerSection[in.Service]
+		section, ok := ombi.TesterSection[in.Service]
 		if !ok {
-			return nil, &argumentError{Field: "/service", Message: "unknown tester service"}
+			return nil, &ombi.ArgumentError{Field: "/service", Message: "unknown tester service"}
 		}
 		if !profiles[in.Service+":"+in.ProfileID] {
 			return nil, &notFoundError{Message: "no provisioned profile " + in.ProfileID + " for " + in.Service + " (OMBI_PROFILES)"}
 		}
-		settings, err := d.client.settingsSection(readOnly(ctx), section)
+		settings, err := d.client.SettingsSection(ombi.ReadOnly(ctx), section)
 		if err != nil {
 			return nil, err
 		}
@@ -193,12 +129,12 @@ func writeIntegrationTest(d *deps) tool {
 		if err != nil {
 			return nil, err
 		}
-		raw, err := d.client.tester(ctx, in.Service, body)
+		raw, err := d.client.Tester(ctx, in.Service, body)
 		if err != nil {
 			return nil, err
 		}
 		if !testerPassed(raw) {
-			return nil, &businessError{Message: "the " + in.Service + " test failed"}
+			return nil, &ombi.BusinessError{Message: "the " + in.Service + " test failed"}
 		}
 		if slices.Contains(deliveryServices, in.Service) {
 			c.warn("the %s test really sent a message; completed means upstream's sender returned, not that it was received", in.Service)
@@ -216,7 +152,7 @@ func testerBody(service, profile string, settings json.RawMessage) (json.RawMess
 	part := func(keys ...string) (json.RawMessage, error) {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(settings, &m); err != nil {
-			return nil, &schemaError{Op: "saved " + service + " settings", Reason: "not an object"}
+			return nil, &ombi.SchemaError{Op: "saved " + service + " settings", Reason: "not an object"}
 		}
 		for _, k := range keys {
 			if v, ok := m[k]; ok && strings.TrimSpace(string(v)) != "null" {

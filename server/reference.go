@@ -2,11 +2,11 @@ package server
 
 import (
 	"context"
-	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_reference: named id/value records from TMDB via
@@ -56,77 +56,6 @@ func appendFloatRef(refs []reference, name string, value *float64, category stri
 	return append(refs, reference{Name: name, Value: *value, Category: category})
 }
 
-// ---- client methods ----
-
-// genres lists TMDB genres; media is "movie" or "tv".
-//
-// upstream: GET /api/v2/Search/Genres/{media}
-func (c *ombiClient) genres(ctx context.Context, media string) ([]wireRef, error) {
-	return send[[]wireRef](ctx, c, http.MethodGet, "api/v2/Search/Genres/"+seg(media), nil)
-}
-
-// languages lists TMDB languages.
-//
-// upstream: GET /api/v2/Search/Languages
-func (c *ombiClient) languages(ctx context.Context) ([]wireRef, error) {
-	return send[[]wireRef](ctx, c, http.MethodGet, "api/v2/Search/Languages", nil)
-}
-
-// keywords searches TMDB keywords.
-//
-// upstream: GET /api/v1/TheMovieDb/Keywords
-func (c *ombiClient) keywords(ctx context.Context, term string) ([]wireRef, error) {
-	q := url.Values{"searchTerm": {term}}
-	return send[[]wireRef](ctx, c, http.MethodGet, "api/v1/TheMovieDb/Keywords?"+q.Encode(), nil)
-}
-
-// keyword reads one TMDB keyword.
-//
-// upstream: GET /api/v1/TheMovieDb/Keywords/{keywordId}
-func (c *ombiClient) keyword(ctx context.Context, id int) (wireRef, error) {
-	return send[wireRef](ctx, c, http.MethodGet, "api/v1/TheMovieDb/Keywords/"+segInt(id), nil)
-}
-
-// watchProviders lists the TMDB watch-provider catalogue (not a title's
-// availability); searchTerm is sent only when given.
-//
-// upstream: GET /api/v1/TheMovieDb/WatchProviders/movie
-// upstream: GET /api/v1/TheMovieDb/WatchProviders/tv
-func (c *ombiClient) watchProviders(ctx context.Context, media, term string) ([]wireRef, error) {
-	rel := "api/v1/TheMovieDb/WatchProviders/" + seg(media)
-	if term != "" {
-		rel += "?" + url.Values{"searchTerm": {term}}.Encode()
-	}
-	return send[[]wireRef](ctx, c, http.MethodGet, rel, nil)
-}
-
-// streamingCountries lists the streaming country codes.
-//
-// upstream: GET /api/v1/Identity/streamingcountry
-func (c *ombiClient) streamingCountries(ctx context.Context) ([]string, error) {
-	return send[[]string](ctx, c, http.MethodGet, "api/v1/Identity/streamingcountry", nil)
-}
-
-// issueCategories lists the issue categories.
-//
-// upstream: GET /api/v1/Issues/categories
-func (c *ombiClient) issueCategories(ctx context.Context) ([]wireRef, error) {
-	return send[[]wireRef](ctx, c, http.MethodGet, "api/v1/Issues/categories", nil)
-}
-
-// wireRef covers the reference shapes: TMDB {id,name}, languages
-// {iso_639_1,english_name,name}, watch providers {provider_id,provider_name}
-// and issue categories {id,value}.
-type wireRef struct {
-	ID           flexID `json:"id"`
-	ProviderID   flexID `json:"provider_id"`
-	ISO6391      string `json:"iso_639_1"`
-	Name         string `json:"name"`
-	EnglishName  string `json:"english_name"`
-	ProviderName string `json:"provider_name"`
-	Value        string `json:"value"`
-}
-
 // ---- read_reference ----
 
 type referenceInput struct {
@@ -150,7 +79,7 @@ func readReference(d *deps) tool {
 		}
 		cl := d.client
 		var (
-			ws       []wireRef
+			ws       []ombi.Ref
 			err      error
 			category string
 			complete = true
@@ -158,18 +87,18 @@ func readReference(d *deps) tool {
 		switch in.Action {
 		case "genres":
 			category = "genre"
-			ws, err = cl.genres(ctx, in.Media)
+			ws, err = cl.Genres(ctx, in.Media)
 		case "languages":
 			category = "language"
-			ws, err = cl.languages(ctx)
+			ws, err = cl.Languages(ctx)
 		case "keywords":
 			if err := nonBlank("/query", in.Query); err != nil {
 				return nil, err
 			}
 			category, complete = "keyword", false
-			ws, err = cl.keywords(ctx, in.Query)
+			ws, err = cl.Keywords(ctx, in.Query)
 		case "keyword":
-			w, err := cl.keyword(ctx, in.KeywordID)
+			w, err := cl.Keyword(ctx, in.KeywordID)
 			if err != nil {
 				return nil, err
 			}
@@ -178,7 +107,7 @@ func readReference(d *deps) tool {
 				// a 200 object without id or name is not a keyword (for
 				// example a RequestEngineResult failure): only 204 or a
 				// null body mean "not found"
-				return nil, &schemaError{Op: "GET /api/v1/TheMovieDb/Keywords/{keywordId}", Reason: "the answer has neither an id nor a name"}
+				return nil, &ombi.SchemaError{Op: "GET /api/v1/TheMovieDb/Keywords/{keywordId}", Reason: "the answer has neither an id nor a name"}
 			}
 			return newReferencePage([]reference{r}, singlePage(1, unitReferences)), nil
 		case "watch_providers":
@@ -188,9 +117,9 @@ func readReference(d *deps) tool {
 				}
 			}
 			category = "watch_provider"
-			ws, err = cl.watchProviders(ctx, in.Media, in.Query)
+			ws, err = cl.WatchProviders(ctx, in.Media, in.Query)
 		case "countries":
-			codes, err := cl.streamingCountries(ctx)
+			codes, err := cl.StreamingCountries(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -204,7 +133,7 @@ func readReference(d *deps) tool {
 			return newReferencePage(window, pg), nil
 		case "issue_categories":
 			category = "issue_category"
-			ws, err = cl.issueCategories(ctx)
+			ws, err = cl.IssueCategories(ctx)
 		default:
 			return nil, &unsupportedError{Message: "read_reference: unknown branch"}
 		}
@@ -227,12 +156,12 @@ func readReference(d *deps) tool {
 // candidates in a fixed order, else the first corrupted one with a warning;
 // value is the native-typed id (number for numeric ids), else the name.
 // Implements S-RESULTS-0069, S-RESULTS-0070, S-RESULTS-0071 (reference_page values).
-func refOf(c *call, w wireRef, category string) (reference, bool) {
+func refOf(c *call, w ombi.Ref, category string) (reference, bool) {
 	r := reference{Category: category}
 	// numeric reference ids (TMDB, watch providers, issue categories) are
 	// ids only when positive integers; anything else is dropped, not emitted
-	numeric := func(f flexID) {
-		if n := f.positive(); n > 0 {
+	numeric := func(f ombi.FlexID) {
+		if n := f.Positive(); n > 0 {
 			r.ID = strconv.Itoa(n)
 			return
 		}

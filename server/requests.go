@@ -4,176 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_requests: the v2 request lists, v1 request
 // details, children and search (with the bounded parent-scan fallback), the
 // recently-requested feed with TV child -> parent resolution, and the retry
-// queue (retry.go). Client methods first, then wire shapes, the
-// request_page family and the handler.
-
-// ---- client methods ----
-
-// requestsList reads one upstream window of a v2 request list. media is
-// movie, tv or album; status "" or "all" is the base route; the sort
-// segment is always the C# property RequestedDate; count comes before
-// position.
-//
-// upstream: GET /api/v2/Requests/movie/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/movie/pending/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/movie/processing/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/movie/available/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/movie/denied/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/movie/unavailable/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/tv/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/tv/pending/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/tv/processing/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/tv/available/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/tv/denied/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/tv/unavailable/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/album/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/album/pending/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/album/processing/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/album/available/{count}/{position}/RequestedDate/{sortOrder}
-// upstream: GET /api/v2/Requests/album/denied/{count}/{position}/RequestedDate/{sortOrder}
-func (c *ombiClient) requestsList(ctx context.Context, media, status string, count, position int, order string) (wireRequestsPage, error) {
-	rel := "api/v2/Requests/" + seg(media) + "/"
-	if status != "" && status != "all" {
-		rel += seg(status) + "/"
-	}
-	rel += segInt(count) + "/" + segInt(position) + "/RequestedDate/" + seg(order)
-	return send[wireRequestsPage](ctx, c, http.MethodGet, rel, nil)
-}
-
-// movieRequest reads one movie request.
-//
-// upstream: GET /api/v1/Request/movie/info/{requestId}
-func (c *ombiClient) movieRequest(ctx context.Context, id int) (wireRequest, error) {
-	return send[wireRequest](ctx, c, http.MethodGet, "api/v1/Request/movie/info/"+segInt(id), nil)
-}
-
-// tvParentRequest reads one TV parent request.
-//
-// upstream: GET /api/v1/Request/tv/{requestId}
-func (c *ombiClient) tvParentRequest(ctx context.Context, id int) (wireTVParent, error) {
-	return send[wireTVParent](ctx, c, http.MethodGet, "api/v1/Request/tv/"+segInt(id), nil)
-}
-
-// tvChildRequests lists the child requests of a TV parent.
-//
-// upstream: GET /api/v1/Request/tv/{requestId}/child
-func (c *ombiClient) tvChildRequests(ctx context.Context, parentID int) ([]wireRequest, error) {
-	return send[[]wireRequest](ctx, c, http.MethodGet, "api/v1/Request/tv/"+segInt(parentID)+"/child", nil)
-}
-
-// tvParentScan lists every TV parent request with its children (unpaged;
-// bounded by the body cap and maxScan).
-//
-// upstream: GET /api/v1/Request/tv
-func (c *ombiClient) tvParentScan(ctx context.Context) ([]wireTVParent, error) {
-	return send[[]wireTVParent](ctx, c, http.MethodGet, "api/v1/Request/tv", nil)
-}
-
-// searchRequests searches requests of one media by text.
-//
-// upstream: GET /api/v1/Request/movie/search/{searchTerm}
-// upstream: GET /api/v1/Request/tv/search/{searchTerm}
-// upstream: GET /api/v1/request/music/search/{searchTerm}
-func (c *ombiClient) searchRequests(ctx context.Context, media, term string) ([]wireRequest, error) {
-	var rel string
-	switch media {
-	case "movie":
-		rel = "api/v1/Request/movie/search/"
-	case "tv":
-		rel = "api/v1/Request/tv/search/"
-	default:
-		rel = "api/v1/request/music/search/"
-	}
-	return send[[]wireRequest](ctx, c, http.MethodGet, rel+seg(term), nil)
-}
-
-// recentlyRequested reads the recently-requested feed.
-//
-// upstream: GET /api/v2/Requests/recentlyRequested
-func (c *ombiClient) recentlyRequested(ctx context.Context) ([]wireRecent, error) {
-	return send[[]wireRecent](ctx, c, http.MethodGet, "api/v2/Requests/recentlyRequested", nil)
-}
-
-// ---- wire shapes ----
-
-// Wire shapes of Ombi's request models (MovieRequests, ChildRequests,
-// AlbumRequest, TvRequests, RecentlyRequestedModel, RequestsViewModel). Only
-// the projected fields are declared.
-type (
-	wireRequestsPage struct {
-		Collection []wireRequest `json:"collection"`
-		Total      *int          `json:"total"`
-	}
-	// wireRequest covers MovieRequests, ChildRequests and AlbumRequest.
-	wireRequest struct {
-		ID              flexID        `json:"id"`
-		RequestID       flexID        `json:"requestId"`
-		Title           string        `json:"title"`
-		TheMovieDbID    flexID        `json:"theMovieDbId"`
-		ImdbID          string        `json:"imdbId"`
-		ForeignAlbumID  string        `json:"foreignAlbumId"`
-		Approved        *bool         `json:"approved"`
-		Available       *bool         `json:"available"`
-		Denied          *bool         `json:"denied"`
-		DeniedReason    string        `json:"deniedReason"`
-		RequestedDate   string        `json:"requestedDate"`
-		RequestedUserID string        `json:"requestedUserId"`
-		RequestStatus   string        `json:"requestStatus"`
-		Is4kRequest     *bool         `json:"is4kRequest"`
-		Approved4K      *bool         `json:"approved4K"`
-		Available4K     *bool         `json:"available4K"`
-		Denied4K        *bool         `json:"denied4K"`
-		Subscribed      *bool         `json:"subscribed"`
-		CanApprove      *bool         `json:"canApprove"`
-		ParentRequestID flexID        `json:"parentRequestId"`
-		ParentRequest   *wireTVParent `json:"parentRequest"`
-		SeasonRequests  []wireSeason  `json:"seasonRequests"`
-		// rootPathOverride/qualityOverride are read by write_request_options
-		// to carry omitted values over.
-		RootPathOverride *int `json:"rootPathOverride"`
-		QualityOverride  *int `json:"qualityOverride"`
-	}
-	// wireTVParent is TvRequests.
-	wireTVParent struct {
-		ID                 flexID        `json:"id"`
-		Title              string        `json:"title"`
-		TvDbID             flexID        `json:"tvDbId"`
-		ExternalProviderID flexID        `json:"externalProviderId"`
-		ImdbID             string        `json:"imdbId"`
-		QualityOverride    *int          `json:"qualityOverride"`
-		RootFolder         *int          `json:"rootFolder"`
-		LanguageProfile    *int          `json:"languageProfile"`
-		ChildRequests      []wireRequest `json:"childRequests"`
-	}
-	// wireRecent is RecentlyRequestedModel.
-	wireRecent struct {
-		RequestID   flexID `json:"requestId"`
-		Type        *int   `json:"type"`
-		UserID      string `json:"userId"`
-		Available   *bool  `json:"available"`
-		Approved    *bool  `json:"approved"`
-		Denied      *bool  `json:"denied"`
-		RequestDate string `json:"requestDate"`
-		Title       string `json:"title"`
-		MediaID     string `json:"mediaId"`
-	}
-)
+// queue (retry.go): the request_page family and the handler. The client
+// methods and wire shapes are in internal/ombi/requests.go.
 
 // ---- request_page ----
 
 // Target kinds (04-results $defs/target) and the request page unit.
 const (
-	kindMovie    = "movie"
+	kindMovie    = ombi.KindMovie
 	kindTVParent = "tv_parent"
-	kindTVChild  = "tv_child"
-	kindAlbum    = "album"
+	kindTVChild  = ombi.KindTVChild
+	kindAlbum    = ombi.KindAlbum
 
 	unitRequests = "requests"
 )
@@ -224,16 +73,16 @@ const (
 )
 
 // requestIDOf prefers requestId over id.
-func requestIDOf(w *wireRequest) int {
-	if id := w.RequestID.positive(); id > 0 {
+func requestIDOf(w *ombi.Request) int {
+	if id := w.RequestID.Positive(); id > 0 {
 		return id
 	}
-	return w.ID.positive()
+	return w.ID.Positive()
 }
 
 // projectRequest maps a movie, album or TV child request; ok is false when
 // the record carries no positive request id (it is then left out).
-func projectRequest(w *wireRequest, kind string) (requestRecord, bool) {
+func projectRequest(w *ombi.Request, kind string) (requestRecord, bool) {
 	id := requestIDOf(w)
 	if id == 0 {
 		return requestRecord{}, false
@@ -249,16 +98,16 @@ func projectRequest(w *wireRequest, kind string) (requestRecord, bool) {
 	case kindMovie:
 		ids.add(nsTMDB, string(w.TheMovieDbID))
 		ids.add(nsIMDB, w.ImdbID)
-		ids.add(nsOmbiMovie, segInt(id))
+		ids.add(nsOmbiMovie, ombi.SegInt(id))
 		r.Is4K, r.Approved4K, r.Available4K, r.Denied4K = w.Is4kRequest, w.Approved4K, w.Available4K, w.Denied4K
 	case kindAlbum:
 		ids.add(nsMusicBrainz, w.ForeignAlbumID)
-		ids.add(nsOmbiAlbum, segInt(id))
+		ids.add(nsOmbiAlbum, ombi.SegInt(id))
 	case kindTVChild:
-		parent := w.ParentRequestID.positive()
+		parent := w.ParentRequestID.Positive()
 		if w.ParentRequest != nil {
 			if parent == 0 {
-				parent = w.ParentRequest.ID.positive()
+				parent = w.ParentRequest.ID.Positive()
 			}
 			if r.Title == "" {
 				r.Title = strings.TrimSpace(w.ParentRequest.Title)
@@ -266,9 +115,9 @@ func projectRequest(w *wireRequest, kind string) (requestRecord, bool) {
 			parentIDs(&ids, w.ParentRequest)
 		}
 		r.ParentRequestID = parent
-		ids.add(nsOmbiTVChild, segInt(id))
+		ids.add(nsOmbiTVChild, ombi.SegInt(id))
 		if parent > 0 {
-			ids.add(nsOmbiTVParent, segInt(parent))
+			ids.add(nsOmbiTVParent, ombi.SegInt(parent))
 		}
 		r.Seasons = projectSeasons(w.SeasonRequests)
 	}
@@ -278,26 +127,26 @@ func projectRequest(w *wireRequest, kind string) (requestRecord, bool) {
 
 // parentIDs adds a TV parent's provider ids: tvDbId is TVDB,
 // externalProviderId TMDB.
-func parentIDs(ids *idSet, p *wireTVParent) {
+func parentIDs(ids *idSet, p *ombi.TVParent) {
 	ids.add(nsTVDB, string(p.TvDbID))
 	ids.add(nsTMDB, string(p.ExternalProviderID))
 	ids.add(nsIMDB, p.ImdbID)
 }
 
 // projectParent maps a v1 TV parent request: it stays a parent.
-func projectParent(p *wireTVParent) (requestRecord, bool) {
-	id := p.ID.positive()
+func projectParent(p *ombi.TVParent) (requestRecord, bool) {
+	id := p.ID.Positive()
 	if id == 0 {
 		return requestRecord{}, false
 	}
 	var ids idSet
 	parentIDs(&ids, p)
-	ids.add(nsOmbiTVParent, segInt(id))
+	ids.add(nsOmbiTVParent, ombi.SegInt(id))
 	return requestRecord{Target: target{Kind: kindTVParent, ID: id}, Title: strings.TrimSpace(p.Title), Identifiers: ids.list()}, true
 }
 
 // projectAll maps a list, dropping records without an id (with a warning).
-func projectAll(c *call, ws []wireRequest, kind string) []requestRecord {
+func projectAll(c *call, ws []ombi.Request, kind string) []requestRecord {
 	out := make([]requestRecord, 0, len(ws))
 	skipped := 0
 	for i := range ws {
@@ -343,7 +192,7 @@ func readRequests(d *deps) tool {
 		case "get":
 			return d.getRequest(ctx, in)
 		case "children":
-			ws, err := d.client.tvChildRequests(ctx, in.ParentRequestID)
+			ws, err := d.client.TVChildRequests(ctx, in.ParentRequestID)
 			if err != nil {
 				return nil, err
 			}
@@ -376,7 +225,7 @@ func (d *deps) listRequests(ctx context.Context, c *call, in requestsInput) (any
 		order = "desc"
 	}
 	offset, limit := in.Page.window()
-	page, err := d.client.requestsList(ctx, media, in.Status, limit, offset, order)
+	page, err := d.client.RequestsList(ctx, media, in.Status, limit, offset, order)
 	if err != nil {
 		return nil, err
 	}
@@ -412,13 +261,13 @@ func (d *deps) getRequest(ctx context.Context, in requestsInput) (any, error) {
 	)
 	switch in.Media {
 	case "movie":
-		w, err := d.client.movieRequest(ctx, in.RequestID)
+		w, err := d.client.MovieRequest(ctx, in.RequestID)
 		if err != nil {
 			return nil, err
 		}
 		r, ok = projectRequest(&w, kindMovie)
 	case "tv":
-		p, err := d.client.tvParentRequest(ctx, in.RequestID)
+		p, err := d.client.TVParentRequest(ctx, in.RequestID)
 		if err != nil {
 			return nil, err
 		}
@@ -429,7 +278,7 @@ func (d *deps) getRequest(ctx context.Context, in requestsInput) (any, error) {
 	if !ok {
 		// Ombi answers an unknown request id with 204; a 200 object without
 		// a positive id is not a request record
-		return nil, &schemaError{Op: "read_requests get", Reason: "the answer has no positive request id"}
+		return nil, &ombi.SchemaError{Op: "read_requests get", Reason: "the answer has no positive request id"}
 	}
 	return newRequestPage([]requestRecord{r}, singlePage(1, unitRequests)), nil
 }
@@ -438,14 +287,14 @@ func (d *deps) getRequest(ctx context.Context, in requestsInput) (any, error) {
 // (5xx: the LINQ translation fault) falls back to a bounded v1 parent scan
 // filtered locally on the title.
 func (d *deps) searchRequestsPage(ctx context.Context, c *call, in requestsInput) (any, error) {
-	ws, err := d.client.searchRequests(ctx, in.Media, in.Query)
+	ws, err := d.client.SearchRequests(ctx, in.Media, in.Query)
 	if err == nil {
 		var recs []requestRecord
 		switch in.Media {
 		case "tv":
 			// v1 TV search answers TvRequests parents.
 			for i := range ws {
-				p := wireTVParent{ID: ws[i].ID, Title: ws[i].Title, ImdbID: ws[i].ImdbID}
+				p := ombi.TVParent{ID: ws[i].ID, Title: ws[i].Title, ImdbID: ws[i].ImdbID}
 				if r, ok := projectParent(&p); ok {
 					recs = append(recs, r)
 				}
@@ -458,11 +307,11 @@ func (d *deps) searchRequestsPage(ctx context.Context, c *call, in requestsInput
 		window, pg := localPage(recs, in.Page, true, unitRequests)
 		return newRequestPage(window, pg), nil
 	}
-	var api *apiError
+	var api *ombi.APIError
 	if in.Media != "tv" || !errors.As(err, &api) || api.Status < 500 {
 		return nil, err
 	}
-	parents, err := d.client.tvParentScan(ctx)
+	parents, err := d.client.TVParentScan(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -494,11 +343,11 @@ func (d *deps) searchRequestsPage(ctx context.Context, c *call, in requestsInput
 // never a provider-shaped target.
 // Implements S-RESULTS-0045, S-RESULTS-0046, S-RESULTS-0050 and DECISION-D2-RECENT-TV-001.
 func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (any, error) {
-	rows, err := d.client.recentlyRequested(ctx)
+	rows, err := d.client.RecentlyRequested(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var parents []wireTVParent
+	var parents []ombi.TVParent
 	scanned, scanOK := false, false
 	var scanErr error
 	lost := 0 // TV rows left out because the parent scan failed
@@ -513,7 +362,7 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 		if !ok {
 			continue
 		}
-		id := w.RequestID.positive()
+		id := w.RequestID.Positive()
 		switch label {
 		case "movie", "album":
 			if id == 0 {
@@ -524,17 +373,17 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 			var ids idSet
 			if label == "movie" {
 				ids.add(nsTMDB, w.MediaID)
-				ids.add(nsOmbiMovie, segInt(id))
+				ids.add(nsOmbiMovie, ombi.SegInt(id))
 			} else {
 				ids.add(nsMusicBrainz, w.MediaID)
-				ids.add(nsOmbiAlbum, segInt(id))
+				ids.add(nsOmbiAlbum, ombi.SegInt(id))
 			}
 			r.Identifiers = ids.list()
 			recs = append(recs, r)
 		case "tv":
 			if !scanned {
 				scanned = true
-				ps, err := d.client.tvParentScan(ctx)
+				ps, err := d.client.TVParentScan(ctx)
 				if err == nil {
 					scanOK = true
 					parents = ps[:min(len(ps), maxScan)]
@@ -552,7 +401,7 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 				c.truncate("recently-requested TV child request %s was left out: %s", string(w.RequestID), why)
 				continue
 			}
-			r := recentRecord(&w, kindTVParent, parent.ID.positive())
+			r := recentRecord(&w, kindTVParent, parent.ID.Positive())
 			var ids idSet
 			parentIDs(&ids, parent)
 			ids.add(nsOmbiTVParent, string(parent.ID))
@@ -561,7 +410,7 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 			recs = append(recs, r)
 		}
 	}
-	// recentlyRequested is Ombi's bounded feed (a few rows per media), never
+	// RecentlyRequested is Ombi's bounded feed (a few rows per media), never
 	// the complete collection: total and has_more stay unknown (04-results)
 	window, pg := localPage(recs, in.Page, false, unitRequests)
 	if lost > 0 {
@@ -573,7 +422,7 @@ func (d *deps) recentRequests(ctx context.Context, c *call, in requestsInput) (a
 	return newRequestPage(window, pg), nil
 }
 
-func recentRecord(w *wireRecent, kind string, id int) requestRecord {
+func recentRecord(w *ombi.Recent, kind string, id int) requestRecord {
 	return requestRecord{
 		Target: target{Kind: kind, ID: id}, Title: strings.TrimSpace(w.Title),
 		Approved: w.Approved, Available: w.Available, Denied: w.Denied,
@@ -583,11 +432,11 @@ func recentRecord(w *wireRecent, kind string, id int) requestRecord {
 
 // resolveParent finds the parent of a TV child: by child id first, then by
 // the provider id (tvDbId or externalProviderId).
-func resolveParent(parents []wireTVParent, childID int, mediaID string) *wireTVParent {
+func resolveParent(parents []ombi.TVParent, childID int, mediaID string) *ombi.TVParent {
 	if childID > 0 {
 		for i := range parents {
 			for j := range parents[i].ChildRequests {
-				if parents[i].ChildRequests[j].ID.positive() == childID && parents[i].ID.positive() > 0 {
+				if parents[i].ChildRequests[j].ID.Positive() == childID && parents[i].ID.Positive() > 0 {
 					return &parents[i]
 				}
 			}
@@ -597,10 +446,10 @@ func resolveParent(parents []wireTVParent, childID int, mediaID string) *wireTVP
 	if mediaID == "" || mediaID == "0" {
 		return nil
 	}
-	var found *wireTVParent
+	var found *ombi.TVParent
 	for i := range parents {
 		p := &parents[i]
-		if p.ID.positive() == 0 || (string(p.TvDbID) != mediaID && string(p.ExternalProviderID) != mediaID) {
+		if p.ID.Positive() == 0 || (string(p.TvDbID) != mediaID && string(p.ExternalProviderID) != mediaID) {
 			continue
 		}
 		if found != nil && found.ID != p.ID {

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -106,7 +107,7 @@ func TestRequestsEndToEnd_tvSeasonLifecycle(t *testing.T) {
 		calls[1].Method != "POST" || calls[1].Path != "/api/v2/Requests/tv" {
 		t.Fatalf("journal = %+v", calls)
 	}
-	var body tvRequestBody
+	var body ombi.TVRequestBody
 	if err := json.Unmarshal(calls[1].Body, &body); err != nil {
 		t.Fatal(err)
 	}

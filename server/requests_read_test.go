@@ -326,7 +326,7 @@ func TestReadRequests_recentLostPartIsPartialFailure(t *testing.T) {
 }
 
 // TestReadRequests_recentBoundedFeedTotalUnknown checks that the recent
-// page never claims a total: recentlyRequested is Ombi's bounded feed (up
+// page never claims a total: RecentlyRequested is Ombi's bounded feed (up
 // to seven rows per media), not the complete collection of requests, so
 // total and has_more stay unknown even when every row resolved (04-results:
 // for bounded scans use null total and null has_more).

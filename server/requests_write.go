@@ -5,217 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves the request writes: write_request_create,
 // write_request_subscribe, write_request_moderate, write_request_delete,
 // write_request_options and write_request_reprocess. Every write is sent
 // once: the client never replays it (a lost answer is UNKNOWN_OUTCOME).
-
-// ---- client methods ----
-
-// createMovieRequest requests a movie.
-//
-// upstream: POST /api/v1/Request/movie
-func (c *ombiClient) createMovieRequest(ctx context.Context, body movieRequestBody) (wireEngineResult, error) {
-	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v1/Request/movie", body)
-}
-
-// createTVRequestTMDB requests a TV show by TMDB id (v2).
-//
-// upstream: POST /api/v2/Requests/tv
-func (c *ombiClient) createTVRequestTMDB(ctx context.Context, body tvRequestBody) (wireEngineResult, error) {
-	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v2/Requests/tv", body)
-}
-
-// createTVRequestTVDB requests a TV show by TVDB id (v1, the only TVDB
-// create route).
-//
-// upstream: POST /api/v1/Request/tv
-func (c *ombiClient) createTVRequestTVDB(ctx context.Context, body tvRequestBody) (wireEngineResult, error) {
-	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v1/Request/tv", body)
-}
-
-// createAlbumRequest requests an album. The alias travels as the ApiAlias
-// header (honoured upstream only with an API key) and in the body.
-//
-// upstream: POST /api/v1/request/music
-func (c *ombiClient) createAlbumRequest(ctx context.Context, body albumRequestBody) (wireEngineResult, error) {
-	var out wireEngineResult
-	req, err := c.newRequest(ctx, http.MethodPost, "api/v1/request/music", body)
-	if err != nil {
-		return out, err
-	}
-	if body.RequestedByAlias != "" {
-		req.Header.Set("ApiAlias", body.RequestedByAlias)
-	}
-	return out, c.do(req, &out)
-}
-
-// createCollectionRequest requests every movie of a TMDB collection; the
-// route takes no body.
-//
-// upstream: POST /api/v2/Requests/movie/collection/{collectionId}
-func (c *ombiClient) createCollectionRequest(ctx context.Context, collectionID int) (wireEngineResult, error) {
-	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v2/Requests/movie/collection/"+segInt(collectionID), nil)
-}
-
-// subscribeRequest subscribes to or unsubscribes from a movie or TV
-// request; the route takes no body and answers true.
-//
-// upstream: POST /api/v1/Request/movie/subscribe/{requestId}
-// upstream: POST /api/v1/Request/tv/subscribe/{requestId}
-// upstream: POST /api/v1/Request/movie/unsubscribe/{requestId}
-// upstream: POST /api/v1/Request/tv/unsubscribe/{requestId}
-func (c *ombiClient) subscribeRequest(ctx context.Context, media, action string, id int) (*bool, error) {
-	return send[*bool](ctx, c, http.MethodPost, requestsBase(media)+"/"+seg(action)+"/"+segInt(id), nil)
-}
-
-// moderateRequest approves, marks available/unavailable (POST) or denies
-// (PUT, for every media) one request.
-//
-// upstream: POST /api/v1/Request/movie/approve
-// upstream: POST /api/v1/Request/tv/approve
-// upstream: POST /api/v1/request/music/approve
-// upstream: POST /api/v1/Request/movie/available
-// upstream: POST /api/v1/Request/tv/available
-// upstream: POST /api/v1/request/music/available
-// upstream: POST /api/v1/Request/movie/unavailable
-// upstream: POST /api/v1/Request/tv/unavailable
-// upstream: POST /api/v1/request/music/unavailable
-// upstream: PUT /api/v1/Request/movie/deny
-// upstream: PUT /api/v1/Request/tv/deny
-// upstream: PUT /api/v1/request/music/deny
-func (c *ombiClient) moderateRequest(ctx context.Context, media, action string, body any) (wireEngineResult, error) {
-	method := http.MethodPost
-	if action == "deny" {
-		method = http.MethodPut
-	}
-	return send[wireEngineResult](ctx, c, method, requestsBase(media)+"/"+seg(action), body)
-}
-
-// deleteRequest deletes a movie, album or TV child request.
-//
-// upstream: DELETE /api/v1/Request/movie/{requestId}
-// upstream: DELETE /api/v1/request/music/{requestId}
-// upstream: DELETE /api/v1/Request/tv/child/{requestId}
-func (c *ombiClient) deleteRequest(ctx context.Context, kind string, id int) (wireEngineResult, error) {
-	rel := map[string]string{kindMovie: "api/v1/Request/movie/", kindAlbum: "api/v1/request/music/", kindTVChild: "api/v1/Request/tv/child/"}[kind]
-	return send[wireEngineResult](ctx, c, http.MethodDelete, rel+segInt(id), nil)
-}
-
-// deleteTVParent deletes a TV parent request and with it every child; the
-// route answers an empty 200.
-//
-// upstream: DELETE /api/v1/Request/tv/{requestId}
-func (c *ombiClient) deleteTVParent(ctx context.Context, id int) error {
-	req, err := c.newRequest(ctx, http.MethodDelete, "api/v1/Request/tv/"+segInt(id), nil)
-	if err != nil {
-		return err
-	}
-	return c.do(req, nil)
-}
-
-// advancedOptions replaces a request's root, quality (and TV language)
-// overrides.
-//
-// upstream: POST /api/v2/Requests/movie/advancedoptions
-// upstream: POST /api/v2/Requests/tv/advancedoptions
-func (c *ombiClient) advancedOptions(ctx context.Context, media string, body advancedOptionsBody) (wireEngineResult, error) {
-	return send[wireEngineResult](ctx, c, http.MethodPost, "api/v2/Requests/"+seg(media)+"/advancedoptions", body)
-}
-
-// tvRootOrQuality sets a TV parent's root folder or quality profile; both
-// ids are in the path, there is no body, the answer is true.
-//
-// upstream: PUT /api/v1/Request/tv/root/{requestId}/{rootFolderId}
-// upstream: PUT /api/v1/Request/tv/quality/{requestId}/{qualityId}
-func (c *ombiClient) tvRootOrQuality(ctx context.Context, which string, parentID, value int) (*bool, error) {
-	return send[*bool](ctx, c, http.MethodPut, "api/v1/Request/tv/"+seg(which)+"/"+segInt(parentID)+"/"+segInt(value), nil)
-}
-
-// reprocessRequest re-sends an existing request to its download client;
-// type is the T1 int.
-//
-// upstream: POST /api/v2/Requests/reprocess/{type}/{requestId}/{is4K}
-func (c *ombiClient) reprocessRequest(ctx context.Context, typ, id int, is4K bool) (wireEngineResult, error) {
-	return send[wireEngineResult](ctx, c, http.MethodPost,
-		"api/v2/Requests/reprocess/"+segInt(typ)+"/"+segInt(id)+"/"+strconv.FormatBool(is4K), nil)
-}
-
-// ---- wire shapes ----
-
-type (
-	// movieRequestBody is MovieRequestViewModel. is4kRequest is always
-	// sent (false by default); the rest only when given.
-	movieRequestBody struct {
-		TheMovieDbID        int    `json:"theMovieDbId"`
-		Is4kRequest         bool   `json:"is4kRequest"`
-		LanguageCode        string `json:"languageCode,omitempty"`
-		RequestOnBehalf     string `json:"requestOnBehalf,omitempty"`
-		RootFolderOverride  *int   `json:"rootFolderOverride,omitempty"`
-		QualityPathOverride *int   `json:"qualityPathOverride,omitempty"`
-	}
-	// tvRequestBody is TvRequestViewModelV2 (theMovieDbId, languageCode) or
-	// the v1 TvRequestViewModel (tvDbId). It has no 4K field and no source.
-	tvRequestBody struct {
-		TheMovieDbID        int          `json:"theMovieDbId,omitempty"`
-		TvDbID              int          `json:"tvDbId,omitempty"`
-		LanguageCode        string       `json:"languageCode,omitempty"`
-		RequestAll          bool         `json:"requestAll"`
-		FirstSeason         bool         `json:"firstSeason"`
-		LatestSeason        bool         `json:"latestSeason"`
-		Seasons             []seasonWire `json:"seasons"`
-		LanguageProfile     *int         `json:"languageProfile,omitempty"`
-		RootFolderOverride  *int         `json:"rootFolderOverride,omitempty"`
-		QualityPathOverride *int         `json:"qualityPathOverride,omitempty"`
-		RequestOnBehalf     string       `json:"requestOnBehalf,omitempty"`
-	}
-	seasonWire struct {
-		SeasonNumber int           `json:"seasonNumber"`
-		Episodes     []episodeWire `json:"episodes"`
-	}
-	episodeWire struct {
-		EpisodeNumber int `json:"episodeNumber"`
-	}
-	// albumRequestBody is MusicAlbumRequestViewModel.
-	albumRequestBody struct {
-		ForeignAlbumID   string `json:"foreignAlbumId"`
-		RequestedByAlias string `json:"requestedByAlias,omitempty"`
-	}
-	// movieModerationBody is MovieUpdateModel / DenyMovieModel.
-	movieModerationBody struct {
-		ID     int    `json:"id"`
-		Is4K   bool   `json:"is4K"`
-		Reason string `json:"reason,omitempty"`
-	}
-	// moderationBody is TvUpdateModel / AlbumUpdateModel / DenyTvModel /
-	// DenyAlbumModel.
-	moderationBody struct {
-		ID     int    `json:"id"`
-		Reason string `json:"reason,omitempty"`
-	}
-	// advancedOptionsBody is MediaAdvancedOptions; upstream replaces every
-	// field, so all are sent.
-	advancedOptionsBody struct {
-		RequestID        int  `json:"requestId"`
-		RootPathOverride int  `json:"rootPathOverride"`
-		QualityOverride  int  `json:"qualityOverride"`
-		LanguageProfile  *int `json:"languageProfile,omitempty"`
-	}
-	// wireEngineResult is RequestEngineResult.
-	wireEngineResult struct {
-		Result       *bool           `json:"result"`
-		Message      string          `json:"message"`
-		IsError      *bool           `json:"isError"`
-		ErrorMessage string          `json:"errorMessage"`
-		ErrorCode    json.RawMessage `json:"errorCode"`
-		RequestID    flexID          `json:"requestId"`
-	}
-)
 
 // ---- mutation ----
 
@@ -224,7 +22,7 @@ type (
 // success); an answer carrying neither result nor isError is not the
 // expected shape. A success never invents an id: request_id and target
 // appear only when upstream returned a positive requestId and kind is set.
-func engineMutation(w wireEngineResult, op, kind string, secrets []string) (mutation, error) {
+func engineMutation(w ombi.EngineResult, op, kind string, secrets []string) (mutation, error) {
 	code := engineErrorCode(w.ErrorCode)
 	failed := (w.IsError != nil && *w.IsError) || (w.Result != nil && !*w.Result) || code != ""
 	if failed {
@@ -232,14 +30,14 @@ func engineMutation(w wireEngineResult, op, kind string, secrets []string) (muta
 		if msg == "" {
 			msg = sanitizeMessage(w.Message, secrets...)
 		}
-		return mutation{}, &businessError{Code: sanitizeMessage(code, secrets...), Message: msg}
+		return mutation{}, &ombi.BusinessError{Code: sanitizeMessage(code, secrets...), Message: msg}
 	}
 	if w.Result == nil && w.IsError == nil {
-		return mutation{}, &schemaError{Op: op, Reason: "the answer carries neither result nor isError"}
+		return mutation{}, &ombi.SchemaError{Op: op, Reason: "the answer carries neither result nor isError"}
 	}
 	m := mutation{Kind: "mutation", Outcome: mutationCompleted, UpstreamResult: w.Result, UpstreamIsError: w.IsError,
 		Message: sanitizeMessage(w.Message, secrets...)}
-	if id := w.RequestID.positive(); id > 0 && kind != "" {
+	if id := w.RequestID.Positive(); id > 0 && kind != "" {
 		m.RequestID = id
 		m.Target = &target{Kind: kind, ID: id}
 	}
@@ -263,9 +61,9 @@ func engineErrorCode(raw json.RawMessage) string {
 func trueAnswer(b *bool, op string) error {
 	switch {
 	case b == nil:
-		return &schemaError{Op: op, Reason: "no boolean in the answer"}
+		return &ombi.SchemaError{Op: op, Reason: "no boolean in the answer"}
 	case !*b:
-		return &businessError{Message: "upstream answered false"}
+		return &ombi.BusinessError{Message: "upstream answered false"}
 	}
 	return nil
 }
@@ -310,10 +108,10 @@ func writeRequestCreate(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		cl, secrets := d.client, d.client.secrets()
+		cl, secrets := d.client, d.client.Secrets()
 		switch in.Action {
 		case "movie":
-			w, err := cl.createMovieRequest(ctx, movieRequestBody{
+			w, err := cl.CreateMovieRequest(ctx, ombi.MovieRequestBody{
 				TheMovieDbID: in.TMDBID, Is4kRequest: in.Is4K, LanguageCode: in.Language, RequestOnBehalf: in.OnBehalfUserID,
 				RootFolderOverride: in.RootFolderID, QualityPathOverride: in.QualityProfileID,
 			})
@@ -328,17 +126,17 @@ func writeRequestCreate(d *deps) tool {
 				if err := nonBlank("/requested_by_alias", in.RequestedByAlias); err != nil {
 					return nil, err
 				}
-				if cl.mode != AuthAPIKey {
+				if cl.AuthMode() != AuthAPIKey {
 					return nil, &unsupportedError{Message: "requested_by_alias is honoured upstream only with an API key (ApiAlias header); this server logs in with a user, so the alias would be dropped"}
 				}
 			}
-			w, err := cl.createAlbumRequest(ctx, albumRequestBody{ForeignAlbumID: in.MusicBrainzID, RequestedByAlias: in.RequestedByAlias})
+			w, err := cl.CreateAlbumRequest(ctx, ombi.AlbumRequestBody{ForeignAlbumID: in.MusicBrainzID, RequestedByAlias: in.RequestedByAlias})
 			if err != nil {
 				return nil, err
 			}
 			return engineMutation(w, "POST /api/v1/request/music", kindAlbum, secrets)
 		case "collection":
-			w, err := cl.createCollectionRequest(ctx, in.CollectionID)
+			w, err := cl.CreateCollectionRequest(ctx, in.CollectionID)
 			if err != nil {
 				return nil, err
 			}
@@ -361,16 +159,16 @@ func writeRequestCreate(d *deps) tool {
 // provider's route.
 func (d *deps) createTV(ctx context.Context, in createInput) (any, error) {
 	if in.Selection == nil {
-		return nil, &argumentError{Field: "/selection", Message: "a selection is required"}
+		return nil, &ombi.ArgumentError{Field: "/selection", Message: "a selection is required"}
 	}
 	if in.Provider == "tvdb" {
 		if err := d.tvdbUnsupported(in); err != nil {
 			return nil, err
 		}
 	}
-	body := tvRequestBody{
+	body := ombi.TVRequestBody{
 		LanguageProfile: in.LanguageProfile, RootFolderOverride: in.RootFolderID,
-		QualityPathOverride: in.QualityProfileID, RequestOnBehalf: in.OnBehalfUserID, Seasons: []seasonWire{},
+		QualityPathOverride: in.QualityProfileID, RequestOnBehalf: in.OnBehalfUserID, Seasons: []ombi.SeasonWire{},
 	}
 	switch in.Selection.Mode {
 	case "all":
@@ -395,19 +193,19 @@ func (d *deps) createTV(ctx context.Context, in createInput) (any, error) {
 		}
 		body.Seasons = seasons
 	default:
-		return nil, &argumentError{Field: "/selection/mode", Message: "unknown selection mode"}
+		return nil, &ombi.ArgumentError{Field: "/selection/mode", Message: "unknown selection mode"}
 	}
-	secrets := d.client.secrets()
+	secrets := d.client.Secrets()
 	if in.Provider == "tvdb" {
 		body.TvDbID = in.ID
-		w, err := d.client.createTVRequestTVDB(ctx, body)
+		w, err := d.client.CreateTVRequestTVDB(ctx, body)
 		if err != nil {
 			return nil, err
 		}
 		return engineMutation(w, "POST /api/v1/Request/tv", kindTVChild, secrets)
 	}
 	body.TheMovieDbID, body.LanguageCode = in.ID, in.Language
-	w, err := d.client.createTVRequestTMDB(ctx, body)
+	w, err := d.client.CreateTVRequestTMDB(ctx, body)
 	if err != nil {
 		return nil, err
 	}
@@ -449,7 +247,7 @@ func (d *deps) tvdbUnsupported(in createInput) error {
 		return &unsupportedError{Field: "/" + o.field, Message: o.field + " cannot be honoured with provider tvdb: " +
 			"Ombi's v1 TVDB request route drops it for a show with no request yet and " + existing + "; request the show by TMDB id (provider tmdb) instead"}
 	}
-	if in.OnBehalfUserID != "" && d.client.mode == AuthAPIKey && d.client.userName == "" {
+	if in.OnBehalfUserID != "" && d.client.AuthMode() == AuthAPIKey && d.client.ActsAs() == "" {
 		return &unsupportedError{Field: "/on_behalf_user_id", Message: "on_behalf_user_id cannot be honoured with provider tvdb in api_key mode: " +
 			"Ombi's v1 TVDB request route lets only a PowerUser or Admin account request on behalf of users, and the API key's user holds no role there, so upstream would refuse; " +
 			"request the show by TMDB id (provider tmdb) instead, whose route accepts the API key"}
@@ -460,34 +258,34 @@ func (d *deps) tvdbUnsupported(in createInput) error {
 // explicitEpisodes checks the episodes selection (distinct seasons,
 // distinct non-empty episode lists, at most maxEpisodes) and maps it to
 // the wire form.
-func explicitEpisodes(in []selectionSeason) ([]seasonWire, error) {
+func explicitEpisodes(in []selectionSeason) ([]ombi.SeasonWire, error) {
 	if len(in) == 0 {
-		return nil, &argumentError{Field: "/selection/seasons", Message: "select at least one season"}
+		return nil, &ombi.ArgumentError{Field: "/selection/seasons", Message: "select at least one season"}
 	}
 	seen := map[int]bool{}
 	total := 0
-	out := make([]seasonWire, 0, len(in))
+	out := make([]ombi.SeasonWire, 0, len(in))
 	for i, s := range in {
 		field := fmt.Sprintf("/selection/seasons/%d", i)
 		if seen[s.SeasonNumber] {
-			return nil, &argumentError{Field: field + "/season_number", Message: fmt.Sprintf("season %d is selected twice", s.SeasonNumber)}
+			return nil, &ombi.ArgumentError{Field: field + "/season_number", Message: fmt.Sprintf("season %d is selected twice", s.SeasonNumber)}
 		}
 		seen[s.SeasonNumber] = true
 		if len(s.Episodes) == 0 {
-			return nil, &argumentError{Field: field + "/episodes", Message: "an explicit, non-empty episode list is required (an empty list never means the whole season)"}
+			return nil, &ombi.ArgumentError{Field: field + "/episodes", Message: "an explicit, non-empty episode list is required (an empty list never means the whole season)"}
 		}
 		eps := map[int]bool{}
-		sw := seasonWire{SeasonNumber: s.SeasonNumber, Episodes: make([]episodeWire, 0, len(s.Episodes))}
+		sw := ombi.SeasonWire{SeasonNumber: s.SeasonNumber, Episodes: make([]ombi.EpisodeWire, 0, len(s.Episodes))}
 		for _, e := range s.Episodes {
 			if eps[e] {
-				return nil, &argumentError{Field: field + "/episodes", Message: fmt.Sprintf("episode %d of season %d is selected twice", e, s.SeasonNumber)}
+				return nil, &ombi.ArgumentError{Field: field + "/episodes", Message: fmt.Sprintf("episode %d of season %d is selected twice", e, s.SeasonNumber)}
 			}
 			eps[e] = true
-			sw.Episodes = append(sw.Episodes, episodeWire{EpisodeNumber: e})
+			sw.Episodes = append(sw.Episodes, ombi.EpisodeWire{EpisodeNumber: e})
 		}
 		total += len(s.Episodes)
 		if total > maxEpisodes {
-			return nil, &argumentError{Field: "/selection/seasons", Message: fmt.Sprintf("more than %d episodes selected in one call", maxEpisodes)}
+			return nil, &ombi.ArgumentError{Field: "/selection/seasons", Message: fmt.Sprintf("more than %d episodes selected in one call", maxEpisodes)}
 		}
 		out = append(out, sw)
 	}
@@ -496,12 +294,12 @@ func explicitEpisodes(in []selectionSeason) ([]seasonWire, error) {
 
 func distinctSeasons(ns []int) error {
 	if len(ns) == 0 {
-		return &argumentError{Field: "/selection/season_numbers", Message: "select at least one season"}
+		return &ombi.ArgumentError{Field: "/selection/season_numbers", Message: "select at least one season"}
 	}
 	seen := map[int]bool{}
 	for _, n := range ns {
 		if seen[n] {
-			return &argumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("season %d is selected twice", n)}
+			return &ombi.ArgumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("season %d is selected twice", n)}
 		}
 		seen[n] = true
 	}
@@ -514,15 +312,15 @@ func distinctSeasons(ns []int) error {
 // without episodes is INVALID_ARGUMENT, so no create call follows; the
 // total is capped at maxEpisodes. The read is private and safe to retry
 // after a re-login.
-func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbers []int) ([]seasonWire, error) {
+func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbers []int) ([]ombi.SeasonWire, error) {
 	var (
-		w   wireMedia
+		w   ombi.Media
 		err error
 	)
 	if provider == "tvdb" {
-		w, err = d.client.tvByTVDB(readOnly(ctx), id)
+		w, err = d.client.TVByTVDB(ombi.ReadOnly(ctx), id)
 	} else {
-		w, err = d.client.tvByTMDB(readOnly(ctx), id)
+		w, err = d.client.TVByTMDB(ombi.ReadOnly(ctx), id)
 	}
 	if err != nil {
 		return nil, err
@@ -530,7 +328,7 @@ func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbe
 	if w.SeasonRequests == nil {
 		// No season list at all (absent or null) is not a show's details
 		// answer; an empty list is a show without seasons.
-		return nil, &schemaError{Op: "GET " + map[bool]string{true: "/api/v1/Search/tv/info/{tvdbId}", false: "/api/v2/Search/tv/moviedb/{moviedbid}"}[provider == "tvdb"],
+		return nil, &ombi.SchemaError{Op: "GET " + map[bool]string{true: "/api/v1/Search/tv/info/{tvdbId}", false: "/api/v2/Search/tv/moviedb/{moviedbid}"}[provider == "tvdb"],
 			Reason: "the details answer carries no season list"}
 	}
 	bySeason := map[int][]int{}
@@ -546,24 +344,24 @@ func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbe
 			bySeason[s.SeasonNumber] = nil
 		}
 	}
-	out := make([]seasonWire, 0, len(numbers))
+	out := make([]ombi.SeasonWire, 0, len(numbers))
 	total := 0
 	for i, n := range numbers {
 		eps, ok := bySeason[n]
 		field := fmt.Sprintf("/selection/season_numbers/%d", i)
 		if !ok {
-			return nil, &argumentError{Field: field, Message: fmt.Sprintf("season %d does not exist for this show", n)}
+			return nil, &ombi.ArgumentError{Field: field, Message: fmt.Sprintf("season %d does not exist for this show", n)}
 		}
 		if len(eps) == 0 {
-			return nil, &argumentError{Field: field, Message: fmt.Sprintf("season %d has no known episodes; select episodes explicitly", n)}
+			return nil, &ombi.ArgumentError{Field: field, Message: fmt.Sprintf("season %d has no known episodes; select episodes explicitly", n)}
 		}
 		total += len(eps)
 		if total > maxEpisodes {
-			return nil, &argumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("the selected seasons expand to more than %d episodes", maxEpisodes)}
+			return nil, &ombi.ArgumentError{Field: "/selection/season_numbers", Message: fmt.Sprintf("the selected seasons expand to more than %d episodes", maxEpisodes)}
 		}
-		sw := seasonWire{SeasonNumber: n, Episodes: make([]episodeWire, 0, len(eps))}
+		sw := ombi.SeasonWire{SeasonNumber: n, Episodes: make([]ombi.EpisodeWire, 0, len(eps))}
 		for _, e := range eps {
-			sw.Episodes = append(sw.Episodes, episodeWire{EpisodeNumber: e})
+			sw.Episodes = append(sw.Episodes, ombi.EpisodeWire{EpisodeNumber: e})
 		}
 		out = append(out, sw)
 	}
@@ -586,7 +384,7 @@ func writeRequestSubscribe(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		ok, err := d.client.subscribeRequest(ctx, in.Media, in.Action, in.RequestID)
+		ok, err := d.client.SubscribeRequest(ctx, in.Media, in.Action, in.RequestID)
 		if err != nil {
 			return nil, err
 		}
@@ -633,17 +431,17 @@ func writeRequestModerate(d *deps) tool {
 		)
 		switch in.Media {
 		case "movie":
-			body, kind = movieModerationBody{ID: in.RequestID, Is4K: in.Is4K, Reason: in.Reason}, kindMovie
+			body, kind = ombi.MovieModerationBody{ID: in.RequestID, Is4K: in.Is4K, Reason: in.Reason}, kindMovie
 		case "tv":
-			body, kind = moderationBody{ID: in.RequestID, Reason: in.Reason}, kindTVChild
+			body, kind = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindTVChild
 		default:
-			body, kind = moderationBody{ID: in.RequestID, Reason: in.Reason}, kindAlbum
+			body, kind = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindAlbum
 		}
-		w, err := d.client.moderateRequest(ctx, in.Media, in.Action, body)
+		w, err := d.client.ModerateRequest(ctx, in.Media, in.Action, body)
 		if err != nil {
 			return nil, err
 		}
-		m, err := engineMutation(w, in.Action+" "+in.Media, "", d.client.secrets())
+		m, err := engineMutation(w, in.Action+" "+in.Media, "", d.client.Secrets())
 		if err != nil {
 			return nil, err
 		}
@@ -669,17 +467,17 @@ func writeRequestDelete(d *deps) tool {
 		}
 		t := &target{Kind: in.Kind, ID: in.RequestID}
 		if in.Kind == kindTVParent {
-			if err := d.client.deleteTVParent(ctx, in.RequestID); err != nil {
+			if err := d.client.DeleteTVParent(ctx, in.RequestID); err != nil {
 				return nil, err
 			}
 			return mutation{Kind: "mutation", Outcome: mutationCompleted, Target: t, RequestID: in.RequestID,
 				Message: "the TV parent request and all of its child requests were deleted"}, nil
 		}
-		w, err := d.client.deleteRequest(ctx, in.Kind, in.RequestID)
+		w, err := d.client.DeleteRequest(ctx, in.Kind, in.RequestID)
 		if err != nil {
 			return nil, err
 		}
-		m, err := engineMutation(w, "DELETE "+in.Kind, "", d.client.secrets())
+		m, err := engineMutation(w, "DELETE "+in.Kind, "", d.client.Secrets())
 		if err != nil {
 			return nil, err
 		}
@@ -710,16 +508,16 @@ func writeRequestOptions(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		cl, secrets := d.client, d.client.secrets()
+		cl, secrets := d.client, d.client.Secrets()
 		switch in.Action {
 		case "movie_advanced":
-			cur, err := cl.movieRequest(readOnly(ctx), in.RequestID)
+			cur, err := cl.MovieRequest(ombi.ReadOnly(ctx), in.RequestID)
 			if err != nil {
 				return nil, err
 			}
-			body := advancedOptionsBody{RequestID: in.RequestID,
+			body := ombi.AdvancedOptionsBody{RequestID: in.RequestID,
 				RootPathOverride: carryOver(in.RootFolderID, cur.RootPathOverride), QualityOverride: carryOver(in.QualityProfileID, cur.QualityOverride)}
-			w, err := cl.advancedOptions(ctx, "movie", body)
+			w, err := cl.AdvancedOptions(ctx, "movie", body)
 			if err != nil {
 				return nil, err
 			}
@@ -730,15 +528,15 @@ func writeRequestOptions(d *deps) tool {
 			m.RequestID, m.Target = in.RequestID, &target{Kind: kindMovie, ID: in.RequestID}
 			return m, nil
 		case "tv_advanced":
-			cur, err := cl.tvParentRequest(readOnly(ctx), in.ParentRequestID)
+			cur, err := cl.TVParentRequest(ombi.ReadOnly(ctx), in.ParentRequestID)
 			if err != nil {
 				return nil, err
 			}
 			lang := carryOver(in.LanguageProfile, cur.LanguageProfile)
-			body := advancedOptionsBody{RequestID: in.ParentRequestID,
+			body := ombi.AdvancedOptionsBody{RequestID: in.ParentRequestID,
 				RootPathOverride: carryOver(in.RootFolderID, cur.RootFolder), QualityOverride: carryOver(in.QualityProfileID, cur.QualityOverride),
 				LanguageProfile: &lang}
-			w, err := cl.advancedOptions(ctx, "tv", body)
+			w, err := cl.AdvancedOptions(ctx, "tv", body)
 			if err != nil {
 				return nil, err
 			}
@@ -754,9 +552,9 @@ func writeRequestOptions(d *deps) tool {
 				which, value = "quality", in.QualityProfileID
 			}
 			if value == nil {
-				return nil, &argumentError{Field: "/" + map[string]string{"root": "root_folder_id", "quality": "quality_profile_id"}[which], Message: "required"}
+				return nil, &ombi.ArgumentError{Field: "/" + map[string]string{"root": "root_folder_id", "quality": "quality_profile_id"}[which], Message: "required"}
 			}
-			ok, err := cl.tvRootOrQuality(ctx, which, in.ParentRequestID, *value)
+			ok, err := cl.TVRootOrQuality(ctx, which, in.ParentRequestID, *value)
 			if err != nil {
 				return nil, err
 			}
@@ -803,17 +601,17 @@ func writeRequestReprocess(d *deps) tool {
 			return nil, &unsupportedError{Message: "album requests cannot be reprocessed: the upstream reprocess route rejects the album type"}
 		}
 		if in.Is4K && in.RequestType != "movie" {
-			return nil, &argumentError{Field: "/is_4k", Message: "is_4k applies to movie requests only"}
+			return nil, &ombi.ArgumentError{Field: "/is_4k", Message: "is_4k applies to movie requests only"}
 		}
 		typ, err := enumCode(enumRequestType, "/request_type", in.RequestType)
 		if err != nil {
 			return nil, err
 		}
-		w, err := d.client.reprocessRequest(ctx, typ, in.RequestID, in.Is4K)
+		w, err := d.client.ReprocessRequest(ctx, typ, in.RequestID, in.Is4K)
 		if err != nil {
 			return nil, err
 		}
-		m, err := engineMutation(w, "POST /api/v2/Requests/reprocess/{type}/{requestId}/{is4K}", "", d.client.secrets())
+		m, err := engineMutation(w, "POST /api/v2/Requests/reprocess/{type}/{requestId}/{is4K}", "", d.client.Secrets())
 		if err != nil {
 			return nil, err
 		}

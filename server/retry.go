@@ -2,38 +2,14 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves the request retry queue: read_requests retry_queue and
 // write_retry_remove. Queue ids (failedId) are their own namespace, never a
 // request id.
-
-// ---- client methods ----
-
-// retryQueue lists the failed-request queue (Admin).
-//
-// upstream: GET /api/v1/RequestRetry
-func (c *ombiClient) retryQueue(ctx context.Context) ([]wireRetry, error) {
-	return send[[]wireRetry](ctx, c, http.MethodGet, "api/v1/RequestRetry", nil)
-}
-
-// retryRemove deletes one queue entry by queue id (Admin).
-//
-// upstream: DELETE /api/v1/RequestRetry/{queueId}
-func (c *ombiClient) retryRemove(ctx context.Context, queueID int) (*bool, error) {
-	return send[*bool](ctx, c, http.MethodDelete, "api/v1/RequestRetry/"+segInt(queueID), nil)
-}
-
-// wireRetry is FailedRequestViewModel.
-type wireRetry struct {
-	FailedID  flexID `json:"failedId"`
-	Title     string `json:"title"`
-	RequestID flexID `json:"requestId"`
-	Type      *int   `json:"type"`
-	Error     string `json:"error"`
-}
 
 // ---- retry_page ----
 
@@ -57,13 +33,13 @@ type (
 
 // retryQueuePage reads the whole queue and slices it locally.
 func (d *deps) retryQueuePage(ctx context.Context, c *call, p *pageArg) (any, error) {
-	ws, err := d.client.retryQueue(ctx)
+	ws, err := d.client.RetryQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
 	recs := make([]retryRecord, 0, len(ws))
 	for _, w := range ws {
-		r, ok := projectRetry(c, w, d.client.secrets())
+		r, ok := projectRetry(c, w, d.client.Secrets())
 		if ok {
 			recs = append(recs, r)
 		}
@@ -74,12 +50,12 @@ func (d *deps) retryQueuePage(ctx context.Context, c *call, p *pageArg) (any, er
 
 // projectRetry maps one queue row; a row without a queue id is left out.
 // The failure text is kept only when it is a plain, safe sentence.
-func projectRetry(c *call, w wireRetry, secrets []string) (retryRecord, bool) {
-	q := w.FailedID.positive()
+func projectRetry(c *call, w ombi.Retry, secrets []string) (retryRecord, bool) {
+	q := w.FailedID.Positive()
 	if q == 0 {
 		return retryRecord{}, false
 	}
-	r := retryRecord{QueueID: q, RequestID: w.RequestID.positive(), Title: strings.TrimSpace(w.Title), Reason: sanitizeMessage(w.Error, secrets...)}
+	r := retryRecord{QueueID: q, RequestID: w.RequestID.Positive(), Title: strings.TrimSpace(w.Title), Reason: sanitizeMessage(w.Error, secrets...)}
 	if w.Type != nil {
 		// request_type_code is bounded to the T1 values, so an unmapped
 		// code is reported in warnings only.
@@ -106,7 +82,7 @@ func writeRetryRemove(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		ok, err := d.client.retryRemove(ctx, in.QueueID)
+		ok, err := d.client.RetryRemove(ctx, in.QueueID)
 		if err != nil {
 			return nil, err
 		}

@@ -13,10 +13,10 @@ import (
 var upstreamLine = regexp.MustCompile(`(?m)^// upstream: ([A-Z]+) (\S+)$`)
 
 // upstreamComments collects every "// upstream: METHOD /path" line of the
-// package's non-test sources.
+// upstream client's non-test sources (internal/ombi).
 func upstreamComments(t *testing.T) map[string]string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
+	files, err := filepath.Glob(filepath.Join("internal", "ombi", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,350 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves Ombi's Search controllers (v1 and v2): read_search,
-// read_discover and read_media. Client methods first (one upstream
-// operation each), then wire shapes, then handlers.
-
-// send builds, sends and decodes one upstream call into a T.
-func send[T any](ctx context.Context, c *ombiClient, method, relPath string, body any) (T, error) {
-	var out T
-	req, err := c.newRequest(ctx, method, relPath, body)
-	if err != nil {
-		return out, err
-	}
-	return out, c.do(req, &out)
-}
-
-func seg(s string) string { return url.PathEscape(s) }
-
-func segInt(n int) string { return strconv.Itoa(n) }
-
-// ---- client methods: search ----
-
-// searchMovie searches movies by text (TMDB).
-//
-// upstream: GET /api/v1/Search/movie/{searchTerm}
-func (c *ombiClient) searchMovie(ctx context.Context, term string) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v1/Search/movie/"+seg(term), nil)
-}
-
-// searchTV searches TV shows by text (TVMaze-backed: TVDB ids).
-//
-// upstream: GET /api/v1/Search/tv/{searchTerm}
-func (c *ombiClient) searchTV(ctx context.Context, term string) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v1/Search/tv/"+seg(term), nil)
-}
-
-// searchArtist searches artists by text (Lidarr).
-//
-// upstream: GET /api/v1/Search/music/artist/{searchTerm}
-func (c *ombiClient) searchArtist(ctx context.Context, term string) ([]wireArtist, error) {
-	return send[[]wireArtist](ctx, c, http.MethodGet, "api/v1/Search/music/artist/"+seg(term), nil)
-}
-
-// searchAlbum searches albums by text (Lidarr).
-//
-// upstream: GET /api/v1/Search/music/album/{searchTerm}
-func (c *ombiClient) searchAlbum(ctx context.Context, term string) ([]wireAlbum, error) {
-	return send[[]wireAlbum](ctx, c, http.MethodGet, "api/v1/Search/music/album/"+seg(term), nil)
-}
-
-// searchMulti searches several categories; every flag is sent explicitly.
-//
-// upstream: POST /api/v2/Search/multi/{searchTerm}
-func (c *ombiClient) searchMulti(ctx context.Context, term string, f multiFilter) ([]wireMulti, error) {
-	return send[[]wireMulti](ctx, c, http.MethodPost, "api/v2/Search/multi/"+seg(term), f)
-}
-
-// searchMovieRefine searches movies by text, year and language.
-//
-// upstream: POST /api/v1/Search/movie
-func (c *ombiClient) searchMovieRefine(ctx context.Context, body movieRefineBody) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie", body)
-}
-
-// searchActor lists movies by actor name.
-//
-// upstream: POST /api/v1/Search/movie/actor
-func (c *ombiClient) searchActor(ctx context.Context, body actorBody) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie/actor", body)
-}
-
-// ---- client methods: discovery ----
-
-// browseMovies reads one curated movie list window; list is the wire
-// segment (popular, nowplaying, toprated, upcoming, seasonal, requested).
-//
-// upstream: GET /api/v2/Search/movie/popular/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/movie/nowplaying/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/movie/toprated/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/movie/upcoming/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/movie/seasonal/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/movie/requested/{currentPosition}/{amountToLoad}
-func (c *ombiClient) browseMovies(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/"+list+"/"+segInt(position)+"/"+segInt(amount), nil)
-}
-
-// browseTV reads one curated TV list window; list is the wire segment
-// (popular, anticipated, mostwatched, trending, requested).
-//
-// upstream: GET /api/v2/Search/tv/popular/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/tv/anticipated/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/tv/mostwatched/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/tv/trending/{currentPosition}/{amountToLoad}
-// upstream: GET /api/v2/Search/tv/requested/{currentPosition}/{amountToLoad}
-func (c *ombiClient) browseTV(ctx context.Context, list string, position, amount int) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/"+list+"/"+segInt(position)+"/"+segInt(amount), nil)
-}
-
-// similarMovies lists movies similar to a TMDB movie.
-//
-// upstream: POST /api/v2/Search/movie/similar
-func (c *ombiClient) similarMovies(ctx context.Context, body movieInfoBody) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v2/Search/movie/similar", body)
-}
-
-// movieCollection reads a TMDB collection and its members.
-//
-// upstream: GET /api/v2/Search/movie/collection/{collectionId}
-func (c *ombiClient) movieCollection(ctx context.Context, id int) (wireCollectionInfo, error) {
-	return send[wireCollectionInfo](ctx, c, http.MethodGet, "api/v2/Search/movie/collection/"+segInt(id), nil)
-}
-
-// actorCredits reads a TMDB person's movie or TV credits.
-//
-// upstream: GET /api/v2/Search/actor/{actorId}/movie
-// upstream: GET /api/v2/Search/actor/{actorId}/tv
-func (c *ombiClient) actorCredits(ctx context.Context, personID int, media string) (wireActorCredits, error) {
-	return send[wireActorCredits](ctx, c, http.MethodGet, "api/v2/Search/actor/"+segInt(personID)+"/"+media, nil)
-}
-
-// artistAlbums lists an artist's albums.
-//
-// upstream: GET /api/v1/Search/music/artist/album/{foreignArtistId}
-func (c *ombiClient) artistAlbums(ctx context.Context, artistID string) ([]wireAlbum, error) {
-	return send[[]wireAlbum](ctx, c, http.MethodGet, "api/v1/Search/music/artist/album/"+seg(artistID), nil)
-}
-
-// advancedMovies runs a filtered movie discovery window.
-//
-// upstream: POST /api/v2/Search/advancedSearch/movie/{currentPosition}/{amountToLoad}
-func (c *ombiClient) advancedMovies(ctx context.Context, position, amount int, body discoverBody) ([]wireMedia, error) {
-	return send[[]wireMedia](ctx, c, http.MethodPost, "api/v2/Search/advancedSearch/movie/"+segInt(position)+"/"+segInt(amount), body)
-}
-
-// ---- client methods: details ----
-
-// movieDetails reads a movie by TMDB id.
-//
-// upstream: GET /api/v2/Search/movie/{movieDbId}
-func (c *ombiClient) movieDetails(ctx context.Context, tmdbID int) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/"+segInt(tmdbID), nil)
-}
-
-// movieByIMDB reads a movie by IMDb id.
-//
-// upstream: GET /api/v2/Search/movie/imdb/{imdbid}
-func (c *ombiClient) movieByIMDB(ctx context.Context, imdbID string) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/imdb/"+seg(imdbID), nil)
-}
-
-// tvByTMDB reads a TV show by TMDB id.
-//
-// upstream: GET /api/v2/Search/tv/moviedb/{moviedbid}
-func (c *ombiClient) tvByTMDB(ctx context.Context, tmdbID int) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/moviedb/"+segInt(tmdbID), nil)
-}
-
-// tvByTVDB reads a TV show by TVDB id through the TVMaze-backed v1 route
-// (the v2 Search/tv/{id} route is a TMDB alias and never serves TVDB).
-//
-// upstream: GET /api/v1/Search/tv/info/{tvdbId}
-func (c *ombiClient) tvByTVDB(ctx context.Context, tvdbID int) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodGet, "api/v1/Search/tv/info/"+segInt(tvdbID), nil)
-}
-
-// tvRequests lists every TV parent request (unpaged; bounded by the body
-// cap and maxScan).
-//
-// upstream: GET /api/v1/Request/tv
-func (c *ombiClient) tvRequests(ctx context.Context) ([]wireTVRequest, error) {
-	return send[[]wireTVRequest](ctx, c, http.MethodGet, "api/v1/Request/tv", nil)
-}
-
-// artistDetails reads an artist by MusicBrainz id.
-//
-// upstream: GET /api/v2/Search/artist/{artistId}
-func (c *ombiClient) artistDetails(ctx context.Context, id string) (wireArtistInfo, error) {
-	return send[wireArtistInfo](ctx, c, http.MethodGet, "api/v2/Search/artist/"+seg(id), nil)
-}
-
-// albumDetails reads an album (release group) by MusicBrainz id.
-//
-// upstream: GET /api/v2/Search/artist/album/{albumId}
-func (c *ombiClient) albumDetails(ctx context.Context, id string) (wireReleaseGroup, error) {
-	return send[wireReleaseGroup](ctx, c, http.MethodGet, "api/v2/Search/artist/album/"+seg(id), nil)
-}
-
-// movieByRequest reads the movie behind a movie request.
-//
-// upstream: GET /api/v2/Search/movie/request/{requestId}
-func (c *ombiClient) movieByRequest(ctx context.Context, requestID int) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/movie/request/"+segInt(requestID), nil)
-}
-
-// tvByRequest reads the show behind a TV parent request.
-//
-// upstream: GET /api/v2/Search/tv/request/{requestId}
-func (c *ombiClient) tvByRequest(ctx context.Context, requestID int) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodGet, "api/v2/Search/tv/request/"+segInt(requestID), nil)
-}
-
-// artistByRequest reads the artist behind an album request.
-//
-// upstream: GET /api/v2/Search/artist/request/{requestId}
-func (c *ombiClient) artistByRequest(ctx context.Context, requestID int) (wireArtistInfo, error) {
-	return send[wireArtistInfo](ctx, c, http.MethodGet, "api/v2/Search/artist/request/"+segInt(requestID), nil)
-}
-
-// movieLocalized reads a movie in a given language.
-//
-// upstream: POST /api/v1/Search/movie/info
-func (c *ombiClient) movieLocalized(ctx context.Context, body movieInfoBody) (wireMedia, error) {
-	return send[wireMedia](ctx, c, http.MethodPost, "api/v1/Search/movie/info", body)
-}
-
-// movieRatings reads a movie's ratings by title and year.
-//
-// upstream: GET /api/v2/Search/ratings/movie/{name}/{year}
-func (c *ombiClient) movieRatings(ctx context.Context, title string, year int) (wireMovieRatings, error) {
-	return send[wireMovieRatings](ctx, c, http.MethodGet, "api/v2/Search/ratings/movie/"+seg(title)+"/"+segInt(year), nil)
-}
-
-// tvRatings reads a show's ratings by title and year.
-//
-// upstream: GET /api/v2/Search/ratings/tv/{name}/{year}
-func (c *ombiClient) tvRatings(ctx context.Context, title string, year int) (wireTVRatings, error) {
-	return send[wireTVRatings](ctx, c, http.MethodGet, "api/v2/Search/ratings/tv/"+seg(title)+"/"+segInt(year), nil)
-}
-
-// streaming lists where a title streams (TMDB id, also for TV); media is
-// "movie" or "tv".
-//
-// upstream: GET /api/v2/Search/stream/movie/{movieDbId}
-// upstream: GET /api/v2/Search/stream/tv/{movieDbId}
-func (c *ombiClient) streaming(ctx context.Context, media string, tmdbID int) ([]wireStreaming, error) {
-	return send[[]wireStreaming](ctx, c, http.MethodGet, "api/v2/Search/stream/"+media+"/"+segInt(tmdbID), nil)
-}
-
-// ---- wire shapes beyond wireMedia ----
-
-type (
-	multiFilter struct {
-		Movies  bool `json:"movies"`
-		TVShows bool `json:"tvShows"`
-		Music   bool `json:"music"`
-		People  bool `json:"people"`
-	}
-	movieRefineBody struct {
-		SearchTerm   string `json:"searchTerm"`
-		Year         *int   `json:"year,omitempty"`
-		LanguageCode string `json:"languageCode,omitempty"`
-	}
-	actorBody struct {
-		SearchTerm   string `json:"searchTerm"`
-		LanguageCode string `json:"languageCode,omitempty"`
-	}
-	movieInfoBody struct {
-		TheMovieDbID int    `json:"theMovieDbId"`
-		LanguageCode string `json:"languageCode,omitempty"`
-	}
-	discoverBody struct {
-		Type           string `json:"type"`
-		ReleaseYear    *int   `json:"releaseYear,omitempty"`
-		Decade         *int   `json:"decade,omitempty"`
-		GenreIDs       []int  `json:"genreIds,omitempty"`
-		KeywordIDs     []int  `json:"keywordIds,omitempty"`
-		WatchProviders []int  `json:"watchProviders,omitempty"`
-	}
-	wireMulti struct {
-		ID        flexID `json:"id"`
-		MediaType string `json:"mediaType"`
-		Title     string `json:"title"`
-		Overview  string `json:"overview"`
-	}
-	wireArtist struct {
-		ArtistName      string `json:"artistName"`
-		ForignArtistID  string `json:"forignArtistId"` // sic: Ombi's spelling
-		ForeignArtistID string `json:"foreignArtistId"`
-		Overview        string `json:"overview"`
-	}
-	wireAlbum struct {
-		Title          string `json:"title"`
-		ForeignAlbumID string `json:"foreignAlbumId"`
-		ReleaseDate    string `json:"releaseDate"`
-		Available      *bool  `json:"available"`
-		Requested      *bool  `json:"requested"`
-		RequestID      flexID `json:"requestId"`
-	}
-	wireArtistInfo struct {
-		ID       string `json:"id"`
-		Name     string `json:"name"`
-		Overview string `json:"overview"`
-	}
-	wireReleaseGroup struct {
-		ID          string `json:"id"`
-		Title       string `json:"title"`
-		ReleaseDate string `json:"releaseDate"`
-	}
-	wireCollectionInfo struct {
-		Name       string       `json:"name"`
-		Overview   string       `json:"overview"`
-		Collection *[]wireMedia `json:"collection"` // nil: the answer names no members
-	}
-	wireActorCredits struct {
-		Cast *[]wireCreditEntry `json:"cast"` // nil with Crew nil: the answer lists no credits
-		Crew *[]wireCreditEntry `json:"crew"`
-	}
-	wireCreditEntry struct {
-		ID           flexID `json:"id"`
-		Title        string `json:"title"`
-		Name         string `json:"name"`
-		ReleaseDate  string `json:"release_date"`
-		FirstAirDate string `json:"first_air_date"`
-		Character    string `json:"character"`
-		Job          string `json:"job"`
-		Department   string `json:"department"`
-	}
-	wireTVRequest struct {
-		ID            flexID        `json:"id"`
-		TvDbID        flexID        `json:"tvDbId"`
-		ImdbID        string        `json:"imdbId"`
-		ChildRequests []wireTVChild `json:"childRequests"`
-	}
-	wireTVChild struct {
-		SeasonRequests []wireSeason `json:"seasonRequests"`
-	}
-	wireMovieRatings struct {
-		CriticsRating  string `json:"critics_rating"`
-		CriticsScore   *int   `json:"critics_score"`
-		AudienceRating string `json:"audience_rating"`
-		AudienceScore  *int   `json:"audience_score"`
-	}
-	wireTVRatings struct {
-		Class string `json:"class"`
-		Score *int   `json:"score"`
-	}
-	wireStreaming struct {
-		StreamingProvider string `json:"streamingProvider"`
-	}
-)
+// read_discover and read_media handlers. The client methods (one upstream
+// operation each) and wire shapes are in internal/ombi/search.go.
 
 // ---- read_search ----
 
@@ -394,18 +60,18 @@ func (d *deps) search(ctx context.Context, in searchInput) ([]mediaRecord, error
 	case "text":
 		switch in.Media {
 		case "movie":
-			return videos(cl.searchMovie(ctx, in.Query))("movie", originTMDB)
+			return videos(cl.SearchMovie(ctx, in.Query))("movie", originTMDB)
 		case "tv":
-			return videos(cl.searchTV(ctx, in.Query))("tv", originTVMaze)
+			return videos(cl.SearchTV(ctx, in.Query))("tv", originTVMaze)
 		case "artist":
-			ws, err := cl.searchArtist(ctx, in.Query)
+			ws, err := cl.SearchArtist(ctx, in.Query)
 			return mapAll(ws, projectArtist), err
 		case "album":
-			ws, err := cl.searchAlbum(ctx, in.Query)
+			ws, err := cl.SearchAlbum(ctx, in.Query)
 			return mapAll(ws, projectAlbum), err
 		}
 	case "multi":
-		var f multiFilter
+		var f ombi.MultiFilter
 		for _, inc := range in.Include {
 			switch inc {
 			case "movies":
@@ -418,19 +84,19 @@ func (d *deps) search(ctx context.Context, in searchInput) ([]mediaRecord, error
 				f.People = true
 			}
 		}
-		ws, err := cl.searchMulti(ctx, in.Query, f)
+		ws, err := cl.SearchMulti(ctx, in.Query, f)
 		return mapAll(ws, projectMulti), err
 	case "movie_refine":
-		return videos(cl.searchMovieRefine(ctx, movieRefineBody{SearchTerm: in.Query, Year: in.Year, LanguageCode: in.Language}))("movie", originTMDB)
+		return videos(cl.SearchMovieRefine(ctx, ombi.MovieRefineBody{SearchTerm: in.Query, Year: in.Year, LanguageCode: in.Language}))("movie", originTMDB)
 	case "actor":
-		return videos(cl.searchActor(ctx, actorBody{SearchTerm: in.Query, LanguageCode: in.Language}))("movie", originTMDB)
+		return videos(cl.SearchActor(ctx, ombi.ActorBody{SearchTerm: in.Query, LanguageCode: in.Language}))("movie", originTMDB)
 	}
 	return nil, &unsupportedError{Message: "read_search: unknown branch"}
 }
 
 // videos projects a decoded list of movie or TV records once its origin is
 // known: videos(client call)(media, origin).
-func videos(ws []wireMedia, err error) func(media string, o origin) ([]mediaRecord, error) {
+func videos(ws []ombi.Media, err error) func(media string, o origin) ([]mediaRecord, error) {
 	return func(media string, o origin) ([]mediaRecord, error) {
 		if err != nil {
 			return nil, err
@@ -455,7 +121,7 @@ var titleYear = regexp.MustCompile(`^(.*\S) \(([0-9]{4})\)$`)
 
 // projectMulti labels multi-search ids: movie, tv and person results are
 // TMDB ids; Artist (any case) is a MusicBrainz id; anything else is unknown.
-func projectMulti(w *wireMulti) mediaRecord {
+func projectMulti(w *ombi.Multi) mediaRecord {
 	var s idSet
 	r := mediaRecord{Title: w.Title, Overview: w.Overview}
 	switch strings.ToLower(strings.TrimSpace(w.MediaType)) {
@@ -485,7 +151,7 @@ func projectMulti(w *wireMulti) mediaRecord {
 	return r
 }
 
-func projectArtist(w *wireArtist) mediaRecord {
+func projectArtist(w *ombi.Artist) mediaRecord {
 	var s idSet
 	id := w.ForignArtistID
 	if id == "" {
@@ -495,11 +161,11 @@ func projectArtist(w *wireArtist) mediaRecord {
 	return mediaRecord{Media: "artist", Identifiers: s.list(), Title: w.ArtistName, Overview: w.Overview}
 }
 
-func projectAlbum(w *wireAlbum) mediaRecord {
+func projectAlbum(w *ombi.Album) mediaRecord {
 	var s idSet
 	s.add(nsMusicBrainz, w.ForeignAlbumID)
 	r := mediaRecord{Media: "album", Identifiers: s.list(), Title: w.Title, Year: yearOf(w.ReleaseDate), Available: w.Available, Requested: w.Requested}
-	if id := w.RequestID.positive(); id > 0 {
+	if id := w.RequestID.Positive(); id > 0 {
 		r.RequestTargets = []target{{Kind: "album", ID: id}}
 	}
 	return r
@@ -550,9 +216,9 @@ func readDiscover(d *deps) tool {
 			var items []mediaRecord
 			var err error
 			if in.Media == "tv" {
-				items, err = videos(cl.browseTV(ctx, list, offset, limit))("tv", originTMDB)
+				items, err = videos(cl.BrowseTV(ctx, list, offset, limit))("tv", originTMDB)
 			} else {
-				items, err = videos(cl.browseMovies(ctx, list, offset, limit))("movie", originTMDB)
+				items, err = videos(cl.BrowseMovies(ctx, list, offset, limit))("movie", originTMDB)
 			}
 			if err != nil {
 				return nil, err
@@ -569,10 +235,10 @@ func readDiscover(d *deps) tool {
 			return newMediaPage(items, pg), nil
 		case "advanced_movie":
 			if in.Decade != nil && in.ReleaseYear != nil && (*in.ReleaseYear < *in.Decade || *in.ReleaseYear > *in.Decade+9) {
-				return nil, &argumentError{Field: "/release_year", Message: "release_year must fall within decade (decade <= release_year <= decade+9)"}
+				return nil, &ombi.ArgumentError{Field: "/release_year", Message: "release_year must fall within decade (decade <= release_year <= decade+9)"}
 			}
 			offset, limit := in.Page.window()
-			items, err := videos(cl.advancedMovies(ctx, offset, limit, discoverBody{
+			items, err := videos(cl.AdvancedMovies(ctx, offset, limit, ombi.DiscoverBody{
 				Type: "movie", ReleaseYear: in.ReleaseYear, Decade: in.Decade,
 				GenreIDs: in.GenreIDs, KeywordIDs: in.KeywordIDs, WatchProviders: in.WatchProviderIDs,
 			}))("movie", originTMDB)
@@ -582,21 +248,21 @@ func readDiscover(d *deps) tool {
 			items = items[:min(len(items), limit)]
 			return newMediaPage(items, upstreamPage(offset, limit, len(items), unitMedia)), nil
 		case "similar":
-			items, err := videos(cl.similarMovies(ctx, movieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}))("movie", originTMDB)
+			items, err := videos(cl.SimilarMovies(ctx, ombi.MovieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}))("movie", originTMDB)
 			if err != nil {
 				return nil, err
 			}
 			window, pg := localPage(items, in.Page, false, unitMedia)
 			return newMediaPage(window, pg), nil
 		case "collection":
-			coll, err := cl.movieCollection(ctx, in.CollectionID)
+			coll, err := cl.MovieCollection(ctx, in.CollectionID)
 			if err != nil {
 				return nil, err
 			}
 			if coll.Collection == nil {
 				// an answer without its member list says nothing of the
 				// members: never a complete, empty collection
-				return nil, &schemaError{Op: "GET /api/v2/Search/movie/collection/{collectionId}", Reason: "no collection member list in the answer"}
+				return nil, &ombi.SchemaError{Op: "GET /api/v2/Search/movie/collection/{collectionId}", Reason: "no collection member list in the answer"}
 			}
 			items, _ := videos(*coll.Collection, nil)("movie", originTMDB)
 			window, pg := localPage(items, in.Page, true, unitMedia)
@@ -610,7 +276,7 @@ func readDiscover(d *deps) tool {
 			if err := pathText("/artist_id", in.ArtistID); err != nil {
 				return nil, err
 			}
-			ws, err := cl.artistAlbums(ctx, in.ArtistID)
+			ws, err := cl.ArtistAlbums(ctx, in.ArtistID)
 			if err != nil {
 				return nil, err
 			}
@@ -629,14 +295,14 @@ const maxEnrich = 25
 // TV entries without a title are enriched from their TMDB detail records,
 // within the returned window only.
 func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, error) {
-	ac, err := d.client.actorCredits(ctx, in.PersonID, in.Media)
+	ac, err := d.client.ActorCredits(ctx, in.PersonID, in.Media)
 	if err != nil {
 		return nil, err
 	}
 	index := map[string]int{}
 	var items []mediaRecord
-	add := func(e wireCreditEntry, cr credit) {
-		n := e.ID.positive() // TMDB ids are ints; anything else is not a usable credit
+	add := func(e ombi.CreditEntry, cr credit) {
+		n := e.ID.Positive() // TMDB ids are ints; anything else is not a usable credit
 		if n == 0 {
 			return
 		}
@@ -657,7 +323,7 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 	if ac.Cast == nil && ac.Crew == nil {
 		// an answer without a cast or crew list says nothing of the
 		// credits: never a complete, empty list
-		return nil, &schemaError{Op: "GET /api/v2/Search/actor/{personId}/" + in.Media, Reason: "no cast or crew list in the answer"}
+		return nil, &ombi.SchemaError{Op: "GET /api/v2/Search/actor/{personId}/" + in.Media, Reason: "no cast or crew list in the answer"}
 	}
 	for _, e := range deref(ac.Cast) {
 		add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Character, Department: "Acting"})
@@ -680,7 +346,7 @@ func (d *deps) credits(ctx context.Context, c *call, in discoverInput) (any, err
 			}
 			enriched++
 			id, _ := strconv.Atoi(window[i].Identifiers[0].Value) // set from an int above
-			det, err := d.client.tvByTMDB(ctx, id)
+			det, err := d.client.TVByTMDB(ctx, id)
 			if err != nil {
 				c.warn("could not read the title of TV credit tmdb %d", id)
 				lost, lostErr = append(lost, "tmdb "+strconv.Itoa(id)), err
@@ -723,9 +389,9 @@ type mediaInput struct {
 }
 
 type mediaTarget struct {
-	Media    string `json:"media"`
-	Provider string `json:"provider"`
-	ID       flexID `json:"id"`
+	Media    string      `json:"media"`
+	Provider string      `json:"provider"`
+	ID       ombi.FlexID `json:"id"`
 }
 
 // readMedia serves read_media: details by explicit provider, by_request,
@@ -746,8 +412,8 @@ func readMedia(d *deps) tool {
 		case "by_request":
 			rec, err = d.byRequest(ctx, in)
 		case "movie_localized":
-			var w wireMedia
-			if w, err = d.client.movieLocalized(ctx, movieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}); err == nil {
+			var w ombi.Media
+			if w, err = d.client.MovieLocalized(ctx, ombi.MovieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}); err == nil {
 				rec = projectVideo(&w, "movie", originTMDB)
 			}
 		case "ratings":
@@ -774,28 +440,28 @@ func readMedia(d *deps) tool {
 func (d *deps) details(ctx context.Context, c *call, t *mediaTarget) (mediaRecord, error) {
 	cl := d.client
 	if t == nil {
-		return mediaRecord{}, &argumentError{Field: "/target", Message: "target is required"}
+		return mediaRecord{}, &ombi.ArgumentError{Field: "/target", Message: "target is required"}
 	}
 	if err := pathText("/target/id", string(t.ID)); err != nil {
 		return mediaRecord{}, err
 	}
 	switch t.Media + "/" + t.Provider {
 	case "movie/tmdb":
-		w, err := cl.movieDetails(ctx, t.ID.positive())
+		w, err := cl.MovieDetails(ctx, t.ID.Positive())
 		return projectVideo(&w, "movie", originTMDB), err
 	case "movie/imdb":
-		w, err := cl.movieByIMDB(ctx, string(t.ID))
+		w, err := cl.MovieByIMDB(ctx, string(t.ID))
 		return projectVideo(&w, "movie", originTMDB), err
 	case "tv/tmdb":
-		w, err := cl.tvByTMDB(ctx, t.ID.positive())
+		w, err := cl.TVByTMDB(ctx, t.ID.Positive())
 		return projectVideo(&w, "tv", originTMDB), err
 	case "tv/tvdb":
-		return d.tvdbDetails(ctx, c, t.ID.positive())
+		return d.tvdbDetails(ctx, c, t.ID.Positive())
 	case "artist/musicbrainz":
-		w, err := cl.artistDetails(ctx, string(t.ID))
+		w, err := cl.ArtistDetails(ctx, string(t.ID))
 		return projectArtistInfo(&w), err
 	case "album/musicbrainz":
-		w, err := cl.albumDetails(ctx, string(t.ID))
+		w, err := cl.AlbumDetails(ctx, string(t.ID))
 		var s idSet
 		s.add(nsMusicBrainz, w.ID)
 		return mediaRecord{Media: "album", Identifiers: s.list(), Title: w.Title, Year: yearOf(w.ReleaseDate)}, err
@@ -803,7 +469,7 @@ func (d *deps) details(ctx context.Context, c *call, t *mediaTarget) (mediaRecor
 	return mediaRecord{}, &unsupportedError{Message: "read_media: unknown target"}
 }
 
-func projectArtistInfo(w *wireArtistInfo) mediaRecord {
+func projectArtistInfo(w *ombi.ArtistInfo) mediaRecord {
 	var s idSet
 	s.add(nsMusicBrainz, w.ID)
 	return mediaRecord{Media: "artist", Identifiers: s.list(), Title: w.Name, Overview: w.Overview}
@@ -816,13 +482,13 @@ const maxScan = 1000
 // unreliable, and overlays requested, request_targets and episode flags from
 // a bounded scan of v1 TV parents matching tvDbId or imdbId.
 func (d *deps) tvdbDetails(ctx context.Context, c *call, tvdbID int) (mediaRecord, error) {
-	w, err := d.client.tvByTVDB(ctx, tvdbID)
+	w, err := d.client.TVByTVDB(ctx, tvdbID)
 	if err != nil {
 		return mediaRecord{}, err
 	}
 	rec := projectVideo(&w, "tv", originTVMaze)
 	rec.Requested, rec.RequestTargets = nil, nil
-	parents, err := d.client.tvRequests(ctx)
+	parents, err := d.client.TVRequests(ctx)
 	if err != nil {
 		// a compound read that lost a part: PARTIAL_FAILURE with the details
 		// (04-results), request state left unknown; the caller adds the page
@@ -832,10 +498,10 @@ func (d *deps) tvdbDetails(ctx context.Context, c *call, tvdbID int) (mediaRecor
 	parents = parents[:min(len(parents), maxScan)]
 	imdb := w.ImdbID
 	for _, p := range parents {
-		if p.TvDbID.positive() != tvdbID && (imdb == "" || p.ImdbID != imdb) {
+		if p.TvDbID.Positive() != tvdbID && (imdb == "" || p.ImdbID != imdb) {
 			continue
 		}
-		if id := p.ID.positive(); id > 0 {
+		if id := p.ID.Positive(); id > 0 {
 			rec.Requested = ptr(true)
 			rec.RequestTargets = append(rec.RequestTargets, target{Kind: "tv_parent", ID: id})
 		}
@@ -853,9 +519,9 @@ func (d *deps) tvdbDetails(ctx context.Context, c *call, tvdbID int) (mediaRecor
 
 // overlayEpisodes marks episodes requested or available when a child request
 // of the matching parent says so.
-func overlayEpisodes(seasons []season, children []wireTVChild) {
+func overlayEpisodes(seasons []season, children []ombi.TVChild) {
 	type key struct{ s, e int }
-	state := map[key]wireEpisode{}
+	state := map[key]ombi.Episode{}
 	for _, ch := range children {
 		for _, s := range ch.SeasonRequests {
 			for _, e := range s.Episodes {
@@ -888,13 +554,13 @@ func (d *deps) byRequest(ctx context.Context, in mediaInput) (mediaRecord, error
 	cl := d.client
 	switch in.Media {
 	case "movie":
-		w, err := cl.movieByRequest(ctx, in.RequestID)
+		w, err := cl.MovieByRequest(ctx, in.RequestID)
 		return projectVideo(&w, "movie", originTMDB), err
 	case "tv":
-		w, err := cl.tvByRequest(ctx, in.RequestID)
+		w, err := cl.TVByRequest(ctx, in.RequestID)
 		return projectVideo(&w, "tv", originTMDB), err
 	case "album":
-		w, err := cl.artistByRequest(ctx, in.RequestID)
+		w, err := cl.ArtistByRequest(ctx, in.RequestID)
 		return projectArtistInfo(&w), err
 	}
 	return mediaRecord{}, &unsupportedError{Message: "read_media: unknown media"}
@@ -909,16 +575,16 @@ func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord
 	var refs []reference
 	var err error
 	if in.Media == "movie" {
-		var r wireMovieRatings
-		if r, err = d.client.movieRatings(ctx, in.Title, in.Year); err == nil {
+		var r ombi.MovieRatings
+		if r, err = d.client.MovieRatings(ctx, in.Title, in.Year); err == nil {
 			refs = appendRef(refs, "critics_rating", r.CriticsRating, "rotten_tomatoes")
 			refs = appendIntRef(refs, "critics_score", r.CriticsScore, "rotten_tomatoes")
 			refs = appendRef(refs, "audience_rating", r.AudienceRating, "rotten_tomatoes")
 			refs = appendIntRef(refs, "audience_score", r.AudienceScore, "rotten_tomatoes")
 		}
 	} else {
-		var r wireTVRatings
-		if r, err = d.client.tvRatings(ctx, in.Title, in.Year); err == nil {
+		var r ombi.TVRatings
+		if r, err = d.client.TVRatings(ctx, in.Title, in.Year); err == nil {
 			refs = appendRef(refs, "class", r.Class, "rotten_tomatoes")
 			refs = appendIntRef(refs, "score", r.Score, "rotten_tomatoes")
 		}
@@ -935,12 +601,12 @@ func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord
 	if err != nil {
 		reason = "an upstream failure"
 	}
-	var found []wireMedia
+	var found []ombi.Media
 	origin := originTMDB
 	if in.Media == "movie" {
-		found, err = d.client.searchMovie(ctx, in.Title)
+		found, err = d.client.SearchMovie(ctx, in.Title)
 	} else {
-		found, err = d.client.searchTV(ctx, in.Title)
+		found, err = d.client.SearchTV(ctx, in.Title)
 		origin = originTVMaze
 	}
 	if err != nil {
@@ -977,12 +643,12 @@ func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord
 // fallbackAllowed: the ratings fallback runs on 404 and 5xx only, never on
 // 401/403/429, validation failures or transport errors.
 func fallbackAllowed(err error) bool {
-	var api *apiError
-	return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, errNoContent)
+	var api *ombi.APIError
+	return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ombi.ErrNoContent)
 }
 
 func (d *deps) streaming(ctx context.Context, in mediaInput) (mediaRecord, error) {
-	ws, err := d.client.streaming(ctx, in.Media, in.TMDBID)
+	ws, err := d.client.Streaming(ctx, in.Media, in.TMDBID)
 	if err != nil {
 		return mediaRecord{}, err
 	}
@@ -1008,7 +674,7 @@ func pathText(field, s string) error {
 		return err
 	}
 	if t := strings.TrimSpace(s); t == "." || t == ".." {
-		return &argumentError{Field: field, Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
+		return &ombi.ArgumentError{Field: field, Message: "must not be \".\" or \"..\" (it would change the upstream route)"}
 	}
 	return nil
 }
@@ -1016,7 +682,7 @@ func pathText(field, s string) error {
 // nonBlank re-checks that free text holds non-whitespace (RT-TEXT-NONBLANK).
 func nonBlank(field, s string) error {
 	if strings.TrimSpace(s) == "" {
-		return &argumentError{Field: field, Message: "must contain non-whitespace text"}
+		return &ombi.ArgumentError{Field: field, Message: "must contain non-whitespace text"}
 	}
 	return nil
 }

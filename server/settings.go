@@ -14,55 +14,16 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_settings and write_settings_patch: Ombi's Settings
 // controller (32 writable sections, DECISIONS D4, plus 9 read-only views),
 // the CustomPage read and the v2 Features switches.
 
-// settingsWire maps every section label to its path below the API root.
-// The first 32 entries are writable (input outline write_settings_patch).
-var settingsWire = map[string]string{
-	"ombi": "api/v1/Settings/ombi", "customization": "api/v1/Settings/customization",
-	"landing_page": "api/v1/Settings/landingpage", "authentication": "api/v1/Settings/authentication",
-	"issues": "api/v1/Settings/Issues", "vote": "api/v1/Settings/vote",
-	"user_management": "api/v1/Settings/UserManagement", "update": "api/v1/Settings/Update",
-	"jobs": "api/v1/Settings/jobs", "plex": "api/v1/Settings/plex", "emby": "api/v1/Settings/emby",
-	"jellyfin": "api/v1/Settings/jellyfin", "sonarr": "api/v1/Settings/sonarr", "radarr": "api/v1/Settings/radarr",
-	"lidarr": "api/v1/Settings/lidarr", "couchpotato": "api/v1/Settings/CouchPotato",
-	"dognzb": "api/v1/Settings/DogNzb", "sickrage": "api/v1/Settings/SickRage",
-	"themoviedb":               "api/v1/Settings/themoviedb",
-	"notifications_email":      "api/v1/Settings/notifications/email",
-	"notifications_discord":    "api/v1/Settings/notifications/discord",
-	"notifications_telegram":   "api/v1/Settings/notifications/telegram",
-	"notifications_pushbullet": "api/v1/Settings/notifications/pushbullet",
-	"notifications_pushover":   "api/v1/Settings/notifications/pushover",
-	"notifications_slack":      "api/v1/Settings/notifications/slack",
-	"notifications_mattermost": "api/v1/Settings/notifications/mattermost",
-	"notifications_twilio":     "api/v1/Settings/notifications/twilio",
-	"notifications_mobile":     "api/v1/Settings/notifications/mobile",
-	"notifications_gotify":     "api/v1/Settings/notifications/gotify",
-	"notifications_ntfy":       "api/v1/Settings/notifications/ntfy",
-	"notifications_webhook":    "api/v1/Settings/notifications/webhook",
-	"notifications_newsletter": "api/v1/Settings/notifications/newsletter",
-	// read-only views
-	"about": "api/v1/Settings/about", "themes": "api/v1/Settings/themes",
-	"issues_enabled": "api/v1/Settings/issuesenabled", "vote_enabled": "api/v1/Settings/voteenabled",
-	"lidarr_enabled": "api/v1/Settings/lidarrenabled", "email_enabled": "api/v1/Settings/notifications/email/enabled",
-	"default_language": "api/v1/Settings/defaultlanguage", "base_url": "api/v1/Settings/baseurl",
-	"custom_page": "api/v1/CustomPage",
-}
-
-// readOnlySections are the views no patch may target.
-var readOnlySections = []string{"about", "themes", "issues_enabled", "vote_enabled", "lidarr_enabled", "email_enabled", "default_language", "base_url", "custom_page"}
-
 // syncSections trigger upstream sync jobs when saved.
 var syncSections = []string{"plex", "emby", "jellyfin", "sonarr", "radarr", "lidarr"}
-
-func writableSection(s string) bool {
-	_, ok := settingsWire[s]
-	return ok && !slices.Contains(readOnlySections, s)
-}
 
 // Output types of the settings family.
 type (
@@ -78,118 +39,6 @@ type (
 		Value any    `json:"value"`
 	}
 )
-
-// ---- client methods ----
-
-// settingsSection reads a section's full wire document.
-//
-// upstream: GET /api/v1/Settings/ombi
-// upstream: GET /api/v1/Settings/customization
-// upstream: GET /api/v1/Settings/landingpage
-// upstream: GET /api/v1/Settings/authentication
-// upstream: GET /api/v1/Settings/Issues
-// upstream: GET /api/v1/Settings/vote
-// upstream: GET /api/v1/Settings/UserManagement
-// upstream: GET /api/v1/Settings/Update
-// upstream: GET /api/v1/Settings/jobs
-// upstream: GET /api/v1/Settings/plex
-// upstream: GET /api/v1/Settings/emby
-// upstream: GET /api/v1/Settings/jellyfin
-// upstream: GET /api/v1/Settings/sonarr
-// upstream: GET /api/v1/Settings/radarr
-// upstream: GET /api/v1/Settings/lidarr
-// upstream: GET /api/v1/Settings/CouchPotato
-// upstream: GET /api/v1/Settings/DogNzb
-// upstream: GET /api/v1/Settings/SickRage
-// upstream: GET /api/v1/Settings/themoviedb
-// upstream: GET /api/v1/Settings/notifications/email
-// upstream: GET /api/v1/Settings/notifications/discord
-// upstream: GET /api/v1/Settings/notifications/telegram
-// upstream: GET /api/v1/Settings/notifications/pushbullet
-// upstream: GET /api/v1/Settings/notifications/pushover
-// upstream: GET /api/v1/Settings/notifications/slack
-// upstream: GET /api/v1/Settings/notifications/mattermost
-// upstream: GET /api/v1/Settings/notifications/twilio
-// upstream: GET /api/v1/Settings/notifications/mobile
-// upstream: GET /api/v1/Settings/notifications/gotify
-// upstream: GET /api/v1/Settings/notifications/ntfy
-// upstream: GET /api/v1/Settings/notifications/webhook
-// upstream: GET /api/v1/Settings/notifications/newsletter
-// upstream: GET /api/v1/Settings/about
-// upstream: GET /api/v1/Settings/themes
-// upstream: GET /api/v1/Settings/issuesenabled
-// upstream: GET /api/v1/Settings/voteenabled
-// upstream: GET /api/v1/Settings/lidarrenabled
-// upstream: GET /api/v1/Settings/notifications/email/enabled
-// upstream: GET /api/v1/Settings/defaultlanguage
-// upstream: GET /api/v1/Settings/baseurl
-// upstream: GET /api/v1/CustomPage
-func (c *ombiClient) settingsSection(ctx context.Context, section string) (json.RawMessage, error) {
-	rel, ok := settingsWire[section]
-	if !ok {
-		return nil, &argumentError{Field: "/section", Message: "unknown settings section"}
-	}
-	return send[json.RawMessage](ctx, c, http.MethodGet, rel, nil)
-}
-
-// saveSettings posts a section's full merged model; the answer is a bool
-// (jobs: {result, message}).
-//
-// upstream: POST /api/v1/Settings/ombi
-// upstream: POST /api/v1/Settings/customization
-// upstream: POST /api/v1/Settings/landingpage
-// upstream: POST /api/v1/Settings/authentication
-// upstream: POST /api/v1/Settings/Issues
-// upstream: POST /api/v1/Settings/vote
-// upstream: POST /api/v1/Settings/UserManagement
-// upstream: POST /api/v1/Settings/Update
-// upstream: POST /api/v1/Settings/jobs
-// upstream: POST /api/v1/Settings/plex
-// upstream: POST /api/v1/Settings/emby
-// upstream: POST /api/v1/Settings/jellyfin
-// upstream: POST /api/v1/Settings/sonarr
-// upstream: POST /api/v1/Settings/radarr
-// upstream: POST /api/v1/Settings/lidarr
-// upstream: POST /api/v1/Settings/CouchPotato
-// upstream: POST /api/v1/Settings/DogNzb
-// upstream: POST /api/v1/Settings/SickRage
-// upstream: POST /api/v1/Settings/themoviedb
-// upstream: POST /api/v1/Settings/notifications/email
-// upstream: POST /api/v1/Settings/notifications/discord
-// upstream: POST /api/v1/Settings/notifications/telegram
-// upstream: POST /api/v1/Settings/notifications/pushbullet
-// upstream: POST /api/v1/Settings/notifications/pushover
-// upstream: POST /api/v1/Settings/notifications/slack
-// upstream: POST /api/v1/Settings/notifications/mattermost
-// upstream: POST /api/v1/Settings/notifications/twilio
-// upstream: POST /api/v1/Settings/notifications/mobile
-// upstream: POST /api/v1/Settings/notifications/gotify
-// upstream: POST /api/v1/Settings/notifications/ntfy
-// upstream: POST /api/v1/Settings/notifications/webhook
-// upstream: POST /api/v1/Settings/notifications/newsletter
-func (c *ombiClient) saveSettings(ctx context.Context, section string, model json.RawMessage) (json.RawMessage, error) {
-	if !writableSection(section) {
-		return nil, &argumentError{Field: "/section", Message: "section is not writable"}
-	}
-	return send[json.RawMessage](ctx, c, http.MethodPost, settingsWire[section], model)
-}
-
-// setFeature switches a feature on or off; the answer is the feature list.
-//
-// upstream: POST /api/v2/Features/enable
-// upstream: POST /api/v2/Features/disable
-func (c *ombiClient) setFeature(ctx context.Context, name string, enabled bool) ([]wireFeature, error) {
-	op := "disable"
-	if enabled {
-		op = "enable"
-	}
-	return send[[]wireFeature](ctx, c, http.MethodPost, "api/v2/Features/"+op, featureBody{Name: name, Enabled: enabled})
-}
-
-type featureBody struct {
-	Name    string `json:"name"`
-	Enabled bool   `json:"enabled"`
-}
 
 // ---- projection ----
 
@@ -363,13 +212,13 @@ func readSettings(d *deps) tool {
 		if err := c.decode(&in); err != nil {
 			return nil, err
 		}
-		raw, err := d.client.settingsSection(ctx, in.Section)
+		raw, err := d.client.SettingsSection(ctx, in.Section)
 		if err != nil {
 			return nil, err
 		}
 		doc, err := decodeDoc(raw)
 		if err != nil {
-			return nil, &schemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
+			return nil, &ombi.SchemaError{Op: "GET " + ombi.SettingsWire[in.Section], Reason: "not valid JSON"}
 		}
 		res := settingsResult{Kind: "settings", Section: in.Section}
 		if isContainer(doc) {
@@ -382,7 +231,7 @@ func readSettings(d *deps) tool {
 				res.OmittedFields = []string{in.Section}
 			}
 		}
-		if writableSection(in.Section) {
+		if ombi.WritableSection(in.Section) {
 			res.Revision = revisionOf(raw)
 		}
 		res.Values = nonNilSlice(res.Values)
@@ -425,27 +274,27 @@ func writeSettingsPatch(d *deps) tool {
 }
 
 func (d *deps) patchSettings(ctx context.Context, c *call, in settingsPatchInput) (any, error) {
-	if !writableSection(in.Section) {
-		return nil, &argumentError{Field: "/section", Message: "section is not writable"}
+	if !ombi.WritableSection(in.Section) {
+		return nil, &ombi.ArgumentError{Field: "/section", Message: "section is not writable"}
 	}
 	changes, err := decodeDoc(in.Changes)
 	if err != nil {
-		return nil, &argumentError{Field: "/changes", Message: "changes must be a JSON object"}
+		return nil, &ombi.ArgumentError{Field: "/changes", Message: "changes must be a JSON object"}
 	}
 	cm, ok := changes.(map[string]any)
 	if !ok || len(cm) == 0 {
-		return nil, &argumentError{Field: "/changes", Message: "changes must be a non-empty object"}
+		return nil, &ombi.ArgumentError{Field: "/changes", Message: "changes must be a non-empty object"}
 	}
-	raw, err := d.client.settingsSection(readOnly(ctx), in.Section)
+	raw, err := d.client.SettingsSection(ombi.ReadOnly(ctx), in.Section)
 	if err != nil {
 		return nil, err
 	}
 	if revisionOf(raw) != in.Revision {
-		return nil, &apiError{Status: http.StatusConflict, Message: "the section changed since it was read (stale revision); read it again and retry with the new revision. Nothing was saved"}
+		return nil, &ombi.APIError{Status: http.StatusConflict, Message: "the section changed since it was read (stale revision); read it again and retry with the new revision. Nothing was saved"}
 	}
 	orig, err := decodeDoc(raw)
 	if err != nil {
-		return nil, &schemaError{Op: "GET " + settingsWire[in.Section], Reason: "not valid JSON"}
+		return nil, &ombi.SchemaError{Op: "GET " + ombi.SettingsWire[in.Section], Reason: "not valid JSON"}
 	}
 	om, ok := orig.(map[string]any)
 	if !ok || len(om) == 0 {
@@ -456,19 +305,19 @@ func (d *deps) patchSettings(ctx context.Context, c *call, in settingsPatchInput
 		return nil, err
 	}
 	if reflect.DeepEqual(merged, om) {
-		return nil, &argumentError{Field: "/changes", Message: "the patch changes nothing (no-op)"}
+		return nil, &ombi.ArgumentError{Field: "/changes", Message: "the patch changes nothing (no-op)"}
 	}
 	body, err := mergedBody(raw, merged, cm)
 	if err != nil {
 		return nil, err
 	}
-	ans, err := d.client.saveSettings(ctx, in.Section, body)
+	ans, err := d.client.SaveSettings(ctx, in.Section, body)
 	if err != nil {
 		return nil, err
 	}
 	saved, msg := saveAnswer(ans)
 	if !saved {
-		return nil, &businessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
+		return nil, &ombi.BusinessError{Message: sanitizeMessage(msg, d.client.Secrets()...)}
 	}
 	if slices.Contains(syncSections, in.Section) {
 		c.warn("saving %s makes upstream start its sync jobs", in.Section)
@@ -561,21 +410,21 @@ func mergeSettings(orig, changes map[string]any, allowed []string, field, pointe
 		ov, exists := orig[k]
 		switch {
 		case !exists || !slices.Contains(allowed, k):
-			return nil, &argumentError{Field: f, Message: "unknown key for this section"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "unknown key for this section"}
 		case cv == nil:
-			return nil, &argumentError{Field: f, Message: "null is not a value a patch may set"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "null is not a value a patch may set"}
 		case slices.Contains(identityKeys, strings.ToLower(k)) || serverIdentityLeaf.MatchString(p):
-			return nil, &argumentError{Field: f, Message: "identity fields are not writable"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "identity fields are not writable"}
 		case pointer == "" && strings.EqualFold(k, "wizard"):
-			return nil, &argumentError{Field: f, Message: "wizard is managed by upstream and excluded"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "wizard is managed by upstream and excluded"}
 		case secretKey(k) || destinationLeaf(k, ov) || unsafeValue(ov):
-			return nil, &argumentError{Field: f, Message: "secret, redacted or destination fields are not writable through a patch"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "secret, redacted or destination fields are not writable through a patch"}
 		}
 		switch o := ov.(type) {
 		case map[string]any:
 			cmap, ok := cv.(map[string]any)
 			if !ok {
-				return nil, &argumentError{Field: f, Message: "must be an object (nested changes merge; they never replace)"}
+				return nil, &ombi.ArgumentError{Field: f, Message: "must be an object (nested changes merge; they never replace)"}
 			}
 			sub, err := mergeSettings(o, cmap, allowed, f, p)
 			if err != nil {
@@ -584,7 +433,7 @@ func mergeSettings(orig, changes map[string]any, allowed []string, field, pointe
 			out[k] = sub
 		case []any:
 			if k != "notificationTemplates" {
-				return nil, &argumentError{Field: f, Message: "arrays cannot be replaced by a patch"}
+				return nil, &ombi.ArgumentError{Field: f, Message: "arrays cannot be replaced by a patch"}
 			}
 			merged, err := mergeTemplates(o, cv, allowed, f)
 			if err != nil {
@@ -593,10 +442,10 @@ func mergeSettings(orig, changes map[string]any, allowed []string, field, pointe
 			out[k] = merged
 		default:
 			if !sameScalarType(ov, cv) {
-				return nil, &argumentError{Field: f, Message: "value type differs from the saved setting"}
+				return nil, &ombi.ArgumentError{Field: f, Message: "value type differs from the saved setting"}
 			}
 			if s, ok := cv.(string); ok && unsafeValue(s) {
-				return nil, &argumentError{Field: f, Message: "destination-like values are not accepted"}
+				return nil, &ombi.ArgumentError{Field: f, Message: "destination-like values are not accepted"}
 			}
 			out[k] = cv
 		}
@@ -628,7 +477,7 @@ func sameScalarType(a, b any) bool {
 func mergeTemplates(orig []any, change any, allowed []string, field string) ([]any, error) {
 	entries, ok := change.([]any)
 	if !ok || len(entries) == 0 {
-		return nil, &argumentError{Field: field, Message: "must be a non-empty array of template changes keyed by notification_type and agent"}
+		return nil, &ombi.ArgumentError{Field: field, Message: "must be a non-empty array of template changes keyed by notification_type and agent"}
 	}
 	out := make([]any, len(orig))
 	copy(out, orig)
@@ -637,18 +486,18 @@ func mergeTemplates(orig []any, change any, allowed []string, field string) ([]a
 		f := field + "/" + strconv.Itoa(i)
 		em, ok := e.(map[string]any)
 		if !ok {
-			return nil, &argumentError{Field: f, Message: "must be an object"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "must be an object"}
 		}
 		nt, _ := em["notification_type"].(string)
 		ag, _ := em["agent"].(string)
 		ntc, ok1 := labelCode(enumNotificationType, nt)
 		agc, ok2 := labelCode(enumNotificationAgent, ag)
 		if !ok1 || !ok2 {
-			return nil, &argumentError{Field: f, Message: "needs notification_type and agent labels that exist"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "needs notification_type and agent labels that exist"}
 		}
 		key := [2]int{ntc, agc}
 		if seen[key] {
-			return nil, &argumentError{Field: f, Message: "the same template is changed twice"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "the same template is changed twice"}
 		}
 		seen[key] = true
 		rest := map[string]any{}
@@ -658,7 +507,7 @@ func mergeTemplates(orig []any, change any, allowed []string, field string) ([]a
 			}
 		}
 		if len(rest) == 0 {
-			return nil, &argumentError{Field: f, Message: "changes nothing"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "changes nothing"}
 		}
 		idx := -1
 		for j, o := range out {
@@ -669,11 +518,11 @@ func mergeTemplates(orig []any, change any, allowed []string, field string) ([]a
 			}
 		}
 		if idx < 0 {
-			return nil, &argumentError{Field: f, Message: "no saved template has this notification_type and agent"}
+			return nil, &ombi.ArgumentError{Field: f, Message: "no saved template has this notification_type and agent"}
 		}
 		for _, k := range []string{"notificationType", "agent"} {
 			if _, ok := rest[k]; ok {
-				return nil, &argumentError{Field: f + "/" + k, Message: "template keys are given as labels, not codes"}
+				return nil, &ombi.ArgumentError{Field: f + "/" + k, Message: "template keys are given as labels, not codes"}
 			}
 		}
 		merged, err := mergeSettings(out[idx].(map[string]any), rest, allowed, f, "/notificationTemplates/"+strconv.Itoa(idx))
@@ -705,7 +554,7 @@ func (d *deps) switchFeature(ctx context.Context, c *call, in settingsPatchInput
 	if err := nonBlank("/name", in.Name); err != nil {
 		return nil, err
 	}
-	fs, err := d.client.features(readOnly(ctx))
+	fs, err := d.client.Features(ombi.ReadOnly(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -716,9 +565,9 @@ func (d *deps) switchFeature(ctx context.Context, c *call, in settingsPatchInput
 		}
 	}
 	if !known {
-		return nil, &argumentError{Field: "/name", Message: "no feature of this name exists upstream (names are case-sensitive)"}
+		return nil, &ombi.ArgumentError{Field: "/name", Message: "no feature of this name exists upstream (names are case-sensitive)"}
 	}
-	after, err := d.client.setFeature(ctx, in.Name, in.Enabled)
+	after, err := d.client.SetFeature(ctx, in.Name, in.Enabled)
 	if err != nil {
 		return nil, err
 	}

@@ -11,21 +11,22 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 func TestSettingsFields_coverEverySection(t *testing.T) {
-	for section := range settingsWire {
+	for section := range ombi.SettingsWire {
 		fields, ok := settingsFields[section]
 		if !ok {
 			t.Errorf("section %s has no allowlist", section)
 			continue
 		}
-		if writableSection(section) && len(fields) == 0 {
+		if ombi.WritableSection(section) && len(fields) == 0 {
 			t.Errorf("writable section %s has an empty allowlist", section)
 		}
 	}
 	for section := range settingsFields {
-		if _, ok := settingsWire[section]; !ok {
+		if _, ok := ombi.SettingsWire[section]; !ok {
 			t.Errorf("allowlist for unknown section %s", section)
 		}
 	}

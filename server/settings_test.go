@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // rawSettings reads a section straight from the mock with the API key.
@@ -184,7 +185,7 @@ func TestMergeSettings(t *testing.T) {
 	for _, tt := range tests {
 		ch, _ := decodeDoc(json.RawMessage(tt.changes))
 		merged, err := mergeSettings(om, ch.(map[string]any), allowed, "/changes", "")
-		var ae *argumentError
+		var ae *ombi.ArgumentError
 		switch {
 		case tt.field == "" && err != nil:
 			t.Errorf("%s: unexpected error %v", tt.changes, err)

@@ -2,79 +2,13 @@ package server
 
 import (
 	"context"
-	"net/http"
-	"net/url"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_request_stats: request counts, per-media totals,
 // the caller's per-media quota and whether a user has requests. Every value
 // is a named metric with an explicit scope (04-results metrics).
-
-// ---- client methods ----
-
-// requestCount reads the instance request counts.
-//
-// upstream: GET /api/v1/Request/count
-func (c *ombiClient) requestCount(ctx context.Context) (wireRequestCount, error) {
-	return send[wireRequestCount](ctx, c, http.MethodGet, "api/v1/Request/count", nil)
-}
-
-// requestTotal reads the total number of requests of one media.
-//
-// upstream: GET /api/v1/Request/movie/total
-// upstream: GET /api/v1/Request/tv/total
-// upstream: GET /api/v1/request/music/total
-func (c *ombiClient) requestTotal(ctx context.Context, media string) (*int, error) {
-	return send[*int](ctx, c, http.MethodGet, requestsBase(media)+"/total", nil)
-}
-
-// requestRemaining reads the calling principal's quota for one media.
-//
-// upstream: GET /api/v1/Request/movie/remaining
-// upstream: GET /api/v1/Request/tv/remaining
-// upstream: GET /api/v1/request/music/remaining
-func (c *ombiClient) requestRemaining(ctx context.Context, media string) (wireQuota, error) {
-	return send[wireQuota](ctx, c, http.MethodGet, requestsBase(media)+"/remaining", nil)
-}
-
-// userHasRequest reports whether a user has any request.
-//
-// upstream: GET /api/v1/Request/userhasrequest
-func (c *ombiClient) userHasRequest(ctx context.Context, userID string) (*bool, error) {
-	q := url.Values{"userId": {userID}}
-	return send[*bool](ctx, c, http.MethodGet, "api/v1/Request/userhasrequest?"+q.Encode(), nil)
-}
-
-// requestsBase is the v1 request route prefix of a media: the literal
-// spellings Request/movie, Request/tv and request/music.
-func requestsBase(media string) string {
-	switch media {
-	case "movie":
-		return "api/v1/Request/movie"
-	case "tv":
-		return "api/v1/Request/tv"
-	}
-	return "api/v1/request/music"
-}
-
-// ---- wire shapes ----
-
-type (
-	// wireRequestCount is RequestCountModel.
-	wireRequestCount struct {
-		Pending   *int `json:"pending"`
-		Approved  *int `json:"approved"`
-		Available *int `json:"available"`
-		Denied    *int `json:"denied"`
-	}
-	// wireQuota is RequestQuotaCountModel.
-	wireQuota struct {
-		HasLimit    *bool  `json:"hasLimit"`
-		Limit       *int   `json:"limit"`
-		Remaining   *int   `json:"remaining"`
-		NextRequest string `json:"nextRequest"`
-	}
-)
 
 // ---- metrics ----
 
@@ -135,7 +69,7 @@ func readRequestStats(d *deps) tool {
 		var ms []metric
 		switch in.Action {
 		case "counts":
-			w, err := cl.requestCount(ctx)
+			w, err := cl.RequestCount(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -144,16 +78,16 @@ func readRequestStats(d *deps) tool {
 			ms = appendIntMetric(ms, "available", w.Available, scopeInstance, unitRequests)
 			ms = appendIntMetric(ms, "denied", w.Denied, scopeInstance, unitRequests)
 		case "total":
-			n, err := cl.requestTotal(ctx, in.Media)
+			n, err := cl.RequestTotal(ctx, in.Media)
 			if err != nil {
 				return nil, err
 			}
 			if n == nil {
-				return nil, &schemaError{Op: "GET " + requestsBase(in.Media) + "/total", Reason: "no total in the answer"}
+				return nil, &ombi.SchemaError{Op: "GET " + ombi.RequestsBase(in.Media) + "/total", Reason: "no total in the answer"}
 			}
 			ms = append(ms, metric{Name: in.Media + "_requests_total", Value: *n, Scope: scopeInstance, Unit: unitRequests})
 		case "quota":
-			q, err := cl.requestRemaining(ctx, in.Media)
+			q, err := cl.RequestRemaining(ctx, in.Media)
 			if err != nil {
 				return nil, err
 			}
@@ -165,12 +99,12 @@ func readRequestStats(d *deps) tool {
 			if err := mayViewUser(ctx, cl, in.UserID); err != nil {
 				return nil, err
 			}
-			b, err := cl.userHasRequest(ctx, in.UserID)
+			b, err := cl.UserHasRequest(ctx, in.UserID)
 			if err != nil {
 				return nil, err
 			}
 			if b == nil {
-				return nil, &schemaError{Op: "GET /api/v1/Request/userhasrequest", Reason: "no boolean in the answer"}
+				return nil, &ombi.SchemaError{Op: "GET /api/v1/Request/userhasrequest", Reason: "no boolean in the answer"}
 			}
 			ms = append(ms, metric{Name: "has_requests", Value: *b, Scope: scopeSelectedUser})
 		default:
@@ -183,7 +117,7 @@ func readRequestStats(d *deps) tool {
 // quotaMetrics projects RequestQuotaCountModel for the calling principal.
 // Without a limit, limit/remaining/next_request are meaningless upstream
 // zeros and are left out: hasLimit false is never remaining 0.
-func quotaMetrics(c *call, q wireQuota) []metric {
+func quotaMetrics(c *call, q ombi.Quota) []metric {
 	if q.HasLimit == nil {
 		c.warn("upstream quota answer carried no hasLimit; the quota is unknown")
 		return nil
@@ -204,15 +138,15 @@ func quotaMetrics(c *call, q wireQuota) []metric {
 // answers has_requests for any user id, so viewing another user needs the
 // PowerUser or Admin role here. The API principal (an API key without a
 // UserName header) is an administrator and is not read.
-func mayViewUser(ctx context.Context, cl *ombiClient, userID string) error {
-	if cl.mode == AuthAPIKey && cl.userName == "" {
+func mayViewUser(ctx context.Context, cl *ombi.Client, userID string) error {
+	if cl.AuthMode() == AuthAPIKey && cl.ActsAs() == "" {
 		return nil
 	}
-	me, err := cl.self(readOnly(ctx))
+	me, err := cl.Self(ombi.ReadOnly(ctx))
 	if err != nil {
 		return err
 	}
-	if me.ID != userID && !cl.callerHas(&me, roleAdmin, rolePowerUser) {
+	if me.ID != userID && !cl.CallerHas(&me, ombi.RoleAdmin, ombi.RolePowerUser) {
 		return forbidden("viewing another user's requests needs the PowerUser or Admin role")
 	}
 	return nil

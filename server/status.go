@@ -3,97 +3,15 @@ package server
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves read_server: Ombi's Status, Features, Stats, cron test,
 // Job update check and Update controllers. The news route is not served:
 // it returns rendered HTML, not data.
-
-// ---- client methods ----
-
-// status reads the health answer (the JSON number 200).
-//
-// upstream: GET /api/v1/Status
-func (c *ombiClient) status(ctx context.Context) (int, error) {
-	return send[int](ctx, c, http.MethodGet, "api/v1/Status", nil)
-}
-
-// statusInfo reads the runtime version string.
-//
-// upstream: GET /api/v1/Status/info
-func (c *ombiClient) statusInfo(ctx context.Context) (string, error) {
-	return send[string](ctx, c, http.MethodGet, "api/v1/Status/info", nil)
-}
-
-// features lists the feature switches.
-//
-// upstream: GET /api/v2/Features
-func (c *ombiClient) features(ctx context.Context) ([]wireFeature, error) {
-	return send[[]wireFeature](ctx, c, http.MethodGet, "api/v2/Features", nil)
-}
-
-// stats reads the request and issue totals of a date range.
-//
-// upstream: GET /api/v1/Stats
-func (c *ombiClient) stats(ctx context.Context, from, to string) (wireStats, error) {
-	q := url.Values{"from": {from}, "to": {to}}
-	return send[wireStats](ctx, c, http.MethodGet, "api/v1/Stats?"+q.Encode(), nil)
-}
-
-// testCron asks upstream Quartz whether a cron expression is valid.
-//
-// upstream: POST /api/v1/Settings/testcron
-func (c *ombiClient) testCron(ctx context.Context, expression string) (wireCronTest, error) {
-	return send[wireCronTest](ctx, c, http.MethodPost, "api/v1/Settings/testcron", cronBody{Expression: expression})
-}
-
-// updateAvailable asks whether an update is available.
-//
-// upstream: GET /api/v1/Job/update
-func (c *ombiClient) updateAvailable(ctx context.Context) (bool, error) {
-	return send[bool](ctx, c, http.MethodGet, "api/v1/Job/update", nil)
-}
-
-// updateInfo reads the latest update's description.
-//
-// upstream: GET /api/v1/Update
-func (c *ombiClient) updateInfo(ctx context.Context) (wireUpdate, error) {
-	return send[wireUpdate](ctx, c, http.MethodGet, "api/v1/Update", nil)
-}
-
-// ---- wire shapes ----
-
-type (
-	wireFeature struct {
-		Name    string `json:"name"`
-		Enabled *bool  `json:"enabled"`
-	}
-	// wireStats is UserStatsSummary; the most-requested user objects are
-	// deliberately not read.
-	wireStats struct {
-		TotalRequests           *int `json:"totalRequests"`
-		TotalMovieRequests      *int `json:"totalMovieRequests"`
-		TotalTvRequests         *int `json:"totalTvRequests"`
-		TotalIssues             *int `json:"totalIssues"`
-		CompletedRequestsMovies *int `json:"completedRequestsMovies"`
-		CompletedRequestsTv     *int `json:"completedRequestsTv"`
-		CompletedRequests       *int `json:"completedRequests"`
-	}
-	wireCronTest struct {
-		Success *bool `json:"success"`
-	}
-	cronBody struct {
-		Expression string `json:"expression"`
-	}
-	wireUpdate struct {
-		UpdateVersionString string `json:"updateVersionString"`
-		UpdateDate          string `json:"updateDate"`
-		UpdateAvailable     *bool  `json:"updateAvailable"`
-	}
-)
 
 // ---- read_server ----
 
@@ -117,7 +35,7 @@ func readServer(d *deps) tool {
 		cl := d.client
 		switch in.Action {
 		case "status":
-			code, err := cl.status(ctx)
+			code, err := cl.Status(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -126,13 +44,13 @@ func readServer(d *deps) tool {
 				{Name: "healthy", Value: code == http.StatusOK, Scope: scopeInstance},
 			}), nil
 		case "version":
-			v, err := cl.statusInfo(ctx)
+			v, err := cl.StatusInfo(ctx)
 			if err != nil {
 				return nil, err
 			}
 			return newMetrics([]metric{{Name: "version", Value: strings.TrimSpace(v), Scope: scopeInstance}}), nil
 		case "features":
-			ws, err := cl.features(ctx)
+			ws, err := cl.Features(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -146,16 +64,16 @@ func readServer(d *deps) tool {
 		case "stats":
 			from, err := time.Parse(time.RFC3339, in.From)
 			if err != nil {
-				return nil, &argumentError{Field: "/from", Message: "must be an RFC 3339 date-time"}
+				return nil, &ombi.ArgumentError{Field: "/from", Message: "must be an RFC 3339 date-time"}
 			}
 			to, err := time.Parse(time.RFC3339, in.To)
 			if err != nil {
-				return nil, &argumentError{Field: "/to", Message: "must be an RFC 3339 date-time"}
+				return nil, &ombi.ArgumentError{Field: "/to", Message: "must be an RFC 3339 date-time"}
 			}
 			if from.After(to) {
-				return nil, &argumentError{Field: "/from", Message: "from must not be later than to"}
+				return nil, &ombi.ArgumentError{Field: "/from", Message: "from must not be later than to"}
 			}
-			w, err := cl.stats(ctx, in.From, in.To)
+			w, err := cl.Stats(ctx, in.From, in.To)
 			if err != nil {
 				return nil, err
 			}
@@ -172,22 +90,22 @@ func readServer(d *deps) tool {
 			if err := nonBlank("/expression", in.Expression); err != nil {
 				return nil, err
 			}
-			w, err := cl.testCron(ctx, in.Expression)
+			w, err := cl.TestCron(ctx, in.Expression)
 			if err != nil {
 				return nil, err
 			}
 			if w.Success == nil {
-				return nil, &schemaError{Op: "POST /api/v1/Settings/testcron", Reason: "no success flag in the answer"}
+				return nil, &ombi.SchemaError{Op: "POST /api/v1/Settings/testcron", Reason: "no success flag in the answer"}
 			}
 			return newMetrics([]metric{{Name: "valid", Value: *w.Success, Scope: scopeInstance}}), nil
 		case "update_check":
-			ok, err := cl.updateAvailable(ctx)
+			ok, err := cl.UpdateAvailable(ctx)
 			if err != nil {
 				return nil, err
 			}
 			return newMetrics([]metric{{Name: "update_available", Value: ok, Scope: scopeInstance}}), nil
 		case "update_info":
-			w, err := cl.updateInfo(ctx)
+			w, err := cl.UpdateInfo(ctx)
 			if err != nil {
 				return nil, err
 			}

@@ -11,12 +11,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // deps are what handlers need; passed in, never global.
 type deps struct {
-	client    *ombiClient
+	client    *ombi.Client
 	validator *spec.Validator
 	log       *slog.Logger
 
@@ -105,7 +106,7 @@ type call struct {
 // decode fills a typed input struct from the (already validated) arguments.
 func (c *call) decode(v any) error {
 	if err := json.Unmarshal(c.args, v); err != nil {
-		return &argumentError{Message: "arguments do not match the input schema"}
+		return &ombi.ArgumentError{Message: "arguments do not match the input schema"}
 	}
 	return nil
 }
@@ -136,7 +137,7 @@ func (d *deps) serve(t spec.Tool, h handlerFunc) mcp.ToolHandler {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool arguments must be a JSON object"}
 		}
 		c := &call{tool: t.Name, args: args}
-		data, err := d.run(withIntent(ctx, write), t.Name, h, c)
+		data, err := d.run(ombi.WithIntent(ctx, write), t.Name, h, c)
 		var env *envelope
 		if err != nil {
 			env = failure(t.Name, errorObject(err, write), c.warnings)
@@ -169,7 +170,7 @@ func (d *deps) run(ctx context.Context, name string, h handlerFunc, c *call) (da
 	if err := d.validator.ValidateInput(name, c.args); err != nil {
 		var ve *spec.ValidationError
 		if errors.As(err, &ve) {
-			return nil, &argumentError{Field: ve.Pointer, Message: ve.Message}
+			return nil, &ombi.ArgumentError{Field: ve.Pointer, Message: ve.Message}
 		}
 		return nil, fmt.Errorf("validate arguments: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves Ombi's Identity and Hub controllers: read_users,
@@ -40,164 +42,9 @@ func newUserPage(items []userRecord, pg paging) userPage {
 	return userPage{Kind: "user_page", Items: items, Page: pg}
 }
 
-// ---- client methods ----
+// ---- projections ----
 
-// self reads the calling principal.
-//
-// upstream: GET /api/v1/Identity
-func (c *ombiClient) self(ctx context.Context) (wireUser, error) {
-	w, err := send[wireUser](ctx, c, http.MethodGet, "api/v1/Identity", nil)
-	if err == nil && strings.TrimSpace(w.ID) == "" {
-		// Every caller has an account; a 200 body without an id is an
-		// unknown shape, and never evidence about the caller's roles.
-		return w, &schemaError{Op: "GET /api/v1/Identity", Reason: "user record without an id"}
-	}
-	return w, err
-}
-
-// user reads one user (an unknown id answers 500 upstream).
-//
-// upstream: GET /api/v1/Identity/User/{id}
-func (c *ombiClient) user(ctx context.Context, id string) (wireUser, error) {
-	return send[wireUser](ctx, c, http.MethodGet, "api/v1/Identity/User/"+seg(id), nil)
-}
-
-// users lists every non-system user.
-//
-// upstream: GET /api/v1/Identity/Users
-func (c *ombiClient) users(ctx context.Context) ([]wireUser, error) {
-	return send[[]wireUser](ctx, c, http.MethodGet, "api/v1/Identity/Users", nil)
-}
-
-// userDropdown lists users as {id, username, email}.
-//
-// upstream: GET /api/v1/Identity/dropdown/Users
-func (c *ombiClient) userDropdown(ctx context.Context) ([]wireUser, error) {
-	return send[[]wireUser](ctx, c, http.MethodGet, "api/v1/Identity/dropdown/Users", nil)
-}
-
-// claims lists every role claim.
-//
-// upstream: GET /api/v1/Identity/claims
-func (c *ombiClient) claims(ctx context.Context) ([]wireClaim, error) {
-	return send[[]wireClaim](ctx, c, http.MethodGet, "api/v1/Identity/claims", nil)
-}
-
-// onlineUsers lists the users connected to the hub.
-//
-// upstream: GET /api/v2/Hub/Users
-func (c *ombiClient) onlineUsers(ctx context.Context) ([]wireHubUser, error) {
-	return send[[]wireHubUser](ctx, c, http.MethodGet, "api/v2/Hub/Users", nil)
-}
-
-// preferences lists notification preferences of the caller ("") or of a
-// user.
-//
-// upstream: GET /api/v1/Identity/notificationpreferences
-// upstream: GET /api/v1/Identity/notificationpreferences/{userId}
-func (c *ombiClient) preferences(ctx context.Context, userID string) ([]wirePreference, error) {
-	rel := "api/v1/Identity/notificationpreferences"
-	if userID != "" {
-		rel += "/" + seg(userID)
-	}
-	return send[[]wirePreference](ctx, c, http.MethodGet, rel, nil)
-}
-
-// setLanguage sets the caller's language; the answer is an empty 200.
-//
-// upstream: POST /api/v1/Identity/language
-func (c *ombiClient) setLanguage(ctx context.Context, lang string) error {
-	return sendDiscard(ctx, c, http.MethodPost, "api/v1/Identity/language", languageBody{Lang: lang})
-}
-
-// setStreamingCountry sets the caller's streaming country; empty 200.
-//
-// upstream: POST /api/v1/Identity/streamingcountry
-func (c *ombiClient) setStreamingCountry(ctx context.Context, code string) error {
-	return sendDiscard(ctx, c, http.MethodPost, "api/v1/Identity/streamingcountry", countryBody{Code: code})
-}
-
-// newsletterUnsubscribe removes a user's newsletter role (a mutating GET
-// answering an empty 200).
-//
-// upstream: GET /api/v1/Identity/newsletter/unsubscribe/{userId}
-func (c *ombiClient) newsletterUnsubscribe(ctx context.Context, userID string) error {
-	return sendDiscard(ctx, c, http.MethodGet, "api/v1/Identity/newsletter/unsubscribe/"+seg(userID), nil)
-}
-
-// deleteUser deletes a user.
-//
-// upstream: DELETE /api/v1/Identity/{userId}
-func (c *ombiClient) deleteUser(ctx context.Context, userID string) (wireIdentityResult, error) {
-	return send[wireIdentityResult](ctx, c, http.MethodDelete, "api/v1/Identity/"+seg(userID), nil)
-}
-
-// welcomeEmail sends the welcome e-mail to a loaded user; empty 200.
-//
-// upstream: POST /api/v1/Identity/welcomeEmail
-func (c *ombiClient) welcomeEmail(ctx context.Context, u welcomeUser) error {
-	return sendDiscard(ctx, c, http.MethodPost, "api/v1/Identity/welcomeEmail", u)
-}
-
-// sendDiscard sends one call whose answer body is read, bounded, and
-// ignored (Ombi's empty 200 answers).
-func sendDiscard(ctx context.Context, c *ombiClient, method, relPath string, body any) error {
-	req, err := c.newRequest(ctx, method, relPath, body)
-	if err != nil {
-		return err
-	}
-	return c.do(req, nil)
-}
-
-// ---- wire shapes ----
-
-type (
-	wireUser struct {
-		ID               string      `json:"id"`
-		UserName         string      `json:"userName"`
-		Username         string      `json:"username"` // dropdown spelling
-		Alias            string      `json:"alias"`
-		Language         string      `json:"language"`
-		StreamingCountry string      `json:"streamingCountry"`
-		UserType         *int        `json:"userType"`
-		EmailAddress     string      `json:"emailAddress"`
-		Claims           []wireClaim `json:"claims"`
-	}
-	wireClaim struct {
-		Value   string `json:"value"`
-		Enabled bool   `json:"enabled"`
-	}
-	wireHubUser struct {
-		UserID      string `json:"userId"`
-		DisplayName string `json:"displayName"`
-	}
-	wirePreference struct {
-		Agent   *int  `json:"agent"`
-		Enabled *bool `json:"enabled"`
-	}
-	wireIdentityResult struct {
-		Successful bool     `json:"successful"`
-		Errors     []string `json:"errors"`
-	}
-	languageBody struct {
-		Lang string `json:"lang"`
-	}
-	countryBody struct {
-		Code string `json:"code"`
-	}
-	// welcomeUser is the minimal UserViewModel the welcome e-mail needs,
-	// built from the privately loaded user; never from tool input.
-	welcomeUser struct {
-		ID           string      `json:"id"`
-		UserName     string      `json:"userName"`
-		Alias        string      `json:"alias"`
-		EmailAddress string      `json:"emailAddress"`
-		UserType     *int        `json:"userType,omitempty"`
-		Claims       []wireClaim `json:"claims"`
-	}
-)
-
-func projectUser(w *wireUser) (userRecord, bool) {
+func projectUser(w *ombi.User) (userRecord, bool) {
 	id := strings.TrimSpace(w.ID)
 	if id == "" {
 		return userRecord{}, false
@@ -209,7 +56,7 @@ func projectUser(w *wireUser) (userRecord, bool) {
 	return userRecord{ID: id, UserName: name, Alias: w.Alias, Language: w.Language, StreamingCountry: w.StreamingCountry}, true
 }
 
-func projectUsers(ws []wireUser) []userRecord {
+func projectUsers(ws []ombi.User) []userRecord {
 	out := make([]userRecord, 0, len(ws))
 	for i := range ws {
 		if r, ok := projectUser(&ws[i]); ok {
@@ -219,35 +66,9 @@ func projectUsers(ws []wireUser) []userRecord {
 	return out
 }
 
-// Role claims of Ombi that grant privileged reads.
-const (
-	roleAdmin     = "Admin"
-	rolePowerUser = "PowerUser"
-)
-
-// callerHas reports whether the calling principal holds one of roles. An
-// API key without a UserName header authenticates Ombi's API principal,
-// which holds Admin and ApiUser (the ApiKey middleware) although its seeded
-// account lists no role claims; any other caller is judged by its claims.
-func (c *ombiClient) callerHas(me *wireUser, roles ...string) bool {
-	if c.mode == AuthAPIKey && c.userName == "" {
-		return slices.Contains(roles, roleAdmin)
-	}
-	return me.has(roles...)
-}
-
-func (w *wireUser) has(roles ...string) bool {
-	for _, c := range w.Claims {
-		if c.Enabled && slices.Contains(roles, c.Value) {
-			return true
-		}
-	}
-	return false
-}
-
 // forbidden is a call-time authorization refusal (RT-BRANCH-AUTH).
 func forbidden(msg string) error {
-	return &apiError{Status: http.StatusForbidden, Message: msg}
+	return &ombi.APIError{Status: http.StatusForbidden, Message: msg}
 }
 
 // ---- read_users ----
@@ -272,13 +93,13 @@ func readUsers(d *deps) tool {
 		switch in.Action {
 		case "self", "get":
 			var (
-				w   wireUser
+				w   ombi.User
 				err error
 			)
 			if in.Action == "self" {
-				w, err = cl.self(ctx)
+				w, err = cl.Self(ctx)
 			} else {
-				w, err = cl.user(ctx, in.UserID)
+				w, err = cl.User(ctx, in.UserID)
 			}
 			if err != nil {
 				return nil, err
@@ -287,18 +108,18 @@ func readUsers(d *deps) tool {
 			if !ok {
 				// A 200 body without a user id is not a user record: an
 				// unknown shape, not a missing one (a missing one is a 204).
-				return nil, &schemaError{Op: "GET /api/v1/Identity/User/{id}", Reason: "user record without an id"}
+				return nil, &ombi.SchemaError{Op: "GET /api/v1/Identity/User/{id}", Reason: "user record without an id"}
 			}
 			return newUserPage([]userRecord{r}, singlePage(1, unitUsers)), nil
 		case "list", "dropdown":
 			var (
-				ws  []wireUser
+				ws  []ombi.User
 				err error
 			)
 			if in.Action == "list" {
-				ws, err = cl.users(ctx)
+				ws, err = cl.Users(ctx)
 			} else {
-				ws, err = cl.userDropdown(ctx)
+				ws, err = cl.UserDropdown(ctx)
 			}
 			if err != nil {
 				return nil, err
@@ -306,7 +127,7 @@ func readUsers(d *deps) tool {
 			window, pg := localPage(projectUsers(ws), in.Page, true, unitUsers)
 			return newUserPage(window, pg), nil
 		case "online":
-			ws, err := cl.onlineUsers(ctx)
+			ws, err := cl.OnlineUsers(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -319,7 +140,7 @@ func readUsers(d *deps) tool {
 			window, pg := localPage(all, in.Page, true, unitUsers)
 			return newUserPage(window, pg), nil
 		case "claims":
-			ws, err := cl.claims(ctx)
+			ws, err := cl.Claims(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -333,15 +154,15 @@ func readUsers(d *deps) tool {
 			return newReferencePage(window, pg), nil
 		case "preferences":
 			if in.UserID != "" {
-				me, err := cl.self(readOnly(ctx))
+				me, err := cl.Self(ombi.ReadOnly(ctx))
 				if err != nil {
 					return nil, err
 				}
-				if me.ID != in.UserID && !cl.callerHas(&me, roleAdmin, rolePowerUser) {
+				if me.ID != in.UserID && !cl.CallerHas(&me, ombi.RoleAdmin, ombi.RolePowerUser) {
 					return nil, forbidden("reading another user's notification preferences needs the PowerUser or Admin role")
 				}
 			}
-			ws, err := cl.preferences(ctx, in.UserID)
+			ws, err := cl.Preferences(ctx, in.UserID)
 			if err != nil {
 				return nil, err
 			}
@@ -389,29 +210,29 @@ func writeUserPreferences(d *deps) tool {
 		m := completed()
 		switch in.Action {
 		case "language":
-			if err := cl.setLanguage(ctx, in.Language); err != nil {
+			if err := cl.SetLanguage(ctx, in.Language); err != nil {
 				return nil, err
 			}
 		case "streaming_country":
-			codes, err := cl.streamingCountries(readOnly(ctx))
+			codes, err := cl.StreamingCountries(ombi.ReadOnly(ctx))
 			if err != nil {
 				return nil, err
 			}
 			if !slices.Contains(codes, in.Country) {
-				return nil, &argumentError{Field: "/country", Message: fmt.Sprintf("%q is not a streaming country upstream knows", in.Country)}
+				return nil, &ombi.ArgumentError{Field: "/country", Message: fmt.Sprintf("%q is not a streaming country upstream knows", in.Country)}
 			}
-			if err := cl.setStreamingCountry(ctx, in.Country); err != nil {
+			if err := cl.SetStreamingCountry(ctx, in.Country); err != nil {
 				return nil, err
 			}
 		case "newsletter_opt_out":
-			me, err := cl.self(readOnly(ctx))
+			me, err := cl.Self(ombi.ReadOnly(ctx))
 			if err != nil {
 				return nil, err
 			}
-			if me.ID != in.UserID && !cl.callerHas(&me, roleAdmin) {
+			if me.ID != in.UserID && !cl.CallerHas(&me, ombi.RoleAdmin) {
 				return nil, forbidden("opting another user out of the newsletter needs the Admin role")
 			}
-			if err := cl.newsletterUnsubscribe(ctx, in.UserID); err != nil {
+			if err := cl.NewsletterUnsubscribe(ctx, in.UserID); err != nil {
 				return nil, err
 			}
 			m.UserID = in.UserID
@@ -440,14 +261,14 @@ func writeUserManage(d *deps) tool {
 			return nil, err
 		}
 		cl := d.client
-		me, err := cl.self(readOnly(ctx))
+		me, err := cl.Self(ombi.ReadOnly(ctx))
 		if err != nil {
 			return nil, err
 		}
 		if me.ID == in.UserID {
 			return nil, forbidden("write_user_manage never acts on the calling user")
 		}
-		u, err := cl.user(readOnly(ctx), in.UserID)
+		u, err := cl.User(ombi.ReadOnly(ctx), in.UserID)
 		if err != nil {
 			return nil, err
 		}
@@ -458,20 +279,20 @@ func writeUserManage(d *deps) tool {
 		m.UserID = in.UserID
 		switch in.Action {
 		case "delete":
-			res, err := cl.deleteUser(ctx, in.UserID)
+			res, err := cl.DeleteUser(ctx, in.UserID)
 			if err != nil {
 				return nil, err
 			}
 			if !res.Successful {
 				msg := ""
 				if len(res.Errors) > 0 {
-					msg = sanitizeMessage(res.Errors[0], cl.secrets()...)
+					msg = sanitizeMessage(res.Errors[0], cl.Secrets()...)
 				}
-				return nil, &businessError{Message: msg}
+				return nil, &ombi.BusinessError{Message: msg}
 			}
 			m.UpstreamResult = ptr(true)
 		case "welcome_email":
-			err := cl.welcomeEmail(ctx, welcomeUser{
+			err := cl.WelcomeEmail(ctx, ombi.WelcomeUser{
 				ID: u.ID, UserName: u.UserName, Alias: u.Alias, EmailAddress: u.EmailAddress,
 				UserType: u.UserType, Claims: nonNilClaims(u.Claims),
 			})
@@ -486,9 +307,9 @@ func writeUserManage(d *deps) tool {
 	}}
 }
 
-func nonNilClaims(cs []wireClaim) []wireClaim {
+func nonNilClaims(cs []ombi.Claim) []ombi.Claim {
 	if cs == nil {
-		return []wireClaim{}
+		return []ombi.Claim{}
 	}
 	return cs
 }

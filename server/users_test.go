@@ -30,7 +30,7 @@ func TestClient_newsletterUnsubscribe_answer(t *testing.T) {
 			if tt.contentType != "" {
 				r.SetHeader("Content-Type", tt.contentType)
 			}
-			err := c.newsletterUnsubscribe(writeCtx(), uid)
+			err := c.NewsletterUnsubscribe(writeCtx(), uid)
 			if got := isSchema(err); got != tt.wantSchema {
 				t.Fatalf("err = %v; want a schema error: %v", err, tt.wantSchema)
 			}

@@ -2,7 +2,8 @@ package server
 
 import (
 	"context"
-	"net/http"
+
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // This file serves Ombi's Vote controller: read_votes and write_vote.
@@ -29,59 +30,7 @@ type (
 // voteReadSegment is the read route's media segment: albums read as music.
 var voteReadSegment = map[string]string{"movie": "movie", "tv": "tv", "album": "music"}
 
-// ---- client methods ----
-
-// voteSummaries lists the per-request vote summaries.
-//
-// upstream: GET /api/v1/Vote
-func (c *ombiClient) voteSummaries(ctx context.Context) ([]wireVoteSummary, error) {
-	return send[[]wireVoteSummary](ctx, c, http.MethodGet, "api/v1/Vote", nil)
-}
-
-// votesOf lists the vote records of one request; segment is movie, tv or
-// music.
-//
-// upstream: GET /api/v1/Vote/movie/{requestId}
-// upstream: GET /api/v1/Vote/tv/{requestId}
-// upstream: GET /api/v1/Vote/music/{requestId}
-func (c *ombiClient) votesOf(ctx context.Context, segment string, requestID int) ([]wireVote, error) {
-	return send[[]wireVote](ctx, c, http.MethodGet, "api/v1/Vote/"+segment+"/"+segInt(requestID), nil)
-}
-
-// vote casts an up or down vote; media is movie, tv or album.
-//
-// upstream: POST /api/v1/Vote/up/movie/{requestId}
-// upstream: POST /api/v1/Vote/up/tv/{requestId}
-// upstream: POST /api/v1/Vote/up/album/{requestId}
-// upstream: POST /api/v1/Vote/down/movie/{requestId}
-// upstream: POST /api/v1/Vote/down/tv/{requestId}
-// upstream: POST /api/v1/Vote/down/album/{requestId}
-func (c *ombiClient) vote(ctx context.Context, direction, media string, requestID int) (wireVoteResult, error) {
-	return send[wireVoteResult](ctx, c, http.MethodPost, "api/v1/Vote/"+direction+"/"+media+"/"+segInt(requestID), nil)
-}
-
-// ---- wire shapes ----
-
-type (
-	wireVoteSummary struct {
-		RequestID   int  `json:"requestId"`
-		RequestType *int `json:"requestType"`
-		Upvotes     *int `json:"upvotes"`
-		Downvotes   *int `json:"downvotes"`
-	}
-	wireVote struct {
-		RequestID int    `json:"requestId"`
-		VoteType  *int   `json:"voteType"`
-		UserID    string `json:"userId"`
-	}
-	// wireVoteResult is Ombi's VoteEngineResult.
-	wireVoteResult struct {
-		Result       bool   `json:"result"`
-		Message      string `json:"message"`
-		IsError      bool   `json:"isError"`
-		ErrorMessage string `json:"errorMessage"`
-	}
-)
+// ---- projections ----
 
 func nonNegative(p *int) *int {
 	if p == nil || *p < 0 {
@@ -111,7 +60,7 @@ func readVotes(d *deps) tool {
 		var all []voteRecord
 		switch in.Action {
 		case "list":
-			ws, err := d.client.voteSummaries(ctx)
+			ws, err := d.client.VoteSummaries(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -128,7 +77,7 @@ func readVotes(d *deps) tool {
 				all = append(all, r)
 			}
 		case "by_request":
-			ws, err := d.client.votesOf(ctx, voteReadSegment[in.Media], in.RequestID)
+			ws, err := d.client.VotesOf(ctx, voteReadSegment[in.Media], in.RequestID)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +123,7 @@ func writeVote(d *deps) tool {
 		if in.Action != "up" && in.Action != "down" {
 			return nil, &unsupportedError{Message: "write_vote: unknown branch"}
 		}
-		w, err := d.client.vote(ctx, in.Action, in.Media, in.RequestID)
+		w, err := d.client.Vote(ctx, in.Action, in.Media, in.RequestID)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +133,7 @@ func writeVote(d *deps) tool {
 		m := completed()
 		m.RequestID = in.RequestID
 		m.UpstreamResult = ptr(w.Result)
-		if msg := sanitizeMessage(w.Message, d.client.secrets()...); msg != "" {
+		if msg := sanitizeMessage(w.Message, d.client.Secrets()...); msg != "" {
 			m.Message = msg
 		}
 		c.warn("a vote can trigger auto-approval of the request")
@@ -193,8 +142,8 @@ func writeVote(d *deps) tool {
 }
 
 // voteFailure turns an engine result carrying a failure into a
-// businessError with a sanitised message.
-func voteFailure(d *deps, w wireVoteResult) error {
+// BusinessError with a sanitised message.
+func voteFailure(d *deps, w ombi.VoteResult) error {
 	if !w.IsError && w.Result {
 		return nil
 	}
@@ -202,5 +151,5 @@ func voteFailure(d *deps, w wireVoteResult) error {
 	if msg == "" {
 		msg = w.Message
 	}
-	return &businessError{Message: sanitizeMessage(msg, d.client.secrets()...)}
+	return &ombi.BusinessError{Message: sanitizeMessage(msg, d.client.Secrets()...)}
 }

@@ -6,16 +6,16 @@ var adminSources = []Source{
 	{
 		Name: "calendar-invented-range", Domain: DomainAdmin, Clause: "ROUTING-RULE8-RUNTIME-001",
 		Description: "the calendar read sends an invented from/to date range (calendar has no documented date-range query)",
-		File:        "server/library.go",
-		Old:         "return send[[]wireCalendar](ctx, c, http.MethodGet, \"api/v2/Calendar\", nil)",
-		New:         "now := time.Now().UTC()\n\tq := url.Values{\"from\": {now.AddDate(0, 0, -7).Format(time.RFC3339)}, \"to\": {now.AddDate(0, 0, 30).Format(time.RFC3339)}}\n\treturn send[[]wireCalendar](ctx, c, http.MethodGet, \"api/v2/Calendar?\"+q.Encode(), nil)",
-		Also:        []Edit{{File: "server/library.go", Old: "\t\"strings\"\n)", New: "\t\"strings\"\n\t\"time\"\n)"}},
+		File:        "server/internal/ombi/library.go",
+		Old:         "return send[[]Calendar](ctx, c, http.MethodGet, \"api/v2/Calendar\", nil)",
+		New:         "now := time.Now().UTC()\n\tq := url.Values{\"from\": {now.AddDate(0, 0, -7).Format(time.RFC3339)}, \"to\": {now.AddDate(0, 0, 30).Format(time.RFC3339)}}\n\treturn send[[]Calendar](ctx, c, http.MethodGet, \"api/v2/Calendar?\"+q.Encode(), nil)",
+		Also:        []Edit{{File: "server/internal/ombi/library.go", Old: "\t\"net/http\"\n)", New: "\t\"net/http\"\n\t\"net/url\"\n\t\"time\"\n)"}},
 		Filter:      "wire", Focus: `read_library\.calendar`,
 	},
 	{
 		Name: "recent-tv-grouped-inverted", Domain: DomainAdmin, Clause: "ROUTING-RULE2-LITERAL-001",
 		Description: "recent_tv reads the grouped route and recent_tv_grouped the ungrouped one",
-		File:        "server/library.go",
+		File:        "server/internal/ombi/library.go",
 		Old:         "if grouped {\n\t\trel += \"/grouped\"",
 		New:         "if !grouped {\n\t\trel += \"/grouped\"",
 		Filter:      "wire", Focus: `read_library\.recent_tv`,
@@ -26,14 +26,15 @@ var adminSources = []Source{
 		File:        "server/status.go",
 		Old:         "{Name: \"healthy\", Value: code == http.StatusOK, Scope: scopeInstance},",
 		New:         "{Name: \"healthy\", Value: true, Scope: scopeInstance},",
+		Also:        []Edit{{File: "server/status.go", Old: "\t\"net/http\"\n", New: ""}},
 		Filter:      "wire", Focus: `read_server\.status`,
 	},
 	{
 		Name: "version-from-update-info", Domain: DomainAdmin, Clause: "VERIFY-ROUTING-LEDGER-001",
 		Description: "read_server version reports the latest available update's version (GET Update) instead of the running one (GET Status/info)",
 		File:        "server/status.go",
-		Old:         "v, err := cl.statusInfo(ctx)\n\t\t\tif err != nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\t\t\treturn newMetrics([]metric{{Name: \"version\", Value: strings.TrimSpace(v), Scope: scopeInstance}}), nil",
-		New:         "u, err := cl.updateInfo(ctx)\n\t\t\tif err != nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\t\t\treturn newMetrics([]metric{{Name: \"version\", Value: strings.TrimSpace(u.UpdateVersionString), Scope: scopeInstance}}), nil",
+		Old:         "v, err := cl.StatusInfo(ctx)\n\t\t\tif err != nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\t\t\treturn newMetrics([]metric{{Name: \"version\", Value: strings.TrimSpace(v), Scope: scopeInstance}}), nil",
+		New:         "u, err := cl.UpdateInfo(ctx)\n\t\t\tif err != nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\t\t\treturn newMetrics([]metric{{Name: \"version\", Value: strings.TrimSpace(u.UpdateVersionString), Scope: scopeInstance}}), nil",
 		Filter:      "wire", Focus: `read_server\.version`,
 	},
 	{
@@ -47,7 +48,7 @@ var adminSources = []Source{
 	{
 		Name: "update-check-post", Domain: DomainAdmin, Clause: "VERIFY-ROUTING-METHODS-001",
 		Description: "update_check POSTs Job/update, which runs the update job (update_check is GET Job/update)",
-		File:        "server/status.go",
+		File:        "server/internal/ombi/status.go",
 		Old:         "send[bool](ctx, c, http.MethodGet, \"api/v1/Job/update\", nil)",
 		New:         "send[bool](ctx, c, http.MethodPost, \"api/v1/Job/update\", nil)",
 		Filter:      "wire", Focus: `read_server\.update_check`,
@@ -63,9 +64,9 @@ var adminSources = []Source{
 	{
 		Name: "cron-body-name", Domain: DomainAdmin, Clause: "VERIFY-ROUTING-LEDGER-001",
 		Description: "cron_validate POSTs {cron} instead of {expression}",
-		File:        "server/status.go",
-		Old:         "cronBody struct {\n\t\tExpression string `json:\"expression\"`",
-		New:         "cronBody struct {\n\t\tExpression string `json:\"cron\"`",
+		File:        "server/internal/ombi/status.go",
+		Old:         "CronBody struct {\n\t\tExpression string `json:\"expression\"`",
+		New:         "CronBody struct {\n\t\tExpression string `json:\"cron\"`",
 		Filter:      "wire", Focus: `read_server\.cron_validate`,
 	},
 	{
@@ -95,7 +96,7 @@ var adminSources = []Source{
 	{
 		Name: "feature-body-enabled-omitted", Domain: DomainAdmin, Clause: "VERIFY-ROUTING-LEDGER-001",
 		Description: "a feature disable POSTs {name} without enabled (feature writes send {name, enabled})",
-		File:        "server/settings.go",
+		File:        "server/internal/ombi/settings.go",
 		Old:         "Enabled bool   `json:\"enabled\"`",
 		New:         "Enabled bool   `json:\"enabled,omitempty\"`",
 		Filter:      "wire", Focus: `write_settings_patch\.feature`,
@@ -111,9 +112,9 @@ var adminSources = []Source{
 	{
 		Name: "logs-offset-off-by-one", Domain: DomainAdmin, Clause: "RESULTS-BUDGET-001",
 		Description: "a log window skips one line more than lines.offset asks (offsets are zero-based)",
-		File:        "server/logs.go",
-		Old:         "case w.seen < offset:",
-		New:         "case w.seen <= offset:",
+		File:        "server/internal/ombi/logs.go",
+		Old:         "case w.Seen < offset:",
+		New:         "case w.Seen <= offset:",
 		Filter:      "wire || leak", Focus: `read_logs`,
 	},
 }

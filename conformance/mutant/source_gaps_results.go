@@ -54,8 +54,8 @@ var gapsResultsSources = []Source{
 		Name: "request-id-before-request-id-field", Domain: DomainRequests, Clause: "RESULTS-PROJECTION-001",
 		Description: "a request record carrying both ids targets id instead of requestId",
 		File:        "server/requests.go",
-		Old:         "\tif id := w.RequestID.positive(); id > 0 {\n\t\treturn id\n\t}\n\treturn w.ID.positive()",
-		New:         "\tif id := w.ID.positive(); id > 0 {\n\t\treturn id\n\t}\n\treturn w.RequestID.positive()",
+		Old:         "\tif id := w.RequestID.Positive(); id > 0 {\n\t\treturn id\n\t}\n\treturn w.ID.Positive()",
+		New:         "\tif id := w.ID.Positive(); id > 0 {\n\t\treturn id\n\t}\n\treturn w.RequestID.Positive()",
 		Filter:      "wire", Focus: `exact\.read_requests\.list\.movie\.request-id-preferred`,
 	},
 	{
@@ -75,7 +75,7 @@ var gapsResultsSources = []Source{
 		Also: []Edit{{
 			File: "server/requests.go",
 			Old:  "// parentIDs adds a TV parent's provider ids: tvDbId is TVDB,",
-			New:  "func combinedStatus(w *wireRequest) string {\n\tswitch {\n\tcase w.RequestStatus != \"\":\n\t\treturn w.RequestStatus\n\tcase w.Available != nil && *w.Available || w.Available4K != nil && *w.Available4K:\n\t\treturn \"Common.Available\"\n\tcase w.Approved != nil && *w.Approved || w.Approved4K != nil && *w.Approved4K:\n\t\treturn \"Common.ProcessingRequest\"\n\t}\n\treturn \"\"\n}\n\n// parentIDs adds a TV parent's provider ids: tvDbId is TVDB,",
+			New:  "func combinedStatus(w *ombi.Request) string {\n\tswitch {\n\tcase w.RequestStatus != \"\":\n\t\treturn w.RequestStatus\n\tcase w.Available != nil && *w.Available || w.Available4K != nil && *w.Available4K:\n\t\treturn \"Common.Available\"\n\tcase w.Approved != nil && *w.Approved || w.Approved4K != nil && *w.Approved4K:\n\t\treturn \"Common.ProcessingRequest\"\n\t}\n\treturn \"\"\n}\n\n// parentIDs adds a TV parent's provider ids: tvDbId is TVDB,",
 		}},
 		Filter: "wire", Focus: `exact\.read_requests\.list\.movie\.4k-disagrees`,
 	},

@@ -9,9 +9,9 @@ var gapsRoutingSources = []Source{
 	{
 		Name: "redirect-origin-port-ignored", Domain: DomainAdmin, Clause: "VERIFY-AUTHZ-HTTP-CLIENT-001",
 		Description: "a redirect is judged by scheme and host only, so one to another port of the same host (another origin) is followed, carrying the login password, the API key or the bearer token there",
-		File:        "server/client.go",
-		Old:         "\tif originKey(req.URL) != c.origin {\n\t\treturn &redirectError{",
-		New:         "\tif !strings.HasPrefix(c.origin, strings.ToLower(req.URL.Scheme)+\"://\"+strings.ToLower(req.URL.Hostname())+\":\") {\n\t\treturn &redirectError{",
+		File:        "server/internal/ombi/client.go",
+		Old:         "\tif originKey(req.URL) != c.origin {\n\t\treturn &RedirectError{",
+		New:         "\tif !strings.HasPrefix(c.origin, strings.ToLower(req.URL.Scheme)+\"://\"+strings.ToLower(req.URL.Hostname())+\":\") {\n\t\treturn &RedirectError{",
 		Filter:      "wire", Focus: `redirect-cross-origin`,
 	},
 	{
@@ -42,7 +42,7 @@ var gapsRoutingSources = []Source{
 		Name: "issue-media-mismatch-accepted", Domain: DomainUsers, Clause: "ROUTING-RULE8-RUNTIME-001",
 		Description: "an issue whose provider id names other media than its request id is created anyway, leaving the mismatch to upstream",
 		File:        "server/issues.go",
-		Old:         "\treturn &argumentError{Field: \"/provider_id\", Message: \"provider_id does not match the media of request_id\"}",
+		Old:         "\treturn &ombi.ArgumentError{Field: \"/provider_id\", Message: \"provider_id does not match the media of request_id\"}",
 		New:         "\treturn nil // upstream sorts out the association",
 		Filter:      "wire", Focus: `write_issue_create\.[a-z]+\.media-`,
 	},

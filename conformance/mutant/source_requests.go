@@ -7,8 +7,8 @@ var requestSources = []Source{
 		Name: "list-count-position-swapped", Domain: DomainRequests, Clause: "ROUTING-RULE6-PAGING-NAMES-001",
 		Description: "the v2 request list sends position then count (requests use count then position)",
 		File:        "server/requests.go",
-		Old:         "d.client.requestsList(ctx, media, in.Status, limit, offset, order)",
-		New:         "d.client.requestsList(ctx, media, in.Status, offset, limit, order)",
+		Old:         "d.client.RequestsList(ctx, media, in.Status, limit, offset, order)",
+		New:         "d.client.RequestsList(ctx, media, in.Status, offset, limit, order)",
 		Filter:      "wire", Focus: `read_requests\.list`,
 	},
 	{
@@ -54,7 +54,7 @@ var requestSources = []Source{
 	{
 		Name: "create-movie-4k-moderation-name", Domain: DomainRequests, Clause: "VERIFY-ROUTING-CREATE-WIRE-001",
 		Description: "movie creation sends moderation's is4K instead of creation's is4kRequest",
-		File:        "server/requests_write.go",
+		File:        "server/internal/ombi/requests.go",
 		Old:         "Is4kRequest         bool   `json:\"is4kRequest\"`",
 		New:         "Is4kRequest         bool   `json:\"is4K\"`",
 		Filter:      "wire", Focus: `write_request_create\.movie`,
@@ -62,7 +62,7 @@ var requestSources = []Source{
 	{
 		Name: "deny-put-movie-only", Domain: DomainRequests, Clause: "VERIFY-ROUTING-METHODS-001",
 		Description: "only movie denial is a PUT; TV and album denial are POSTed (denial uses PUT for all media)",
-		File:        "server/requests_write.go",
+		File:        "server/internal/ombi/requests.go",
 		Old:         "if action == \"deny\" {\n\t\tmethod = http.MethodPut",
 		New:         "if action == \"deny\" && media == \"movie\" {\n\t\tmethod = http.MethodPut",
 		Filter:      "wire", Focus: `write_request_moderate`,
@@ -111,8 +111,8 @@ var requestSources = []Source{
 		Name: "create-tvdb-on-behalf-api-key-sent", Domain: DomainRequests, Clause: "VERIFY-ROUTING-CREATE-WIRE-001",
 		Description: "a TVDB request on behalf is refused only with a UserName header; with a bare API key (the API user holds no role on the v1 route, so upstream refuses) it is sent",
 		File:        "server/requests_write.go",
-		Old:         "if in.OnBehalfUserID != \"\" && d.client.mode == AuthAPIKey && d.client.userName == \"\" {",
-		New:         "if in.OnBehalfUserID != \"\" && d.client.mode == AuthAPIKey && d.client.userName != \"\" {",
+		Old:         "if in.OnBehalfUserID != \"\" && d.client.AuthMode() == AuthAPIKey && d.client.ActsAs() == \"\" {",
+		New:         "if in.OnBehalfUserID != \"\" && d.client.AuthMode() == AuthAPIKey && d.client.ActsAs() != \"\" {",
 		Filter:      "wire", Focus: `write_request_create\.tv\.tvdb`,
 	},
 }

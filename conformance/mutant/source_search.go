@@ -7,7 +7,7 @@ var searchSources = []Source{
 	{
 		Name: "multi-omit-false-flags", Domain: DomainSearch, Clause: "VERIFY-ROUTING-LEDGER-001",
 		Description: "multi search leaves the music flag out of the body when it is false (the rule: include all four Boolean properties explicitly)",
-		File:        "server/search.go",
+		File:        "server/internal/ombi/search.go",
 		Old:         "Music   bool `json:\"music\"`",
 		New:         "Music   bool `json:\"music,omitempty\"`",
 		Filter:      "wire", Focus: `read_search\.multi`,
@@ -15,7 +15,7 @@ var searchSources = []Source{
 	{
 		Name: "multi-tvshows-lowercase", Domain: DomainSearch, Clause: "VERIFY-ROUTING-LEDGER-001",
 		Description: "multi search sends tvshows instead of the DiscoverModel property tvShows",
-		File:        "server/search.go",
+		File:        "server/internal/ombi/search.go",
 		Old:         "TVShows bool `json:\"tvShows\"`",
 		New:         "TVShows bool `json:\"tvshows\"`",
 		Filter:      "wire", Focus: `read_search\.multi`,
@@ -40,8 +40,8 @@ var searchSources = []Source{
 		Name: "ratings-fallback-on-denial", Domain: DomainSearch, Clause: "ROUTING-RULE9-PERMISSIONS-001",
 		Description: "the ratings fallback also runs when upstream answers 401/403/429 (never fall back on 401/403)",
 		File:        "server/search.go",
-		Old:         "return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, errNoContent)",
-		New:         "return errors.As(err, &api) && api.Status >= 400 || errors.Is(err, errNoContent)",
+		Old:         "return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ombi.ErrNoContent)",
+		New:         "return errors.As(err, &api) && api.Status >= http.StatusBadRequest || errors.Is(err, ombi.ErrNoContent)",
 		Filter:      "wire || errors", Focus: `read_media\.ratings`,
 	},
 	{
@@ -64,8 +64,8 @@ var searchSources = []Source{
 		Name: "browse-tv-position-one-based", Domain: DomainSearch, Clause: "ROUTING-RULE6-PAGING-NAMES-001",
 		Description: "TV browse sends offset+1 as currentPosition (offsets are zero-based)",
 		File:        "server/search.go",
-		Old:         "items, err = videos(cl.browseTV(ctx, list, offset, limit))(\"tv\", originTMDB)",
-		New:         "items, err = videos(cl.browseTV(ctx, list, offset+1, limit))(\"tv\", originTMDB)",
+		Old:         "items, err = videos(cl.BrowseTV(ctx, list, offset, limit))(\"tv\", originTMDB)",
+		New:         "items, err = videos(cl.BrowseTV(ctx, list, offset+1, limit))(\"tv\", originTMDB)",
 		Filter:      "wire", Focus: `read_discover\.browse\.tv`,
 	},
 	{
