@@ -191,6 +191,16 @@ func (s *Server) verifyToken(tok string) (*principal, bool) {
 	return p, true
 }
 
+// The Ombi auth header names in canonical form (http.CanonicalHeaderKey of
+// ApiKey, ApiAlias, UserName and UserAccessToken), so a request's lookups
+// need not canonicalize them again.
+const (
+	headerAPIKey          = "Apikey"
+	headerAPIAlias        = "Apialias"
+	headerUserName        = "Username"
+	headerUserAccessToken = "Useraccesstoken"
+)
+
 // authenticate runs Ombi's ApiKey middleware and the JWT bearer handler. It
 // returns the principal (nil when anonymous) and whether the answer was
 // already written.
@@ -201,8 +211,8 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 			writePlain(w, http.StatusUnauthorized, "Invalid API Key")
 			return nil, true
 		}
-		alias := r.Header.Get("ApiAlias")
-		if vals, ok := r.Header[http.CanonicalHeaderKey("UserName")]; ok {
+		alias := r.Header.Get(headerAPIAlias)
+		if vals, ok := r.Header[headerUserName]; ok {
 			name := ""
 			if len(vals) > 0 {
 				name = vals[0]
@@ -227,7 +237,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		})
 		return &principal{name: "API", id: id, roles: []string{ombiRoleAdmin, ombiRoleAPIUser}, apiKey: true, alias: alias}, false
 	}
-	if vals, ok := r.Header[http.CanonicalHeaderKey("UserAccessToken")]; ok {
+	if vals, ok := r.Header[headerUserAccessToken]; ok {
 		tok := ""
 		if len(vals) > 0 {
 			tok = vals[0]
@@ -260,7 +270,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 
 // apiKeyOf finds the ApiKey header (any case) or the apikey query key.
 func apiKeyOf(r *http.Request) (string, bool) {
-	if vals, ok := r.Header[http.CanonicalHeaderKey("ApiKey")]; ok && len(vals) > 0 {
+	if vals, ok := r.Header[headerAPIKey]; ok && len(vals) > 0 {
 		return vals[0], true
 	}
 	for k, vals := range r.URL.Query() {

@@ -172,6 +172,15 @@ func (st *store) ombiUserOrNil(ref string) any {
 	return nil
 }
 
+// ombiUserNav is the OmbiUser navigation of a projection: ombiUser, or
+// with encoded its kept encoding (ombiUserJSON) for a splice.
+func (st *store) ombiUserNav(a *account, encoded bool) any {
+	if encoded {
+		return st.users.ombiUserJSON(a)
+	}
+	return a.ombiUser()
+}
+
 // category finds a category by id.
 func (is *issueState) category(id int) *issueCategory {
 	for _, c := range is.categories {
@@ -201,14 +210,18 @@ func (c *issueCategory) categoryJSON() map[string]any {
 type issueView struct {
 	reporter bool // Include(UserReported)
 	comments bool // Include(Comments) with each comment's user
+	// encoded puts each OmbiUser in as its kept encoding: the projection
+	// (and each comment) is then a splice's content, to be encoded as one.
+	encoded bool
 }
 
 // issueJSON projects an Issues entity; navigations not included are null,
 // as EF leaves them.
 func (st *store) issueJSON(x *issue, v issueView) map[string]any {
 	reporterID := x.Reporter
-	if a := st.lookupUser(x.Reporter); a != nil {
-		reporterID = a.ID
+	reporter := st.lookupUser(x.Reporter)
+	if reporter != nil {
+		reporterID = reporter.ID
 	}
 	m := map[string]any{
 		"id": x.ID, "title": x.Title, "requestType": x.RequestType, "providerId": x.ProviderID,
@@ -220,28 +233,32 @@ func (st *store) issueJSON(x *issue, v issueView) map[string]any {
 	if c := st.issues.category(x.IssueCategoryID); c != nil {
 		m["issueCategory"] = c.categoryJSON()
 	}
-	if v.reporter {
-		m["userReported"] = st.ombiUserOrNil(x.Reporter)
+	if v.reporter && reporter != nil {
+		m["userReported"] = st.ombiUserNav(reporter, v.encoded)
 	}
-	if v.comments {
+	if v.comments && v.encoded {
+		cs := make([]any, 0, len(x.Comments))
+		for _, c := range x.Comments {
+			cs = append(cs, splice(st.commentJSON(c, true)))
+		}
+		m["comments"] = cs
+	} else if v.comments {
 		cs := make([]map[string]any, 0, len(x.Comments))
 		for _, c := range x.Comments {
-			cs = append(cs, st.commentJSON(c, true))
+			cs = append(cs, st.commentJSON(c, false))
 		}
 		m["comments"] = cs
 	}
 	return withUndocumented(m, x.Extra)
 }
 
-// commentJSON projects an IssueComments entity.
-func (st *store) commentJSON(c *issueComment, withUser bool) map[string]any {
+// commentJSON projects an IssueComments entity with its user; encoded is
+// as in issueView.
+func (st *store) commentJSON(c *issueComment, encoded bool) map[string]any {
 	uid := c.Author
 	var user any
 	if a := st.lookupUser(c.Author); a != nil {
-		uid = a.ID
-		if withUser {
-			user = a.ombiUser()
-		}
+		uid, user = a.ID, st.ombiUserNav(a, encoded)
 	}
 	return map[string]any{"id": c.ID, "userId": uid, "comment": c.Comment, "issuesId": c.IssueID,
 		"date": c.Date, "issues": nil, "user": user}
@@ -492,7 +509,7 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var out map[string]any
+	var out splice
 	s.store.Write(func(st *store) {
 		if in.IssueID == nil {
 			return
@@ -505,13 +522,18 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		x.Comments = append(x.Comments, c)
 		// EF fixes the new row's navigations up to the tracked user and
 		// issue (loaded with UserReported and IssueCategory); the issue's
-		// comments hold only the new row, a loop Newtonsoft drops.
-		out = st.commentJSON(c, true)
-		issue := st.issueJSON(x, issueView{reporter: true})
+		// comments hold only the new row, a loop Newtonsoft drops. The
+		// users go in encoded, as the answer is a splice.
+		out = splice(st.commentJSON(c, true))
+		issue := splice(st.issueJSON(x, issueView{reporter: true, encoded: true}))
 		issue["comments"] = []any{}
 		out["issues"] = issue
 	})
-	writeRecord(w, out)
+	if out == nil {
+		noContent(w) // writeRecord's answer to a missing record
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // issuesCommentDelete answers DELETE Issues/comments/{id}; a missing comment

@@ -76,10 +76,14 @@ type journal struct {
 	maxCalls int
 	maxBytes int64
 	seq      int
-	calls    []Call // oldest first; evicted slots are zeroed before slicing
-	bytes    int64
-	dropped  int
-	epoch    int // counts clears, so a poller can tell a cleared journal
+	// ring holds the kept calls, oldest first from head, n of them; it
+	// wraps around, so adding and evicting a call copy no other. Evicted
+	// slots are zeroed so their bodies can go.
+	ring    []Call
+	head, n int
+	bytes   int64
+	dropped int
+	epoch   int // counts clears, so a poller can tell a cleared journal
 }
 
 // newJournal builds a journal with the given bounds.
@@ -93,14 +97,44 @@ func (j *journal) add(c Call) {
 	defer j.mu.Unlock()
 	j.seq++
 	c.Seq = j.seq
-	j.calls = append(j.calls, c)
+	if j.n == len(j.ring) {
+		j.grow()
+	}
+	j.ring[(j.head+j.n)%len(j.ring)] = c
+	j.n++
 	j.bytes += c.size()
-	for len(j.calls) > 1 && ((j.maxCalls > 0 && len(j.calls) > j.maxCalls) || (j.maxBytes > 0 && j.bytes > j.maxBytes)) {
-		j.bytes -= j.calls[0].size()
-		j.calls[0] = Call{} // let the evicted bodies go
-		j.calls = j.calls[1:]
+	for j.n > 1 && ((j.maxCalls > 0 && j.n > j.maxCalls) || (j.maxBytes > 0 && j.bytes > j.maxBytes)) {
+		j.bytes -= j.ring[j.head].size()
+		j.ring[j.head] = Call{} // let the evicted bodies go
+		j.head = (j.head + 1) % len(j.ring)
+		j.n--
 		j.dropped++
 	}
+}
+
+// grow doubles the ring (the first one holds 16 calls, or maxCalls+1
+// when that is fewer), keeping the calls in order.
+func (j *journal) grow() {
+	size := max(2*len(j.ring), 16)
+	if j.maxCalls > 0 {
+		size = min(size, max(j.maxCalls+1, len(j.ring)+1)) // a call is added before the bound evicts
+	}
+	ring := make([]Call, size)
+	j.copyTo(ring, 0)
+	j.ring, j.head = ring, 0
+}
+
+// copyTo copies the kept calls from the skip-th oldest on into dst, oldest
+// first, and returns how many it copied.
+func (j *journal) copyTo(dst []Call, skip int) int {
+	k := 0
+	for i := skip; i < j.n; {
+		at := (j.head + i) % len(j.ring)
+		run := min(j.n-i, len(j.ring)-at)
+		k += copy(dst[k:], j.ring[at:at+run])
+		i += run
+	}
+	return k
 }
 
 // list hands out deep copies so callers cannot alter the record.
@@ -121,14 +155,16 @@ func (j *journal) list() []Call {
 func (j *journal) since(seq, limit int) []Call {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	first := len(j.calls)
-	for first > 0 && j.calls[first-1].Seq > seq {
+	first := j.n
+	for first > 0 && j.ring[(j.head+first-1)%len(j.ring)].Seq > seq {
 		first--
 	}
-	if limit > 0 && len(j.calls)-first > limit {
-		first = len(j.calls) - limit
+	if limit > 0 && j.n-first > limit {
+		first = j.n - limit
 	}
-	return append([]Call{}, j.calls[first:]...)
+	out := make([]Call, j.n-first)
+	j.copyTo(out, first)
+	return out
 }
 
 // journalStats is the state of the journal.
@@ -146,14 +182,14 @@ type journalStats struct {
 func (j *journal) stats() journalStats {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return journalStats{Last: j.seq, Kept: len(j.calls), Bytes: j.bytes, Dropped: j.dropped, Epoch: j.epoch, MaxCalls: j.maxCalls, MaxBytes: j.maxBytes}
+	return journalStats{Last: j.seq, Kept: j.n, Bytes: j.bytes, Dropped: j.dropped, Epoch: j.epoch, MaxCalls: j.maxCalls, MaxBytes: j.maxBytes}
 }
 
 // clear forgets every call; numbering restarts at 1.
 func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.calls = nil
+	j.ring, j.head, j.n = nil, 0, 0
 	j.seq = 0
 	j.bytes = 0
 	j.dropped = 0
@@ -179,6 +215,16 @@ func journalBody(b []byte, limit int) (json.RawMessage, bool) {
 	}
 	s, _ := json.Marshal(string(b))
 	return s, false
+}
+
+// journalRequestBody is journalBody for the request body serve read: those
+// bytes are the journal's from then on (handlers only read them), so JSON
+// text within the cap is kept as it is rather than copied.
+func journalRequestBody(b []byte, limit int) (json.RawMessage, bool) {
+	if len(b) > 0 && (limit < 0 || len(b) <= limit) && json.Valid(b) {
+		return b[:len(b):len(b)], false
+	}
+	return journalBody(b, limit)
 }
 
 // capture keeps the first limit bytes written through it (limit < 0: all)

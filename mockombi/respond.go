@@ -8,24 +8,66 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // writeJSON answers v as JSON (Newtonsoft style: nulls kept, no escaping of <>&).
 // Views are dynamic values, so jsonvalue encodes them without reflection,
-// with the server's memory of member orders when w is the server's.
+// with the server's memory of member orders when w is the server's; a
+// splice's rawJSON parts are copied in as they are.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	rec, _ := w.(*recorder)
+	buf := new([]byte)
+	if rec != nil && rec.bufs != nil {
+		buf = rec.bufs.get()
+		defer rec.bufs.put(buf)
+	}
+	var enc *jsonvalue.Encoder
+	if rec != nil {
+		enc = rec.enc
+	}
 	var (
 		b   []byte
 		err error
 	)
-	if rec, ok := w.(*recorder); ok && rec.enc != nil {
-		b, err = rec.enc.Append(nil, v, jsonvalue.Options{EscapeHTML: false})
-	} else {
-		b, err = jsonvalue.Append(nil, v, jsonvalue.Options{EscapeHTML: false})
+	switch v.(type) {
+	case splice, rawJSON:
+		if enc == nil {
+			enc = new(jsonvalue.Encoder)
+		}
+		b, err = appendSplice((*buf)[:0], v, enc)
+	default:
+		if enc != nil {
+			b, err = enc.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
+		} else {
+			b, err = jsonvalue.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
+		}
 	}
+	*buf = b // a grown buffer goes back to the pool
 	writeEncoded(w, status, b, err)
+}
+
+// bufPool recycles the buffers writeJSON encodes into: a writer does not
+// keep the bytes it is given, so a buffer is free again once the answer is
+// written. Buffers grown past maxPooledBuf are let go.
+type bufPool struct{ p sync.Pool }
+
+const maxPooledBuf = 1 << 20
+
+func (bp *bufPool) get() *[]byte {
+	if b, ok := bp.p.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, 4<<10)
+	return &b
+}
+
+func (bp *bufPool) put(b *[]byte) {
+	if cap(*b) <= maxPooledBuf {
+		bp.p.Put(b)
+	}
 }
 
 // writeEncoded answers b, the JSON encoding of an answer, or a 500 naming
@@ -91,7 +133,12 @@ func writeProblemErrors(w http.ResponseWriter, status int, errs map[string][]str
 // decodeBody decodes a required JSON body; a missing or malformed body gets
 // the [ApiController] 400 ProblemDetails and false.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	b, _ := io.ReadAll(r.Body)
+	var b []byte
+	if bb, ok := r.Body.(*bufferedBody); ok {
+		b = bb.rest()
+	} else {
+		b, _ = io.ReadAll(r.Body)
+	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"": {"A non-empty request body is required."}})
 		return false

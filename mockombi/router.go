@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -36,6 +37,65 @@ type compiledRoute struct {
 // slash is tolerated.
 type router struct {
 	routes []compiledRoute
+	// bySize indexes the routes by segment count: no other route can match
+	// a path of that many segments.
+	bySize []routeBucket
+}
+
+// routeBucket is the routes of one segment count, by the literal at
+// position keyAt: a path can only match the routes with its own segment
+// there, or a parameter. Each list holds route indices in table order, so
+// the routes a path matches are met in the order of the table.
+type routeBucket struct {
+	keyAt int
+	byKey map[string][]int // the routes with that literal, and every param route
+	other []int            // the routes with a parameter at keyAt
+}
+
+// bucketKeyAt is the segment a bucket of n-segment routes is keyed on: the
+// controller of /api/vN/Controller/... paths, or the last segment of
+// shorter ones (a bucket of "/" routes keeps them all in other).
+func bucketKeyAt(n int) int { return min(2, n-1) }
+
+// candidates lists the routes that may match the lower-cased segments.
+func (rt *router) candidates(lower []string) []int {
+	if len(lower) >= len(rt.bySize) {
+		return nil
+	}
+	b := &rt.bySize[len(lower)]
+	if len(lower) == 0 {
+		return b.other
+	}
+	if list, ok := b.byKey[lower[b.keyAt]]; ok {
+		return list
+	}
+	return b.other
+}
+
+// index builds bySize from routes.
+func (rt *router) index() {
+	for i, cr := range rt.routes {
+		n := len(cr.segs)
+		for len(rt.bySize) <= n {
+			rt.bySize = append(rt.bySize, routeBucket{keyAt: bucketKeyAt(len(rt.bySize)), byKey: map[string][]int{}})
+		}
+		b := &rt.bySize[n]
+		if n == 0 { // "/": no segment to key on
+			b.other = append(b.other, i)
+			continue
+		}
+		if sg := cr.segs[b.keyAt]; sg.param == "" {
+			if _, ok := b.byKey[sg.literal]; !ok {
+				b.byKey[sg.literal] = slices.Clone(b.other) // the param routes so far
+			}
+			b.byKey[sg.literal] = append(b.byKey[sg.literal], i)
+			continue
+		}
+		b.other = append(b.other, i)
+		for k := range b.byKey {
+			b.byKey[k] = append(b.byKey[k], i)
+		}
+	}
 }
 
 // newRouter compiles the table; a malformed pattern is a programming error.
@@ -65,6 +125,7 @@ func newRouter(table []route) (*router, error) {
 		seen[key.String()] = true
 		rt.routes = append(rt.routes, cr)
 	}
+	rt.index()
 	return rt, nil
 }
 
@@ -90,7 +151,7 @@ func (rt *router) match(method, escapedPath string) (*compiledRoute, map[string]
 	}
 	var best *compiledRoute
 	otherMethod := false
-	for i := range rt.routes {
+	for _, i := range rt.candidates(lower) {
 		cr := &rt.routes[i]
 		if !cr.matches(lower) {
 			continue

@@ -150,6 +150,7 @@ type Canary struct {
 type Server struct {
 	opts     Options
 	enc      jsonvalue.Encoder // encodes every JSON answer; remembers the views' member orders
+	bufs     bufPool           // writeJSON's encoding buffers
 	basePath string
 	users    []User
 	router   *router
@@ -441,13 +442,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	start := time.Now()
 	body, readErr := readBody(w, r, orDefault(s.opts.MaxBodyBytes, DefaultMaxBodyBytes))
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = newBufferedBody(body)
 
 	bodyCap := orDefault(s.opts.JournalBodyBytes, DefaultJournalBodyBytes)
 	if s.opts.JournalBodyBytes < 0 {
 		bodyCap = -1
 	}
-	rec := &recorder{ResponseWriter: w, enc: &s.enc}
+	rec := &recorder{ResponseWriter: w, enc: &s.enc, bufs: &s.bufs}
 	if s.opts.JournalResponses {
 		rec.capture = &capture{limit: bodyCap}
 	}
@@ -459,7 +460,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Query:  r.URL.RawQuery,
 		Header: r.Header.Clone(),
 	}
-	call.Body, call.BodyTruncated = journalBody(body, bodyCap)
+	call.Body, call.BodyTruncated = journalRequestBody(body, bodyCap)
 	if call.BodyTruncated || readErr != nil {
 		call.BodyBytes = len(body)
 	}
@@ -533,25 +534,81 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // readBody reads a request body of at most limit bytes (limit 0: any); a
-// longer body fails with *http.MaxBytesError.
+// longer body fails with *http.MaxBytesError. The bytes are the caller's:
+// nothing else holds them.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil, nil
+	rd, size, err := limitedBody(w, r, limit)
+	if rd == nil || err != nil {
+		return nil, err
 	}
 	defer r.Body.Close()
-	rd := r.Body
+	return readSized(rd, size)
+}
+
+// limitedBody is the reader of a request body capped at limit bytes (limit
+// 0: any; nil when there is no body) and the size of buffer that reads it
+// whole without growing: the declared length and one byte to see the end,
+// or 512 when no length within the limit is declared.
+func limitedBody(w http.ResponseWriter, r *http.Request, limit int64) (io.Reader, int, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, 0, nil
+	}
+	var rd io.Reader = r.Body
 	if limit > 0 {
 		if r.ContentLength > limit {
-			return nil, &http.MaxBytesError{Limit: limit}
+			r.Body.Close()
+			return nil, 0, &http.MaxBytesError{Limit: limit}
 		}
 		rd = http.MaxBytesReader(w, r.Body, limit)
 	}
-	var buf bytes.Buffer
 	if r.ContentLength > 0 && (limit <= 0 || r.ContentLength <= limit) {
-		buf.Grow(int(r.ContentLength) + 1)
+		return rd, int(r.ContentLength) + 1, nil
 	}
-	_, err := buf.ReadFrom(rd)
-	return buf.Bytes(), err
+	return rd, 512, nil
+}
+
+// readSized reads rd to its end into a buffer of size bytes, grown only
+// when the body is longer, and returns what it read with the first error
+// other than io.EOF (as bytes.Buffer.ReadFrom, which grows its buffer to
+// keep 512 bytes free before each read).
+func readSized(rd io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// bufferedBody is the request body handlers read: the bytes serve read
+// (and journaled) once, which decodeBody takes without copying them.
+type bufferedBody struct {
+	bytes.Reader
+	b []byte
+}
+
+func newBufferedBody(b []byte) *bufferedBody {
+	bb := &bufferedBody{b: b}
+	bb.Reset(b)
+	return bb
+}
+
+// Close does nothing: the bytes stay readable.
+func (*bufferedBody) Close() error { return nil }
+
+// rest is what is left to read, consumed; callers must not change it.
+func (bb *bufferedBody) rest() []byte {
+	rest := bb.b[len(bb.b)-bb.Len():]
+	_, _ = bb.Seek(0, io.SeekEnd)
+	return rest
 }
 
 // serveAPI runs the Ombi middleware order for /api paths and returns the
@@ -688,6 +745,7 @@ type recorder struct {
 	capture *capture
 	header  http.Header
 	enc     *jsonvalue.Encoder // the server's, for writeJSON
+	bufs    *bufPool           // the server's, for writeJSON
 }
 
 // WriteHeader records the status.

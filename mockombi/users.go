@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
+	"reflect"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // account is one Ombi user (OmbiUser). Login passwords come from Options;
@@ -29,12 +32,16 @@ type account struct {
 	MusicRequestLimit   int
 	LastLoggedIn        *time.Time
 	// Raw is the seed record, so undocumented fields survive projection.
+	// It is never changed once loaded (ombiUserJSON keeps encodings by it).
 	Raw map[string]any
 }
 
 // userState holds every account in seed order.
 type userState struct {
 	accounts []*account
+	// encoded keeps each account's encoded OmbiUser (*account ->
+	// *encodedOmbiUser), see ombiUserJSON; nil keeps none.
+	encoded *sync.Map
 }
 
 // seedUser is the typed part of a users.json record.
@@ -63,7 +70,7 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 	if err := sd.decode("users.json", &raws); err != nil {
 		return userState{}, err
 	}
-	var us userState
+	us := userState{encoded: &sync.Map{}}
 	defer func() {
 		// Ombi also serialises normalizedEmail: the upper-cased email is a secret too
 		for _, a := range us.accounts {
@@ -153,37 +160,73 @@ func (us *userState) byID(id string) *account {
 	return nil
 }
 
+// ombiUserMembers is how many members ombiUser sets besides the seed
+// record's.
+const ombiUserMembers = 28
+
+// ombiUserKey is every account field the OmbiUser projection reads besides
+// the seed record, by value: equal keys (and the same record) project the
+// same OmbiUser.
+type ombiUserKey struct {
+	id, userName, email, alias                                    string
+	userType                                                      int
+	language, streamingCountry, userAccessToken, mediaServerToken string
+	movieLimit, episodeLimit, musicLimit                          int
+	lastLoggedIn                                                  *time.Time
+	lastLoggedInAt                                                time.Time // *lastLoggedIn: a change in place shows too
+}
+
+// ombiUserKey reads the key of an account's projection.
+func (a *account) ombiUserKey() ombiUserKey {
+	k := ombiUserKey{
+		id: a.ID, userName: a.UserName, email: a.Email, alias: a.Alias, userType: a.UserType,
+		language: a.Language, streamingCountry: a.StreamingCountry, userAccessToken: a.UserAccessToken,
+		mediaServerToken: a.MediaServerToken, movieLimit: a.MovieRequestLimit, episodeLimit: a.EpisodeRequestLimit,
+		musicLimit: a.MusicRequestLimit, lastLoggedIn: a.LastLoggedIn,
+	}
+	if a.LastLoggedIn != nil {
+		k.lastLoggedInAt = *a.LastLoggedIn
+	}
+	return k
+}
+
 // ombiUser projects an account as the OmbiUser entity Ombi nests in requests
 // (requestedUser) and issues: identity fields, limits and its tokens.
-func (a *account) ombiUser() map[string]any {
-	m := maps.Clone(a.Raw)
-	if m == nil {
-		m = map[string]any{}
+func (a *account) ombiUser() map[string]any { return projectOmbiUser(a.ombiUserKey(), a.Raw) }
+
+// projectOmbiUser is the OmbiUser of an account's key and seed record; it
+// reads nothing else, so ombiUserJSON can keep its encoding by the two.
+func projectOmbiUser(k ombiUserKey, raw map[string]any) map[string]any {
+	// sized for the seed record and the members set below, so it never grows
+	m := make(map[string]any, len(raw)+ombiUserMembers)
+	for k, v := range raw {
+		switch k {
+		case "roles", "passwordHash", "securityStamp", "concurrencyStamp":
+			continue // [JsonIgnore] upstream, or not part of OmbiUser
+		}
+		m[k] = v
 	}
-	for _, k := range []string{"roles", "passwordHash", "securityStamp", "concurrencyStamp"} {
-		delete(m, k) // [JsonIgnore] upstream, or not part of OmbiUser
-	}
-	m["id"] = a.ID
-	m["userName"] = a.UserName
-	m["normalizedUserName"] = strings.ToUpper(a.UserName)
-	m["email"] = nullIfEmpty(a.Email)
-	m["normalizedEmail"] = nullIfEmpty(strings.ToUpper(a.Email))
-	m["alias"] = nullIfEmpty(a.Alias)
-	m["userType"] = a.UserType
-	m["language"] = nullIfEmpty(a.Language)
-	m["streamingCountry"] = nullIfEmpty(a.StreamingCountry)
-	m["userAccessToken"] = nullIfEmpty(a.UserAccessToken)
-	m["mediaServerToken"] = nullIfEmpty(a.MediaServerToken)
-	m["movieRequestLimit"] = a.MovieRequestLimit
-	m["episodeRequestLimit"] = a.EpisodeRequestLimit
-	m["musicRequestLimit"] = a.MusicRequestLimit
-	m["lastLoggedIn"] = a.LastLoggedIn
-	m["isSystemUser"] = a.UserType == 0
+	m["id"] = k.id
+	m["userName"] = k.userName
+	m["normalizedUserName"] = strings.ToUpper(k.userName)
+	m["email"] = nullIfEmpty(k.email)
+	m["normalizedEmail"] = nullIfEmpty(strings.ToUpper(k.email))
+	m["alias"] = nullIfEmpty(k.alias)
+	m["userType"] = k.userType
+	m["language"] = nullIfEmpty(k.language)
+	m["streamingCountry"] = nullIfEmpty(k.streamingCountry)
+	m["userAccessToken"] = nullIfEmpty(k.userAccessToken)
+	m["mediaServerToken"] = nullIfEmpty(k.mediaServerToken)
+	m["movieRequestLimit"] = k.movieLimit
+	m["episodeRequestLimit"] = k.episodeLimit
+	m["musicRequestLimit"] = k.musicLimit
+	m["lastLoggedIn"] = k.lastLoggedIn
+	m["isSystemUser"] = k.userType == 0
 	m["isEmbyConnect"] = false
-	if a.Alias != "" {
-		m["userAlias"] = a.Alias
+	if k.alias != "" {
+		m["userAlias"] = k.alias
 	} else {
-		m["userAlias"] = a.UserName
+		m["userAlias"] = k.userName
 	}
 	for _, k := range []string{"emailConfirmed", "phoneNumberConfirmed", "twoFactorEnabled", "lockoutEnabled"} {
 		if _, ok := m[k]; !ok {
@@ -199,6 +242,45 @@ func (a *account) ombiUser() map[string]any {
 		m["accessFailedCount"] = 0
 	}
 	return m
+}
+
+// encodedOmbiUser is an account's OmbiUser encoded, with the key and the
+// seed record it was projected from.
+type encodedOmbiUser struct {
+	key  ombiUserKey
+	raw  map[string]any
+	body rawJSON
+}
+
+// ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a rawJSON),
+// for a splice. The encoding is kept per account (in us.encoded) and used again
+// while the account's key and seed record are the ones it was built from:
+// any change of a field the projection reads makes a new one. It must run
+// under the store's lock, as every account read does; readers sharing the
+// read lock may build it twice, and the last one kept wins.
+func (us *userState) ombiUserJSON(a *account) any {
+	key := a.ombiUserKey()
+	if us.encoded != nil {
+		if v, ok := us.encoded.Load(a); ok {
+			if e := v.(*encodedOmbiUser); e.key == key && sameMap(e.raw, a.Raw) {
+				return e.body
+			}
+		}
+	}
+	m := projectOmbiUser(key, a.Raw)
+	body, err := jsonvalue.Append(nil, m, jsonvalue.Options{EscapeHTML: false})
+	if err != nil {
+		return m // the answer's encoding meets the error, as without the cache
+	}
+	if us.encoded != nil {
+		us.encoded.Store(a, &encodedOmbiUser{key: key, raw: a.Raw, body: body})
+	}
+	return rawJSON(body)
+}
+
+// sameMap reports whether a and b are the same map (both nil included).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
 }
 
 // displayName is what Ombi shows for a user: alias, else user name.
