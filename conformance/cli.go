@@ -71,9 +71,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		mcpPath      = fs.String("mcp-path", harness.DefaultMCPPath, "http: the server's MCP endpoint path")
 		serverURL    = fs.String("url", "", "MCP endpoint of a Streamable HTTP server already running, instead of --server; checks that need a restart are skipped")
 		mockAddr     = fs.String("mock-addr", "", "listen address of the embedded mock (default: a free loopback port); with --url, where the running server's OMBI_URL points")
-		parallel     = fs.Int("parallel", 0, "split a run of the embedded mock over this many processes of the suite, a tool's checks in one (0: one per CPU, at most 4; 1: one process); small runs are not split")
+		parallel     = fs.Int("parallel", 0, "split a run of the embedded mock over this many processes of the suite, a tool's example checks in one, each property check on its own (0: two per CPU, at most 8; 1: one process); small runs are not split")
 		shardFilter  = fs.String("shard-filter", "", "internal: the label filter of one process of a split run")
 		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo JSON report")
+		shardList    = fs.Bool("shard-list", false, "internal: with --list, print each check's id, area and labels for planning a split run")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -152,6 +153,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitHarness
 		}
 		switch {
+		case *shardList:
+			writeShardList(stdout, checks)
 		case *byClause:
 			WriteMatrix(stdout, checks)
 		case *bySentence:
@@ -217,19 +220,26 @@ var rerunFlags = map[string]bool{
 	"auth-modes": true, "tools": true, "bundles": true,
 }
 
-// processes resolves --parallel: 0 is one process per CPU, at most 4.
+// processes resolves --parallel: 0 is two processes per CPU, at most
+// maxProcesses. A process spends much of its time waiting (server starts,
+// round trips, the faults' deadlines), so two per CPU keep the CPUs busy;
+// more only add start-up and memory (each process holds its own mock and
+// servers, and the budget checks' payloads).
 func processes(n int) int {
 	if n > 0 {
 		return n
 	}
-	return min(runtime.NumCPU(), 4)
+	return min(2*runtime.NumCPU(), maxProcesses)
 }
+
+// maxProcesses caps the default number of processes of a split run.
+const maxProcesses = 8
 
 // notForChildren are the flags a split run sets for each of its processes
 // itself, or keeps to itself (the reports are merged).
 var notForChildren = map[string]bool{
 	"json": true, "junit": true, "html": true, "parallel": true, "seed": true,
-	"shard-filter": true, "shard-report": true, "list": true, "by-clause": true, "by-sentence": true,
+	"shard-filter": true, "shard-report": true, "shard-list": true, "list": true, "by-clause": true, "by-sentence": true,
 }
 
 // childArgs is this invocation's flags as set on the command line, less

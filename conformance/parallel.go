@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,24 +23,44 @@ import (
 )
 
 // A run against the embedded mock may be split over several processes of
-// the suite, each judging the checks of a share of the tools with its own
-// mock and servers, and the verdicts merged. A tool's checks stay in one
-// process (its ordered groups share their setup); checks of no tool run
-// in the first. Every check sees exactly what it sees in one process: its
-// property cases derive from the run seed and its id, and each check
-// resets the mock it uses.
+// the suite, each judging its share of the checks with its own mock and
+// servers, and the verdicts merged. The share is made of units: a tool's
+// example checks stay in one process (its ordered groups share their
+// setup), and each property check of a tool is a unit of its own (it
+// starts a private mock and server, and derives its cases from the run
+// seed and its id); the checks of no tool are one unit, less their
+// property checks. Every check sees exactly what it sees in one process:
+// the plan depends only on the selected checks and the cost table, never
+// on timing, and each check resets the mock it uses.
 
 // shardMinChecks is the fewest selected checks a run splits: below it the
 // start-up of more processes costs more than it saves.
 const shardMinChecks = 300
 
-// areaWeight is the rough cost of one check of an area, to balance the
-// processes: the property areas call the server many times per check.
-var areaWeight = map[string]float64{"errors": 8, "budget": 6, "leak": 4, "fuzz": 4, "auth": 3, "schema": 1, "wire": 1, "protocol": 0.5}
+// checkCostsJSON is what each check took, in milliseconds, in a run of
+// the reference server (testdata/check-costs.json, taken from a --json
+// report, see docs/conformance.md): the weights that balance the
+// processes. It only steers the plan; a check it does not know weighs the
+// mean of the known checks of its kind.
+//
+//go:embed testdata/check-costs.json
+var checkCostsJSON []byte
+
+// checkCosts reads the embedded cost table.
+func checkCosts() (map[string]float64, error) {
+	costs := map[string]float64{}
+	if err := json.Unmarshal(checkCostsJSON, &costs); err != nil {
+		return nil, fmt.Errorf("read testdata/check-costs.json: %w", err)
+	}
+	return costs, nil
+}
 
 // toolLabelPrefix labels each check with the tool it judges, so a label
 // filter can select a tool's checks (/^tool:read_search$/).
 const toolLabelPrefix = "tool:"
+
+// labelProperty marks the rapid property checks (properties.go).
+const labelProperty = "property"
 
 // shardable reports whether opts may be split: the embedded mock on a
 // free port, servers the suite starts itself, a suite binary to start.
@@ -47,10 +69,49 @@ func shardable(opts Options) bool {
 		opts.Target.URL == "" && opts.OmbiURL == "" && opts.MockAddr == ""
 }
 
-// shard is one process of a split run: the tools it judges and its label
+// shardUnit is what one process of a split run judges as a whole: the
+// example checks of a tool (clause "") or one of its property checks.
+type shardUnit struct {
+	tool   string // "" stands for the checks of no tool
+	clause string // a property check's clause; "" for every other check
+}
+
+// unitOf is the unit a check belongs to.
+func unitOf(c Check) shardUnit {
+	if slices.Contains(c.Labels, labelProperty) {
+		return shardUnit{tool: c.Tool, clause: c.Clause}
+	}
+	return shardUnit{tool: c.Tool}
+}
+
+// key orders units and names them in messages.
+func (u shardUnit) key() string {
+	name := u.tool
+	if name == "" {
+		name = "(no tool)"
+	}
+	if u.clause != "" {
+		return name + " " + u.clause + " property"
+	}
+	return name
+}
+
+// filter is the label filter that selects the unit's checks and no other.
+func (u shardUnit) filter() string {
+	tool := "!/^" + toolLabelPrefix + "/"
+	if u.tool != "" {
+		tool = "/^" + toolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
+	}
+	if u.clause == "" {
+		return "(" + tool + " && !" + labelProperty + ")"
+	}
+	return "(" + tool + " && " + labelProperty + " && /^" + clauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
+}
+
+// shard is one process of a split run: the units it judges and its label
 // filter.
 type shard struct {
-	tools   []string // "" stands for the checks of no tool
+	units   []shardUnit
 	weight  float64
 	checks  int
 	filter  string
@@ -60,53 +121,124 @@ type shard struct {
 	jsonRep string // its JSON report
 }
 
-// planShards spreads the selected checks' tools over at most n processes,
-// heaviest first onto the lightest process.
-func planShards(checks []Check, n int) []*shard {
-	weight := map[string]float64{}
-	count := map[string]int{}
+// describe names a shard's tools and counts its property checks.
+func (s *shard) describe() string {
+	var names []string
+	props := 0
+	for _, u := range s.units {
+		if u.clause != "" {
+			props++
+			continue
+		}
+		names = append(names, u.key())
+	}
+	out := strings.Join(names, ", ")
+	if len(names) > 6 {
+		out = strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more", len(names)-6)
+	}
+	switch {
+	case props == 0:
+	case out == "":
+		out = fmt.Sprintf("%d property checks", props)
+	default:
+		out += fmt.Sprintf(", %d property checks", props)
+	}
+	return out
+}
+
+// checkKind groups checks of a similar cost: the area, and whether the
+// check is a property.
+func checkKind(c Check) string {
+	if slices.Contains(c.Labels, labelProperty) {
+		return c.Area + "/" + labelProperty
+	}
+	return c.Area
+}
+
+// estimates weighs each check by its cost in costs, else by the mean cost
+// of the known checks of its kind, else by the mean of all known checks.
+func estimates(checks []Check, costs map[string]float64) []float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	var all float64
+	known := 0
 	for _, c := range checks {
-		w, ok := areaWeight[c.Area]
-		if !ok {
-			w = 1
+		if v, ok := costs[c.ID]; ok {
+			k := checkKind(c)
+			sum[k] += v
+			n[k]++
+			all += v
+			known++
 		}
-		weight[c.Tool] += w
-		count[c.Tool]++
 	}
-	tools := make([]string, 0, len(weight))
-	for t := range weight {
-		tools = append(tools, t)
+	mean := 1.0
+	if known > 0 {
+		mean = max(all/float64(known), 1)
 	}
-	sort.Slice(tools, func(i, j int) bool {
-		if weight[tools[i]] != weight[tools[j]] {
-			return weight[tools[i]] > weight[tools[j]]
+	est := make([]float64, len(checks))
+	for i, c := range checks {
+		v, ok := costs[c.ID]
+		switch k := checkKind(c); {
+		case ok:
+		case n[k] > 0:
+			v = sum[k] / float64(n[k])
+		default:
+			v = mean
 		}
-		return tools[i] < tools[j]
+		est[i] = max(v, 1) // a check costs at least its start
+	}
+	return est
+}
+
+// planShards spreads the selected checks' units over at most n processes,
+// heaviest first onto the lightest process, by the costs of costs. The
+// plan depends on nothing else, so a seed's run splits the same way
+// every time.
+func planShards(checks []Check, costs map[string]float64, n int) []*shard {
+	est := estimates(checks, costs)
+	weight := map[shardUnit]float64{}
+	count := map[shardUnit]int{}
+	for i, c := range checks {
+		u := unitOf(c)
+		weight[u] += est[i]
+		count[u]++
+	}
+	units := make([]shardUnit, 0, len(weight))
+	for u := range weight {
+		units = append(units, u)
+	}
+	sort.Slice(units, func(i, j int) bool {
+		if weight[units[i]] != weight[units[j]] {
+			return weight[units[i]] > weight[units[j]]
+		}
+		return units[i].key() < units[j].key()
 	})
-	shards := make([]*shard, min(n, len(tools)))
+	shards := make([]*shard, min(n, len(units)))
 	for i := range shards {
 		shards[i] = &shard{}
 	}
-	for _, t := range tools {
+	for _, u := range units {
 		light := shards[0]
 		for _, s := range shards[1:] {
 			if s.weight < light.weight {
 				light = s
 			}
 		}
-		light.tools = append(light.tools, t)
-		light.weight += weight[t]
-		light.checks += count[t]
+		light.units = append(light.units, u)
+		light.weight += weight[u]
+		light.checks += count[u]
+	}
+	// the process judging the checks of no tool comes first: it owns the
+	// suite's own nodes and the checks no process selects
+	for i, s := range shards {
+		if slices.Contains(s.units, shardUnit{}) {
+			shards[0], shards[i] = shards[i], shards[0]
+		}
 	}
 	for _, s := range shards {
-		sort.Strings(s.tools)
-		var terms []string
-		for _, t := range s.tools {
-			if t == "" {
-				terms = append(terms, "!/^"+toolLabelPrefix+"/")
-				continue
-			}
-			terms = append(terms, "/^"+toolLabelPrefix+regexp.QuoteMeta(t)+"$/")
+		sort.Slice(s.units, func(i, j int) bool { return s.units[i].key() < s.units[j].key() })
+		terms := make([]string, len(s.units))
+		for i, u := range s.units {
+			terms[i] = u.filter()
 		}
 		s.filter = strings.Join(terms, " || ")
 	}
@@ -147,8 +279,12 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 		return nil, true, fmt.Errorf("run suite: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	shards := planShards(checks, opts.Parallel)
-	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's checks in one), seed %d\n", len(checks), len(shards), opts.Seed)
+	costs, err := checkCosts()
+	if err != nil {
+		return nil, true, fmt.Errorf("run suite: %w", err)
+	}
+	shards := planShards(checks, costs, opts.Parallel)
+	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(checks), len(shards), opts.Seed)
 	var wg sync.WaitGroup
 	for i, s := range shards {
 		s.ginkgo = filepath.Join(dir, fmt.Sprintf("ginkgo-%d.json", i))
@@ -178,25 +314,25 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	}
 	wg.Wait()
 	// Each process reports every check, those of the others as skipped:
-	// a check's verdict is its owner's (the first process owns the checks
-	// of no tool, of tools none selected, and the suite's own nodes).
-	owner := map[string]int{}
+	// a check's verdict is its unit's process's (the first process owns
+	// the checks of units none selected and the suite's own nodes).
+	owner := map[shardUnit]int{}
 	for i, s := range shards {
-		for _, t := range s.tools {
-			owner[t] = i
+		for _, u := range s.units {
+			owner[u] = i
 		}
 	}
 	owns := func(i int, sr types.SpecReport) bool {
 		if sr.LeafNodeType != types.NodeTypeIt {
 			return i == 0
 		}
-		return owner[checkOf(sr).Tool] == i
+		return owner[unitOf(checkOf(sr))] == i
 	}
 	merged := types.Report{}
 	res = &Result{Seed: opts.Seed}
 	var harnessErrs []string
 	for i, s := range shards {
-		fmt.Fprintf(out, "\n--- process %d of %d: %d checks of %s\n", i+1, len(shards), s.checks, shardTools(s.tools))
+		fmt.Fprintf(out, "\n--- process %d of %d: %d checks of %s\n", i+1, len(shards), s.checks, s.describe())
 		_, _ = out.Write(s.out.Bytes())
 		var reps []types.Report
 		b, rerr := os.ReadFile(s.ginkgo)
@@ -206,7 +342,7 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 		jr, jerr := ReadJSONReport(s.jsonRep)
 		switch {
 		case rerr != nil || len(reps) == 0 || jerr != nil:
-			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d (%s) exited %d without its reports", i+1, len(shards), shardTools(s.tools), s.code))
+			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d (%s) exited %d without its reports", i+1, len(shards), s.describe(), s.code))
 			continue
 		case jr.HarnessError != "":
 			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d: %s", i+1, len(shards), jr.HarnessError))
@@ -250,11 +386,11 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	return res, true, nil
 }
 
-// listChecks lists the checks opts selects, from a process of the suite
-// (a process builds its check tree once, and this one may still run its
-// own).
+// listChecks lists the checks opts selects, with their labels, from a
+// process of the suite (a process builds its check tree once, and this
+// one may still run its own).
 func listChecks(ctx context.Context, opts Options) ([]Check, error) {
-	args := []string{"--list"}
+	args := []string{"--list", "--shard-list"}
 	if opts.LabelFilter != "" {
 		args = append(args, "--label-filter", opts.LabelFilter)
 	}
@@ -269,26 +405,29 @@ func listChecks(ctx context.Context, opts Options) ([]Check, error) {
 		return nil, fmt.Errorf("run suite: list the checks to split: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	var checks []Check
-	for i, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if i == 0 || len(f) < 2 {
-			continue // the header, or the end
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue // the end
 		}
-		checks = append(checks, Check{ID: f[0], Area: f[1], Tool: toolOfID(f[0])})
+		c := Check{ID: f[0], Area: f[1], Tool: toolOfID(f[0])}
+		if f[2] != "" {
+			c.Labels = strings.Split(f[2], ",")
+		}
+		for _, l := range c.Labels {
+			if id, ok := strings.CutPrefix(l, clauseLabelPrefix); ok {
+				c.Clause = id
+			}
+		}
+		checks = append(checks, c)
 	}
 	return checks, nil
 }
 
-func shardTools(tools []string) string {
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t
-		if t == "" {
-			names[i] = "(no tool)"
-		}
+// writeShardList prints one line per check for planning a split run: id,
+// area and labels (comma-separated), tab-separated.
+func writeShardList(w io.Writer, checks []Check) {
+	for _, c := range checks {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", c.ID, c.Area, strings.Join(c.Labels, ","))
 	}
-	if len(names) > 6 {
-		return strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more tools", len(names)-6)
-	}
-	return strings.Join(names, ", ")
 }

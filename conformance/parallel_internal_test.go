@@ -2,29 +2,52 @@ package conformance
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-// TestPlanShards: every tool's checks land in exactly one process, the
-// checks of no tool too, and each process's label filter selects its own
-// checks and no other's.
+// TestPlanShards: every unit's checks land in exactly one process (a
+// tool's example checks together, each property check on its own), the
+// checks of no tool in the first, each process's label filter selects its
+// own checks and no other's, and the same checks always give the same
+// plan.
 func TestPlanShards(t *testing.T) {
 	var checks []Check
 	tools := []string{"", "read_search", "read_media", "write_vote", "read_logs", "write_job_run"}
+	costs := map[string]float64{}
 	for i, tool := range tools {
 		for j := range 10 * (i + 1) {
 			area := []string{"schema", "errors", "wire"}[j%3]
-			checks = append(checks, Check{ID: fmt.Sprintf("X-%d-%d", i, j), Area: area, Tool: tool})
+			c := Check{ID: fmt.Sprintf("X-%d-%d", i, j), Area: area, Tool: tool, Clause: "X-" + area}
+			c.Labels = []string{area, clauseLabelPrefix + c.Clause}
+			if tool != "" {
+				c.Labels = append(c.Labels, toolLabelPrefix+tool)
+			}
+			if j < 2 {
+				c.Clause = fmt.Sprintf("P-%d", j)
+				c.Labels = []string{area, labelProperty, clauseLabelPrefix + c.Clause}
+				if tool != "" {
+					c.Labels = append(c.Labels, toolLabelPrefix+tool)
+				}
+			}
+			if j%4 == 0 {
+				costs[c.ID] = float64(100 * (j + 1))
+			}
+			checks = append(checks, c)
 		}
 	}
-	for _, n := range []int{1, 2, 3, 4, 10} {
-		shards := planShards(checks, n)
-		if len(shards) != min(n, len(tools)) {
-			t.Errorf("n=%d: %d shards", n, len(shards))
+	for _, n := range []int{1, 2, 3, 4, 10, 100} {
+		shards := planShards(checks, costs, n)
+		if want := min(n, len(tools)*3); len(shards) != want {
+			t.Errorf("n=%d: %d shards, want %d", n, len(shards), want)
+		}
+		if !reflect.DeepEqual(shardFilters(shards), shardFilters(planShards(checks, costs, n))) {
+			t.Errorf("n=%d: two plans of the same checks differ", n)
 		}
 		owner := map[string]int{}
+		units := map[shardUnit]int{}
 		total := 0
 		for i, s := range shards {
 			total += s.checks
@@ -32,21 +55,40 @@ func TestPlanShards(t *testing.T) {
 			if err != nil {
 				t.Fatalf("n=%d shard %d: filter %q: %v", n, i, s.filter, err)
 			}
-			for _, tool := range tools {
-				labels := []string{"schema"}
-				if tool != "" {
-					labels = append(labels, toolLabelPrefix+tool)
+			for _, c := range checks {
+				if !match(c.Labels) {
+					continue
 				}
-				if match(labels) {
-					if prev, ok := owner[tool]; ok {
-						t.Errorf("n=%d: tool %q selected by shards %d and %d", n, tool, prev, i)
-					}
-					owner[tool] = i
+				if prev, ok := owner[c.ID]; ok {
+					t.Errorf("n=%d: check %s selected by shards %d and %d", n, c.ID, prev, i)
 				}
+				owner[c.ID] = i
+				u := unitOf(c)
+				if prev, ok := units[u]; ok && prev != i {
+					t.Errorf("n=%d: unit %s split over shards %d and %d", n, u.key(), prev, i)
+				}
+				units[u] = i
 			}
 		}
-		if len(owner) != len(tools) || total != len(checks) {
-			t.Errorf("n=%d: %d of %d tools owned, %d of %d checks", n, len(owner), len(tools), total, len(checks))
+		if len(owner) != len(checks) || total != len(checks) {
+			t.Errorf("n=%d: %d of %d checks owned, %d counted", n, len(owner), len(checks), total)
+		}
+		if units[shardUnit{}] != 0 {
+			t.Errorf("n=%d: the checks of no tool are in shard %d, want the first", n, units[shardUnit{}])
 		}
 	}
+	if _, err := checkCosts(); err != nil {
+		t.Errorf("the embedded cost table: %v", err)
+	}
+	if got := len(planShards(checks, costs, 100)); got != 18 {
+		t.Errorf("%d units, want 18: 6 groups of example checks and 12 property checks", got)
+	}
+}
+
+func shardFilters(shards []*shard) []string {
+	out := make([]string, len(shards))
+	for i, s := range shards {
+		out[i] = s.filter
+	}
+	return out
 }

@@ -63,8 +63,10 @@ type Options struct {
 	Rerun []string
 
 	// Parallel splits a run against the embedded mock over this many
-	// processes of the suite (Self with ChildArgs), a tool's checks in
-	// one, when it selects enough checks to gain; <= 1 runs in process.
+	// processes of the suite (Self with ChildArgs), a tool's example
+	// checks in one and each property check on its own, when it selects
+	// enough checks to gain; <= 1 runs in process. The command line's
+	// default is two per CPU, at most 8.
 	Parallel  int
 	Self      string   // the suite's executable
 	ChildArgs []string // the arguments a process of a split run starts from

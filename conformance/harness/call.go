@@ -133,15 +133,13 @@ func (s *Server) CallRaw(ctx context.Context, tool string, args json.RawMessage)
 	if _, err := s.Tools(ctx); err != nil {
 		return nil, err
 	}
-	before := len(s.h.Upstream.Journal())
+	before := s.h.Upstream.mark()
 	cctx, cancel := context.WithTimeout(ctx, s.h.callTimeout())
 	defer cancel()
 	start := time.Now()
 	res, err := s.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: o.Arguments})
 	o.Duration = time.Since(start)
-	if j := s.h.Upstream.Journal(); len(j) >= before && j != nil {
-		o.Journal = j[before:]
-	}
+	o.Journal = s.h.Upstream.since(before)
 	if err != nil {
 		var rpc *jsonrpc.Error
 		if errors.As(err, &rpc) {

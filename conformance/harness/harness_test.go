@@ -1,9 +1,12 @@
 package harness
 
 import (
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -104,5 +107,58 @@ func TestSameJSON(t *testing.T) {
 				t.Errorf("SameJSON(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUpstream_since: a call's journal is the calls recorded after its
+// mark, whatever came before; no call gives an empty journal, a clear in
+// between every call kept, and a live upstream none.
+func TestUpstream_since(t *testing.T) {
+	up, err := StartMock(mockombi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	get := func(path string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, up.URL()+path, nil)
+		req.Header.Set("ApiKey", up.Credentials().APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	}
+	paths := func(calls []mockombi.Call) []string {
+		out := []string{}
+		for _, c := range calls {
+			out = append(out, c.Path)
+		}
+		return out
+	}
+	get("/api/v1/Status")
+	m := up.mark()
+	if got := up.since(m); got == nil || len(got) != 0 {
+		t.Errorf("no call since the mark: got %v, want an empty journal", got)
+	}
+	get("/api/v1/Search/movie/a")
+	get("/api/v1/Search/movie/b")
+	if got, want := paths(up.since(m)), []string{"/api/v1/Search/movie/a", "/api/v1/Search/movie/b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("since the mark: %v, want %v", got, want)
+	}
+	if all := up.Journal(); len(all) != 3 {
+		t.Errorf("the journal has %d calls, want 3", len(all))
+	}
+	m = up.mark()
+	if err := up.ClearJournal(); err != nil {
+		t.Fatal(err)
+	}
+	get("/api/v1/Search/movie/c")
+	if got, want := paths(up.since(m)), []string{"/api/v1/Search/movie/c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("since a mark before a clear: %v, want %v", got, want)
+	}
+	live := Live("http://127.0.0.1:0", Credentials{})
+	if got := live.since(live.mark()); got != nil {
+		t.Errorf("live: %v, want nil", got)
 	}
 }
