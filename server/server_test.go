@@ -1,9 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -426,70 +430,112 @@ func TestServer_apiKeyNeverCallsToken(t *testing.T) {
 	}
 }
 
-// TestServer_branchesHitTheirLedgerRoutes runs every branch of the complete
-// tools against the mock and checks the journal: exactly the ledger routes
-// of the branch, in order, and never a local page forwarded upstream.
+// exactWireCase is the part of a case of the suite's exact-wire table
+// (conformance/testdata/wire-exact.json) this package's tests replay: the
+// call and the upstream calls it must send, in order.
+type exactWireCase struct {
+	Name   string          `json:"name"`
+	Tool   string          `json:"tool"`
+	Config string          `json:"config"` // jwt (default), api_key or plain
+	Args   json.RawMessage `json:"args"`
+	Calls  []struct {
+		Method string              `json:"method"`
+		Path   string              `json:"path"`
+		Query  map[string][]string `json:"query"`
+	} `json:"calls"`
+	Faults json.RawMessage `json:"faults"`
+	Steps  json.RawMessage `json:"steps"`
+	Env    json.RawMessage `json:"env"`
+}
+
+// standaloneWireCases reads the exact-wire table and keeps the cases that
+// need nothing but the seeded mock and a configuration this package builds:
+// no faults, steps, deployment settings, ${...} variables or plain user.
+func standaloneWireCases(t *testing.T) []exactWireCase {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "conformance", "testdata", "wire-exact.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []json.RawMessage `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []exactWireCase
+	for _, raw := range doc.Cases {
+		var c exactWireCase
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Faults != nil || c.Steps != nil || c.Env != nil || c.Config == "plain" || bytes.Contains(raw, []byte("${")) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestServer_branchesHitTheirLedgerRoutes replays the suite's standalone
+// exact-wire cases (one table of branch-to-route facts, as data) against
+// the mock and checks the journal: exactly the case's calls (method,
+// escaped path and query), in order, and never a local page forwarded
+// upstream. The table's own test checks every call against the ledger.
 func TestServer_branchesHitTheirLedgerRoutes(t *testing.T) {
 	m := startMock(t, mockombi.Options{})
-	h := newHarness(t, m, Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second})
-	tests := []struct {
-		tool   string
-		args   map[string]any
-		routes []string
-	}{
-		{"read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix", "page": map[string]any{"offset": 5, "limit": 2}}, []string{"GET /api/v1/Search/movie/{searchTerm}"}},
-		{"read_search", map[string]any{"action": "text", "media": "tv", "query": "breaking"}, []string{"GET /api/v1/Search/tv/{searchTerm}"}},
-		{"read_search", map[string]any{"action": "text", "media": "artist", "query": "linkin"}, []string{"GET /api/v1/Search/music/artist/{searchTerm}"}},
-		{"read_search", map[string]any{"action": "text", "media": "album", "query": "meteora"}, []string{"GET /api/v1/Search/music/album/{searchTerm}"}},
-		{"read_search", map[string]any{"action": "multi", "query": "matrix", "include": []string{"movies", "people"}}, []string{"POST /api/v2/Search/multi/{searchTerm}"}},
-		{"read_search", map[string]any{"action": "movie_refine", "query": "matrix", "year": 1999}, []string{"POST /api/v1/Search/movie"}},
-		{"read_search", map[string]any{"action": "actor", "query": "keanu"}, []string{"POST /api/v1/Search/movie/actor"}},
-		{"read_discover", map[string]any{"action": "browse", "media": "movie", "list": "top_rated"}, []string{"GET /api/v2/Search/movie/toprated/{currentPosition}/{amountToLoad}"}},
-		{"read_discover", map[string]any{"action": "browse", "media": "tv", "list": "trending"}, []string{"GET /api/v2/Search/tv/trending/{currentPosition}/{amountToLoad}"}},
-		{"read_discover", map[string]any{"action": "similar", "tmdb_id": 603}, []string{"POST /api/v2/Search/movie/similar"}},
-		{"read_discover", map[string]any{"action": "collection", "collection_id": 2344}, []string{"GET /api/v2/Search/movie/collection/{collectionId}"}},
-		{"read_discover", map[string]any{"action": "credits", "person_id": 6384, "person_name": "Keanu Reeves", "media": "movie"}, []string{"GET /api/v2/Search/actor/{actorId}/movie"}},
-		{"read_discover", map[string]any{"action": "artist_albums", "artist_id": "f59c5520-5f46-4d2c-b2c4-822eabf53419"}, []string{"GET /api/v1/Search/music/artist/album/{foreignArtistId}"}},
-		{"read_discover", map[string]any{"action": "advanced_movie", "genre_ids": []int{28}}, []string{"POST /api/v2/Search/advancedSearch/movie/{currentPosition}/{amountToLoad}"}},
-		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "movie", "provider": "tmdb", "id": 603}}, []string{"GET /api/v2/Search/movie/{movieDbId}"}},
-		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "movie", "provider": "imdb", "id": "tt0133093"}}, []string{"GET /api/v2/Search/movie/imdb/{imdbid}"}},
-		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "tv", "provider": "tmdb", "id": 1396}}, []string{"GET /api/v2/Search/tv/moviedb/{moviedbid}"}},
-		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "artist", "provider": "musicbrainz", "id": "f59c5520"}}, []string{"GET /api/v2/Search/artist/{artistId}"}},
-		{"read_media", map[string]any{"action": "details", "target": map[string]any{"media": "album", "provider": "musicbrainz", "id": "abc"}}, []string{"GET /api/v2/Search/artist/album/{albumId}"}},
-		{"read_media", map[string]any{"action": "by_request", "media": "movie", "request_id": 1}, []string{"GET /api/v2/Search/movie/request/{requestId}"}},
-		{"read_media", map[string]any{"action": "by_request", "media": "tv", "request_id": 1}, []string{"GET /api/v2/Search/tv/request/{requestId}"}},
-		{"read_media", map[string]any{"action": "by_request", "media": "album", "request_id": 1}, []string{"GET /api/v2/Search/artist/request/{requestId}"}},
-		{"read_media", map[string]any{"action": "movie_localized", "tmdb_id": 603, "language": "de"}, []string{"POST /api/v1/Search/movie/info"}},
-		{"read_media", map[string]any{"action": "streaming", "media": "movie", "tmdb_id": 603}, []string{"GET /api/v2/Search/stream/movie/{movieDbId}"}},
-		{"read_reference", map[string]any{"action": "genres", "media": "movie"}, []string{"GET /api/v2/Search/Genres/{media}"}},
-		{"read_reference", map[string]any{"action": "languages"}, []string{"GET /api/v2/Search/Languages"}},
-		{"read_reference", map[string]any{"action": "keywords", "query": "time"}, []string{"GET /api/v1/TheMovieDb/Keywords"}},
-		{"read_reference", map[string]any{"action": "keyword", "keyword_id": 4379}, []string{"GET /api/v1/TheMovieDb/Keywords/{keywordId}"}},
-		{"read_reference", map[string]any{"action": "watch_providers", "media": "tv"}, []string{"GET /api/v1/TheMovieDb/WatchProviders/tv"}},
-		{"read_reference", map[string]any{"action": "countries"}, []string{"GET /api/v1/Identity/streamingcountry"}},
-		{"read_reference", map[string]any{"action": "issue_categories"}, []string{"GET /api/v1/Issues/categories"}},
+	bundles := []string{"core", "moderation", "administration"}
+	jwt := jwtOptions(t, m)
+	jwt.Bundles = bundles
+	harnesses := map[string]*harness{
+		"jwt":     newHarness(t, m, jwt),
+		"api_key": newHarness(t, m, Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second, Bundles: bundles}),
 	}
-	for _, tt := range tests {
-		b, _ := json.Marshal(tt.args)
-		t.Run(tt.tool+string(b), func(t *testing.T) {
-			m.ClearJournal()
-			r := h.call(t, tt.tool, tt.args)
-			if !r.OK && r.Error.Code != codeNotFound {
-				t.Fatalf("envelope = %s", r.raw)
+	cases := standaloneWireCases(t)
+	if len(cases) < 200 {
+		t.Fatalf("%d standalone exact-wire cases, want at least 200", len(cases))
+	}
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			cfg := tt.Config
+			if cfg == "" {
+				cfg = "jwt"
 			}
-			var got []string
+			h := harnesses[cfg]
+			var args map[string]any
+			if err := json.Unmarshal(tt.Args, &args); err != nil {
+				t.Fatal(err)
+			}
+			m.Reset()
+			h.call(t, "read_settings", map[string]any{"section": "ombi"}) // after the reset's new keys: a JWT login outside the journal slice
+			m.ClearJournal()
+			h.call(t, tt.Tool, args)
+			var got, want []string
 			for _, c := range m.Journal() {
-				got = append(got, c.Route)
-				if strings.Contains(c.Query, "offset") || strings.Contains(c.Query, "limit") || strings.Contains(c.Query, "page") {
+				if c.Route == "POST /api/v1/Token" {
+					continue
+				}
+				q, err := url.ParseQuery(c.Query)
+				if err != nil {
+					t.Fatalf("journal query %q: %v", c.Query, err)
+				}
+				if q.Has("offset") || q.Has("limit") || q.Has("page") {
 					t.Fatalf("local page forwarded: %+v", c)
 				}
+				got = append(got, c.Method+" "+c.Path+" "+canonicalQuery(q))
 			}
-			if !slices.Equal(got, tt.routes) {
-				t.Fatalf("upstream calls = %v, want %v", got, tt.routes)
+			for _, c := range tt.Calls {
+				want = append(want, c.Method+" "+c.Path+" "+canonicalQuery(c.Query))
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("upstream calls =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
 		})
 	}
 }
+
+// canonicalQuery spells a query with its keys sorted ("" for none).
+func canonicalQuery(q url.Values) string { return url.Values(q).Encode() }
 
 // TestServer_upstreamQuirks: the known upstream faults give the behaviour
 // the verification document records.
