@@ -155,6 +155,23 @@ func (j *journal) list() []Call {
 func (j *journal) since(seq, limit int) []Call {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.sinceLocked(seq, limit)
+}
+
+// after returns the calls recorded after the position (epoch, seq): every
+// kept call when a clear came in between. j.mu is taken once, so no clear
+// can fall between the check and the copy.
+func (j *journal) after(epoch, seq int) []Call {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.epoch != epoch {
+		seq = 0
+	}
+	return j.sinceLocked(seq, 0)
+}
+
+// sinceLocked is since with j.mu held.
+func (j *journal) sinceLocked(seq, limit int) []Call {
 	first := j.n
 	for first > 0 && j.ring[(j.head+first-1)%len(j.ring)].Seq > seq {
 		first--

@@ -347,6 +347,20 @@ func (s *Server) Reset() {
 // Journal returns copies of the recorded upstream calls in arrival order.
 func (s *Server) Journal() []Call { return s.journal.list() }
 
+// JournalMark is a position in the journal: how many clears (and resets)
+// there were, and the last call number handed out.
+type JournalMark struct{ Epoch, Last int }
+
+// JournalMark returns the journal's position now, without copying it.
+func (s *Server) JournalMark() JournalMark {
+	st := s.journal.stats()
+	return JournalMark{Epoch: st.Epoch, Last: st.Last}
+}
+
+// JournalSince returns the calls recorded after m; after a clear, every call
+// kept. The copies share headers and bodies with the journal: read only.
+func (s *Server) JournalSince(m JournalMark) []Call { return s.journal.after(m.Epoch, m.Last) }
+
 // ClearJournal forgets every recorded call.
 func (s *Server) ClearJournal() { s.journal.clear() }
 

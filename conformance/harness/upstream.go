@@ -3,9 +3,6 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
@@ -131,33 +128,18 @@ func (u *Upstream) Journal() []mockombi.Call {
 	return u.mock.Journal()
 }
 
-// journalMark is a position in the mock's journal: the number of the last
-// call recorded and how many clears (and resets) there were.
+// journalMark is a position in the mock's journal; ok is false when live.
 type journalMark struct {
-	epoch, last int
-	ok          bool // read from the mock
+	mockombi.JournalMark
+	ok bool
 }
 
-// mark reads the journal's position without copying the journal: the
-// control API's journal headers, asked for the calls above a number none
-// has. Zero when live.
+// mark reads the journal's position without copying the journal.
 func (u *Upstream) mark() journalMark {
 	if u.mock == nil {
 		return journalMark{}
 	}
-	rec := httptest.NewRecorder()
-	u.mock.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/_mock/journal?since="+strconv.Itoa(1<<62), nil))
-	last, err1 := strconv.Atoi(rec.Header().Get("X-Mock-Journal-Last"))
-	epoch, err2 := strconv.Atoi(rec.Header().Get("X-Mock-Journal-Epoch"))
-	if rec.Code != http.StatusOK || err1 != nil || err2 != nil {
-		// not this mock's control API: the last number from a copy
-		m := journalMark{epoch: -1, ok: true}
-		if j := u.mock.Journal(); len(j) > 0 {
-			m.last = j[len(j)-1].Seq
-		}
-		return m
-	}
-	return journalMark{epoch: epoch, last: last, ok: true}
+	return journalMark{JournalMark: u.mock.JournalMark(), ok: true}
 }
 
 // since returns the calls recorded after m (nil when live): none, without
@@ -166,17 +148,10 @@ func (u *Upstream) since(m journalMark) []mockombi.Call {
 	if u.mock == nil || !m.ok {
 		return nil
 	}
-	if now := u.mark(); now == m {
+	if u.mock.JournalMark() == m.JournalMark {
 		return []mockombi.Call{}
-	} else if m.epoch >= 0 && now.epoch != m.epoch {
-		return u.mock.Journal()
 	}
-	j := u.mock.Journal()
-	i := len(j)
-	for i > 0 && j[i-1].Seq > m.last {
-		i--
-	}
-	return j[i:]
+	return u.mock.JournalSince(m.JournalMark)
 }
 
 // InjectFault installs one upstream fault.
