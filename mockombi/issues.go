@@ -173,7 +173,7 @@ func (st *store) ombiUserOrNil(ref string) any {
 }
 
 // ombiUserNav is the OmbiUser navigation of a projection: ombiUser, or
-// with encoded its kept encoding (ombiUserJSON) for a splice.
+// with encoded its kept encoding (ombiUserJSON).
 func (st *store) ombiUserNav(a *account, encoded bool) any {
 	if encoded {
 		return st.users.ombiUserJSON(a)
@@ -210,8 +210,8 @@ func (c *issueCategory) categoryJSON() map[string]any {
 type issueView struct {
 	reporter bool // Include(UserReported)
 	comments bool // Include(Comments) with each comment's user
-	// encoded puts each OmbiUser in as its kept encoding: the projection
-	// (and each comment) is then a splice's content, to be encoded as one.
+	// encoded puts each OmbiUser in as its kept encoding (a
+	// jsonvalue.Encoded writeJSON copies in).
 	encoded bool
 }
 
@@ -236,16 +236,10 @@ func (st *store) issueJSON(x *issue, v issueView) map[string]any {
 	if v.reporter && reporter != nil {
 		m["userReported"] = st.ombiUserNav(reporter, v.encoded)
 	}
-	if v.comments && v.encoded {
-		cs := make([]any, 0, len(x.Comments))
-		for _, c := range x.Comments {
-			cs = append(cs, splice(st.commentJSON(c, true)))
-		}
-		m["comments"] = cs
-	} else if v.comments {
+	if v.comments {
 		cs := make([]map[string]any, 0, len(x.Comments))
 		for _, c := range x.Comments {
-			cs = append(cs, st.commentJSON(c, false))
+			cs = append(cs, st.commentJSON(c, v.encoded))
 		}
 		m["comments"] = cs
 	}
@@ -509,7 +503,7 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var out splice
+	var out map[string]any
 	s.store.Write(func(st *store) {
 		if in.IssueID == nil {
 			return
@@ -523,9 +517,9 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		// EF fixes the new row's navigations up to the tracked user and
 		// issue (loaded with UserReported and IssueCategory); the issue's
 		// comments hold only the new row, a loop Newtonsoft drops. The
-		// users go in encoded, as the answer is a splice.
-		out = splice(st.commentJSON(c, true))
-		issue := splice(st.issueJSON(x, issueView{reporter: true, encoded: true}))
+		// users go in as their kept encodings.
+		out = st.commentJSON(c, true)
+		issue := st.issueJSON(x, issueView{reporter: true, encoded: true})
 		issue["comments"] = []any{}
 		out["issues"] = issue
 	})

@@ -16,7 +16,7 @@ import (
 // writeJSON answers v as JSON (Newtonsoft style: nulls kept, no escaping of <>&).
 // Views are dynamic values, so jsonvalue encodes them without reflection,
 // with the server's memory of member orders when w is the server's; a
-// splice's rawJSON parts are copied in as they are.
+// jsonvalue.Encoded member (a kept encoding) is copied in as it is.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	rec, _ := w.(*recorder)
 	buf := new([]byte)
@@ -32,18 +32,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b   []byte
 		err error
 	)
-	switch v.(type) {
-	case splice, rawJSON:
-		if enc == nil {
-			enc = new(jsonvalue.Encoder)
-		}
-		b, err = appendSplice((*buf)[:0], v, enc)
-	default:
-		if enc != nil {
-			b, err = enc.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
-		} else {
-			b, err = jsonvalue.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
-		}
+	if enc != nil {
+		b, err = enc.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
+	} else {
+		b, err = jsonvalue.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
 	}
 	*buf = b // a grown buffer goes back to the pool
 	writeEncoded(w, status, b, err)

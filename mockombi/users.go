@@ -249,11 +249,11 @@ func projectOmbiUser(k ombiUserKey, raw map[string]any) map[string]any {
 type encodedOmbiUser struct {
 	key  ombiUserKey
 	raw  map[string]any
-	body rawJSON
+	body jsonvalue.Encoded
 }
 
-// ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a rawJSON),
-// for a splice. The encoding is kept per account (in us.encoded) and used again
+// ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
+// jsonvalue.Encoded, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
 // while the account's key and seed record are the ones it was built from:
 // any change of a field the projection reads makes a new one. It must run
 // under the store's lock, as every account read does; readers sharing the
@@ -275,7 +275,7 @@ func (us *userState) ombiUserJSON(a *account) any {
 	if us.encoded != nil {
 		us.encoded.Store(a, &encodedOmbiUser{key: key, raw: a.Raw, body: body})
 	}
-	return rawJSON(body)
+	return jsonvalue.Encoded(body)
 }
 
 // sameMap reports whether a and b are the same map (both nil included).

@@ -1,6 +1,7 @@
 // Package jsonvalue encodes dynamic JSON values (the maps, slices and
 // scalars encoding/json decodes into, and the few concrete types the mock's
-// views are built from) without reflection, byte for byte as encoding/json
+// views are built from, and values it encoded before: Encoded) without
+// reflection, byte for byte as encoding/json
 // encodes them: object members sorted by key, the same string escaping and
 // the same number formatting. Any other type is handed to encoding/json.
 package jsonvalue
@@ -126,6 +127,14 @@ func (e *encoder) value(v any) error {
 		}
 		if !isNumber(string(x)) {
 			return fmt.Errorf("json: invalid number literal %q", string(x))
+		}
+		e.b = append(e.b, x...)
+	case Encoded:
+		if e.html {
+			return e.fallback(x)
+		}
+		if x == nil {
+			x = Encoded("null")
 		}
 		e.b = append(e.b, x...)
 	case []any:
@@ -286,6 +295,20 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Encoded is a value Append already encoded, with EscapeHTML off; Append
+// copies it in as it is, unchecked, when EscapeHTML is off too. Otherwise,
+// and for encoding/json (through MarshalJSON), it is a json.Marshaler:
+// compacted, checked and escaped as the encoder's options say.
+type Encoded []byte
+
+// MarshalJSON returns the encoded bytes; nil is null.
+func (x Encoded) MarshalJSON() ([]byte, error) {
+	if x == nil {
+		return []byte("null"), nil
+	}
+	return x, nil
 }
 
 // fallback encodes any other type with encoding/json.

@@ -141,3 +141,28 @@ func TestEncoder_sameNamesOtherSet(t *testing.T) {
 		}
 	}
 }
+
+// TestAppend_encoded: a value Append encoded before is copied in as it
+// is, and gives what encoding/json gives for it as a json.Marshaler (with
+// HTML escaping on, the escaped spelling); nil is null.
+func TestAppend_encoded(t *testing.T) {
+	for _, inner := range []any{
+		map[string]any{"s": "<a>&amp;\u2028\u2029", "b": []any{1.5, nil, true}, "a": map[string]any{}},
+		"plain", nil,
+	} {
+		enc, err := Append(nil, inner, Options{EscapeHTML: false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, html := range []bool{false, true} {
+			v := map[string]any{"m": Encoded(enc), "list": []any{Encoded(enc)}, "nil": Encoded(nil)}
+			got, err := Append(nil, v, Options{EscapeHTML: html})
+			if err != nil {
+				t.Fatalf("%v html=%v: %v", inner, html, err)
+			}
+			if want := reference(t, v, html); !bytes.Equal(got, want) {
+				t.Errorf("%v html=%v:\n got %s\nwant %s", inner, html, got, want)
+			}
+		}
+	}
+}

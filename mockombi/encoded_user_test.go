@@ -14,12 +14,10 @@ import (
 // viewOpts are writeJSON's encoding options.
 var viewOpts = jsonvalue.Options{EscapeHTML: false}
 
-// TestSplice_encodesAsTheViewItStandsFor checks appendSplice against
-// jsonvalue on the plain view a splice stands for, keys that need escaping
-// and members in every kind of container included; and that a splice met
-// by an encoder that does not know it (encoding/json, through jsonvalue's
-// fallback) still gives the same bytes.
-func TestSplice_encodesAsTheViewItStandsFor(t *testing.T) {
+// TestKeptEncoding_encodesAsTheViewItStandsFor: a view holding kept
+// encodings (jsonvalue.Encoded members, in objects and lists, nested) encodes
+// as the plain view it stands for, keys that need escaping included.
+func TestKeptEncoding_encodesAsTheViewItStandsFor(t *testing.T) {
 	when := time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("X", 3600))
 	user := map[string]any{
 		"id": "u1", "userName": "Ally <&>", "é": "ü", "a\"b": 1.5, "back\\slash": nil, "\u2028": "line\u2028sep",
@@ -37,34 +35,26 @@ func TestSplice_encodesAsTheViewItStandsFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	splicedComment := func() splice {
-		c := splice(plainComment())
-		c["user"] = rawJSON(userJSON)
+	keptComment := func() map[string]any {
+		c := plainComment()
+		c["user"] = jsonvalue.Encoded(userJSON)
 		return c
 	}
-	spliced := splice(maps.Clone(plain))
-	spliced["userReported"] = rawJSON(userJSON)
-	spliced["comments"] = []any{splicedComment(), splicedComment()}
-	spliced["nilSplice"] = splice(nil)
-	plain["nilSplice"] = map[string]any(nil)
+	kept := maps.Clone(plain)
+	kept["userReported"] = jsonvalue.Encoded(userJSON)
+	kept["comments"] = []map[string]any{keptComment(), keptComment()}
+	plain["comments"] = []map[string]any{plainComment(), plainComment()}
 
 	want, err := jsonvalue.Append(nil, plain, viewOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := appendSplice(nil, spliced, new(jsonvalue.Encoder))
+	got, err := new(jsonvalue.Encoder).Append(nil, kept, viewOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("splice encodes as\n%s\nwant\n%s", got, want)
-	}
-	viaFallback, err := jsonvalue.Append(nil, map[string]any(spliced), viewOpts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(viaFallback, want) {
-		t.Errorf("splice through jsonvalue encodes as\n%s\nwant\n%s", viaFallback, want)
+		t.Errorf("a view with kept encodings encodes as\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -79,7 +69,7 @@ func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 		for _, a := range st.users.accounts {
 			check := func(what string) {
 				t.Helper()
-				got, ok := st.users.ombiUserJSON(a).(rawJSON)
+				got, ok := st.users.ombiUserJSON(a).(jsonvalue.Encoded)
 				if !ok {
 					t.Fatalf("%s %s: ombiUserJSON is not encoded", a.UserName, what)
 				}
@@ -90,7 +80,7 @@ func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 				if !bytes.Equal(got, want) {
 					t.Fatalf("%s %s: kept OmbiUser\n%s\nwant\n%s", a.UserName, what, got, want)
 				}
-				if again := st.users.ombiUserJSON(a).(rawJSON); &again[0] != &got[0] {
+				if again := st.users.ombiUserJSON(a).(jsonvalue.Encoded); &again[0] != &got[0] {
 					t.Fatalf("%s %s: an unchanged account encoded again", a.UserName, what)
 				}
 			}
