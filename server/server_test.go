@@ -535,7 +535,7 @@ func TestServer_branchesHitTheirLedgerRoutes(t *testing.T) {
 }
 
 // canonicalQuery spells a query with its keys sorted ("" for none).
-func canonicalQuery(q url.Values) string { return url.Values(q).Encode() }
+func canonicalQuery(q url.Values) string { return q.Encode() }
 
 // TestServer_upstreamQuirks: the known upstream faults give the behaviour
 // the verification document records.
