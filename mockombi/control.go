@@ -169,7 +169,9 @@ func (s *Server) controlOrigin(w http.ResponseWriter, r *http.Request) bool {
 
 // controlJournal answers GET /_mock/journal[?since=SEQ][&limit=N]: the calls
 // numbered above since, at most the last limit of them, streamed one call
-// at a time. X-Mock-Journal-Last is the last number handed out,
+// at a time. X-Mock-Journal-Last is the number to pass as since next (every
+// call up to it was in this answer or an earlier one; a call still being
+// answered holds it back),
 // X-Mock-Journal-Dropped how many calls the journal's bounds have dropped and
 // X-Mock-Journal-Epoch how many clears (and resets) there were: when it
 // changes, numbering restarted at 1.
@@ -186,12 +188,11 @@ func (s *Server) controlJournal(w http.ResponseWriter, r *http.Request) {
 			*dst = n
 		}
 	}
-	calls := s.journal.since(since, limit)
-	st := s.journal.stats()
+	calls, st, next := s.journal.poll(since, limit)
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("X-Mock-Journal-Last", strconv.Itoa(st.Last))
+	h.Set("X-Mock-Journal-Last", strconv.Itoa(next))
 	h.Set("X-Mock-Journal-Dropped", strconv.Itoa(st.Dropped))
 	h.Set("X-Mock-Journal-Epoch", strconv.Itoa(st.Epoch))
 	w.WriteHeader(http.StatusOK)

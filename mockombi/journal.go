@@ -84,23 +84,115 @@ type journal struct {
 	bytes   int64
 	dropped int
 	epoch   int // counts clears, so a poller can tell a cleared journal
+	// tickets numbers the requests as they arrive; inflight holds those not
+	// recorded yet, and wake, when a reader waits on them, is closed when
+	// one is. A request's answer can reach its client before the handler
+	// returns (a long body is flushed as it is written), so a reader waits
+	// for the requests that began before it looked.
+	tickets  uint64
+	inflight map[uint64]arrival
+	wake     chan struct{}
 }
+
+// settleTimeout bounds how long a reader waits for the requests in flight.
+const settleTimeout = 5 * time.Second
 
 // newJournal builds a journal with the given bounds.
 func newJournal(maxCalls int, maxBytes int64) *journal {
 	return &journal{maxCalls: maxCalls, maxBytes: maxBytes}
 }
 
-// add appends c, numbering it, and evicts the oldest calls beyond the bounds.
-func (j *journal) add(c Call) {
+// arrival is a request's place in the journal, handed out when it arrives
+// and taken by add when it is recorded: its ticket (for settle) and the
+// number it gets unless a clear comes in between.
+type arrival struct {
+	ticket uint64
+	epoch  int
+	seq    int
+}
+
+// begin notes a request that has arrived and numbers it.
+func (j *journal) begin() arrival {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.tickets++
+	if j.inflight == nil {
+		j.inflight = map[uint64]arrival{}
+	}
 	j.seq++
-	c.Seq = j.seq
+	a := arrival{ticket: j.tickets, epoch: j.epoch, seq: j.seq}
+	j.inflight[a.ticket] = a
+	return a
+}
+
+// settle waits until every request that began before it was called is
+// recorded, or until settleTimeout has passed.
+func (j *journal) settle() {
+	j.mu.Lock()
+	last := j.tickets
+	var timer *time.Timer
+	for j.pendingLocked(last) {
+		if j.wake == nil {
+			j.wake = make(chan struct{})
+		}
+		wake := j.wake
+		j.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(settleTimeout)
+			defer timer.Stop()
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			return
+		}
+		j.mu.Lock()
+	}
+	j.mu.Unlock()
+}
+
+// pendingLocked reports whether a request with a ticket up to last is not
+// recorded yet; j.mu is held.
+func (j *journal) pendingLocked(last uint64) bool {
+	for t := range j.inflight {
+		if t <= last {
+			return true
+		}
+	}
+	return false
+}
+
+// add records c under the number it got on arrival (a is the zero
+// arrival for a call that did not come through begin: it is numbered now),
+// in arrival order, and evicts the oldest calls beyond the bounds. A call
+// that arrived before a clear is numbered anew, after every call kept.
+func (j *journal) add(c Call, a arrival) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if a.ticket != 0 {
+		delete(j.inflight, a.ticket)
+		if j.wake != nil {
+			close(j.wake)
+			j.wake = nil
+		}
+	}
+	if a.ticket != 0 && a.epoch == j.epoch {
+		c.Seq = a.seq
+	} else {
+		j.seq++
+		c.Seq = j.seq
+	}
 	if j.n == len(j.ring) {
 		j.grow()
 	}
-	j.ring[(j.head+j.n)%len(j.ring)] = c
+	// Answers can finish out of order: the call goes after the last one
+	// that arrived before it.
+	at := j.n
+	for at > 0 && j.ring[(j.head+at-1)%len(j.ring)].Seq > c.Seq {
+		j.ring[(j.head+at)%len(j.ring)] = j.ring[(j.head+at-1)%len(j.ring)]
+		at--
+	}
+	j.ring[(j.head+at)%len(j.ring)] = c
 	j.n++
 	j.bytes += c.size()
 	for j.n > 1 && ((j.maxCalls > 0 && j.n > j.maxCalls) || (j.maxBytes > 0 && j.bytes > j.maxBytes)) {
@@ -120,25 +212,28 @@ func (j *journal) grow() {
 		size = min(size, max(j.maxCalls+1, len(j.ring)+1)) // a call is added before the bound evicts
 	}
 	ring := make([]Call, size)
-	j.copyTo(ring, 0)
+	j.copyTo(ring, 0, j.n)
 	j.ring, j.head = ring, 0
 }
 
-// copyTo copies the kept calls from the skip-th oldest on into dst, oldest
-// first, and returns how many it copied.
-func (j *journal) copyTo(dst []Call, skip int) int {
+// copyTo copies the kept calls from the from-th oldest up to (not
+// including) the to-th into dst, oldest first, and returns how many it
+// copied.
+func (j *journal) copyTo(dst []Call, from, to int) int {
 	k := 0
-	for i := skip; i < j.n; {
+	for i := from; i < to; {
 		at := (j.head + i) % len(j.ring)
-		run := min(j.n-i, len(j.ring)-at)
+		run := min(to-i, len(j.ring)-at)
 		k += copy(dst[k:], j.ring[at:at+run])
 		i += run
 	}
 	return k
 }
 
-// list hands out deep copies so callers cannot alter the record.
+// list hands out deep copies so callers cannot alter the record, once
+// the requests in flight are recorded.
 func (j *journal) list() []Call {
+	j.settle()
 	out := j.since(0, 0)
 	for i := range out {
 		out[i].Header = out[i].Header.Clone()
@@ -160,8 +255,10 @@ func (j *journal) since(seq, limit int) []Call {
 
 // after returns the calls recorded after the position (epoch, seq): every
 // kept call when a clear came in between. j.mu is taken once, so no clear
-// can fall between the check and the copy.
+// can fall between the check and the copy. It first waits for the
+// requests in flight.
 func (j *journal) after(epoch, seq int) []Call {
+	j.settle()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.epoch != epoch {
@@ -172,16 +269,45 @@ func (j *journal) after(epoch, seq int) []Call {
 
 // sinceLocked is since with j.mu held.
 func (j *journal) sinceLocked(seq, limit int) []Call {
-	first := j.n
+	return j.betweenLocked(seq, j.seq, limit)
+}
+
+// betweenLocked returns the kept calls numbered above seq and up to upTo,
+// at most the last limit of them (limit <= 0: all); j.mu is held.
+func (j *journal) betweenLocked(seq, upTo, limit int) []Call {
+	last := j.n
+	for last > 0 && j.ring[(j.head+last-1)%len(j.ring)].Seq > upTo {
+		last--
+	}
+	first := last
 	for first > 0 && j.ring[(j.head+first-1)%len(j.ring)].Seq > seq {
 		first--
 	}
-	if limit > 0 && j.n-first > limit {
-		first = j.n - limit
+	if limit > 0 && last-first > limit {
+		first = last - limit
 	}
-	out := make([]Call, j.n-first)
-	j.copyTo(out, first)
+	out := make([]Call, last-first)
+	j.copyTo(out, first, last)
 	return out
+}
+
+// poll is what a poller of the control API reads: the calls numbered
+// above seq (at most the last limit), the journal's state, and the number
+// to poll from next. Calls that arrived but are not recorded (a request
+// that began after settle) hold that number back, and no call past it is
+// handed out: each poll from the number the previous one gave sees every
+// call exactly once.
+func (j *journal) poll(seq, limit int) ([]Call, journalStats, int) {
+	j.settle()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	next := j.seq
+	for _, a := range j.inflight {
+		if a.epoch == j.epoch {
+			next = min(next, a.seq-1)
+		}
+	}
+	return j.betweenLocked(seq, next, limit), j.statsLocked(), next
 }
 
 // journalStats is the state of the journal.
@@ -199,6 +325,11 @@ type journalStats struct {
 func (j *journal) stats() journalStats {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.statsLocked()
+}
+
+// statsLocked is stats with j.mu held.
+func (j *journal) statsLocked() journalStats {
 	return journalStats{Last: j.seq, Kept: j.n, Bytes: j.bytes, Dropped: j.dropped, Epoch: j.epoch, MaxCalls: j.maxCalls, MaxBytes: j.maxBytes}
 }
 

@@ -36,7 +36,7 @@ func TestJournal_ringAgreesWithASlice(t *testing.T) {
 					n = rng.IntN(10)
 				}
 				c := Call{Method: http.MethodGet, Path: "/api/v1/" + strings.Repeat("x", n)}
-				j.add(c)
+				j.add(c, arrival{})
 				seq++
 				c.Seq = seq
 				model = append(model, c)

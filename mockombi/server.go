@@ -344,7 +344,9 @@ func (s *Server) Reset() {
 	s.auth.rotate()
 }
 
-// Journal returns copies of the recorded upstream calls in arrival order.
+// Journal returns copies of the recorded upstream calls in arrival order,
+// once the requests that arrived before it was called are recorded: an
+// answer can reach its client before its handler returns.
 func (s *Server) Journal() []Call { return s.journal.list() }
 
 // JournalMark is a position in the journal: how many clears (and resets)
@@ -358,7 +360,8 @@ func (s *Server) JournalMark() JournalMark {
 }
 
 // JournalSince returns the calls recorded after m; after a clear, every call
-// kept. The copies share headers and bodies with the journal: read only.
+// kept. Like Journal, it first waits (a few seconds at most) for the
+// requests that arrived before it was called to be recorded. The copies share headers and bodies with the journal: read only.
 func (s *Server) JournalSince(m JournalMark) []Call { return s.journal.after(m.Epoch, m.Last) }
 
 // ClearJournal forgets every recorded call.
@@ -455,6 +458,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
+	arrived := s.journal.begin()
 	body, readErr := readBody(w, r, orDefault(s.opts.MaxBodyBytes, DefaultMaxBodyBytes))
 	r.Body = newBufferedBody(body)
 
@@ -490,7 +494,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		d := time.Since(start)
 		call.DurationMS = float64(d.Microseconds()) / 1000
-		s.journal.add(call)
+		s.journal.add(call, arrived)
 		s.logRequest(call, d)
 	}()
 
