@@ -27,12 +27,20 @@ import (
 
 // noopEnv makes the test binary a no-op go-sdk MCP server over stdio: one
 // tool that answers at once. It is the MCP half of the floor a tool call
-// through ombi-mcp is measured against.
-const noopEnv = "OMBI_MCP_BENCH_NOOP_SERVER"
+// through ombi-mcp is measured against. With noopResultEnv naming a file,
+// the tool answers that file's JSON as its result (the text block and the
+// structured content, as ombi-mcp answers); without it, {}.
+const (
+	noopEnv       = "OMBI_MCP_BENCH_NOOP_SERVER"
+	noopResultEnv = "OMBI_MCP_BENCH_NOOP_RESULT"
+)
 
 func TestMain(m *testing.M) {
 	if os.Getenv(noopEnv) != "" {
 		os.Exit(serveNoop())
+	}
+	if data := os.Getenv(mockEnv); data != "" {
+		os.Exit(serveMock(data))
 	}
 	code := m.Run()
 	if shared.dir != "" {
@@ -42,10 +50,24 @@ func TestMain(m *testing.M) {
 }
 
 func serveNoop() int {
+	result := func() *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}
+	}
+	if file := os.Getenv(noopResultEnv); file != "" {
+		raw, err := os.ReadFile(file)
+		if err != nil || !json.Valid(raw) {
+			fmt.Fprintln(os.Stderr, "noop result:", err)
+			return 1
+		}
+		text := string(raw)
+		result = func() *mcp.CallToolResult {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(raw)}
+		}
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "noop", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+			return result(), nil
 		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -79,10 +101,10 @@ func benchBinary(b *testing.B) string {
 	return shared.bin
 }
 
-// fixture is a loopback mock with one ombi-mcp process serving it over
+// fixture is a mock process with one ombi-mcp process serving it over
 // stdio.
 type fixture struct {
-	mock   *mockombi.Server
+	mock   *remoteMock
 	server *mcp.ClientSession
 }
 
@@ -97,15 +119,16 @@ func startFixture(b *testing.B, data string) *fixture {
 
 // startServer starts an ombi-mcp process on m and returns its session and
 // process id; the session is closed when b ends at the latest.
-func startServer(b *testing.B, m *mockombi.Server) (*mcp.ClientSession, int) {
+func startServer(b *testing.B, m *remoteMock) (*mcp.ClientSession, int) {
 	b.Helper()
 	cmd := exec.Command(benchBinary(b))
-	cs := connectStdio(b, cmd, []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey,
+	cs := connectStdio(b, cmd, []string{"OMBI_URL=" + m.URL, "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.APIKey,
 		"OMBI_TIMEOUT=30s", "OMBI_BUNDLES=core,moderation,administration"})
 	return cs, cmd.Process.Pid
 }
 
-// startNoop starts the no-op go-sdk server (this test binary).
+// startNoop starts the no-op go-sdk server (this test binary), answering
+// {}.
 func startNoop(b *testing.B) *mcp.ClientSession {
 	b.Helper()
 	self, err := os.Executable()
@@ -113,6 +136,20 @@ func startNoop(b *testing.B) *mcp.ClientSession {
 		b.Fatal(err)
 	}
 	return connectStdio(b, exec.Command(self), []string{noopEnv + "=1"})
+}
+
+// startNoopAnswering starts the no-op go-sdk server answering result.
+func startNoopAnswering(b *testing.B, result string) *mcp.ClientSession {
+	b.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(b.TempDir(), "result.json")
+	if err := os.WriteFile(file, []byte(result), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return connectStdio(b, exec.Command(self), []string{noopEnv + "=1", noopResultEnv + "=" + file})
 }
 
 var noopCall = &mcp.CallToolParams{Name: "noop", Arguments: map[string]any{}}
@@ -144,63 +181,18 @@ const (
 	pageRequests = 120
 )
 
-// mockFor starts a loopback mock holding data, stopped when b ends.
-func mockFor(b *testing.B, data string) *mockombi.Server {
-	b.Helper()
-	o := mockombi.Options{DataSet: data}
-	if data == pageData {
-		o.DataSet = "large"
-	}
-	m, err := mockombi.New(o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = m.Close() })
-	if data == pageData {
-		// what POST /_mock/state loads: the exported state, fewer movie requests
-		var state bytes.Buffer
-		if err := m.WriteState(&state); err != nil {
-			b.Fatal(err)
-		}
-		var doc, requests map[string]json.RawMessage
-		var movies []json.RawMessage
-		if err := json.Unmarshal(state.Bytes(), &doc); err != nil {
-			b.Fatal(err)
-		}
-		if err := json.Unmarshal(doc["requests"], &requests); err != nil {
-			b.Fatal(err)
-		}
-		if err := json.Unmarshal(requests["movies"], &movies); err != nil || len(movies) < pageRequests {
-			b.Fatalf("large data set: %d movie requests, %v", len(movies), err)
-		}
-		requests["movies"] = mustJSON(b, movies[:pageRequests])
-		doc["requests"] = mustJSON(b, requests)
-		if err := m.ReplaceState(mustJSON(b, doc)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return m
-}
-
-func mustJSON(b *testing.B, v any) json.RawMessage {
-	out, err := json.Marshal(v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return out
-}
-
 // BenchmarkFloorRatio measures a tool call through ombi-mcp over stdio
 // against its floor, in the same run and interleaved: a no-op go-sdk tool
 // call over stdio plus the very upstream requests the ombi-mcp call made
 // (read from the mock's journal: the same method, route, headers and
-// body), sent directly. It reports the median and p99 of both and their
-// ratios (goal: median ratio at most 1.2), and the result size.
+// body), sent directly. The no-op tool answers the very result the
+// ombi-mcp call returned, so carrying the answer (the SDK's encoding and
+// the client's decoding of it) is in both; the mock is a process of its
+// own, as Ombi is. It reports the median and p99 of both and their ratios
+// (goal: median ratio at most 1.2), the ratio against a bare floor whose
+// no-op tool answers {} (x-bare-floor-median), and the result size.
 func BenchmarkFloorRatio(b *testing.B) {
-	noop := startNoop(b)
+	bare := startNoop(b)
 	fixtures := map[string]*fixture{}
 	client := &http.Client{}
 	for _, tc := range floorCases {
@@ -212,16 +204,20 @@ func BenchmarkFloorRatio(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			ctx := context.Background()
 			params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}
-			upstream := upstreamOf(b, f, params)
+			upstream, result := upstreamOf(b, f, params)
+			noop := startNoopAnswering(b, result)
 			var size int
-			floor := func() time.Duration {
-				start := time.Now()
-				callTool(b, noop, noopCall)
-				for _, c := range upstream {
-					replay(b, ctx, client, f.mock.URL(), c)
+			floorWith := func(noop *mcp.ClientSession) func() time.Duration {
+				return func() time.Duration {
+					start := time.Now()
+					callTool(b, noop, noopCall)
+					for _, c := range upstream {
+						replay(b, ctx, client, f.mock.URL, c)
+					}
+					return time.Since(start)
 				}
-				return time.Since(start)
 			}
+			floor, bareFloor := floorWith(noop), floorWith(bare)
 			through := func() time.Duration {
 				start := time.Now()
 				res := callTool(b, f.server, params)
@@ -229,39 +225,44 @@ func BenchmarkFloorRatio(b *testing.B) {
 				size = len(resultText(res))
 				return d
 			}
-			for range 20 { // warm up connections and caches on both sides
+			for range 20 { // warm up connections and caches on all sides
 				floor()
+				bareFloor()
 				through()
 			}
-			var fs, ts []time.Duration
+			var fs, bs, ts []time.Duration
 			for i := 0; b.Loop(); i++ {
 				if i%2 == 0 {
 					fs, ts = append(fs, floor()), append(ts, through())
 				} else {
 					ts, fs = append(ts, through()), append(fs, floor())
 				}
+				if i%4 == 0 {
+					bs = append(bs, bareFloor())
+				}
 			}
-			fm, tm, fp, tp := quantile(fs, 0.5), quantile(ts, 0.5), quantile(fs, 0.99), quantile(ts, 0.99)
+			fm, tm, fp, tp, bm := quantile(fs, 0.5), quantile(ts, 0.5), quantile(fs, 0.99), quantile(ts, 0.99), quantile(bs, 0.5)
 			b.ReportMetric(float64(tm.Microseconds()), "median-µs")
 			b.ReportMetric(float64(fm.Microseconds()), "floor-median-µs")
 			b.ReportMetric(float64(tm)/float64(fm), "x-floor-median")
 			b.ReportMetric(float64(tp)/float64(fp), "x-floor-p99")
+			b.ReportMetric(float64(tm)/float64(bm), "x-bare-floor-median")
 			b.ReportMetric(float64(size), "result-bytes")
 		})
 	}
 }
 
 // upstreamOf makes one call through f's server and returns the upstream
-// requests it sent, which a floor sends again.
-func upstreamOf(b *testing.B, f *fixture, params *mcp.CallToolParams) []mockombi.Call {
+// requests it sent, which a floor sends again, and the call's result text.
+func upstreamOf(b *testing.B, f *fixture, params *mcp.CallToolParams) ([]mockombi.Call, string) {
 	b.Helper()
-	f.mock.ClearJournal()
-	callTool(b, f.server, params)
-	upstream := f.mock.Journal()
+	f.mock.ClearJournal(b)
+	res := callTool(b, f.server, params)
+	upstream := f.mock.Journal(b)
 	if len(upstream) == 0 {
 		b.Fatalf("%s made no upstream call", params.Name)
 	}
-	return upstream
+	return upstream, resultText(res)
 }
 
 // BenchmarkConcurrency keeps N read_search calls in flight against one
@@ -274,7 +275,7 @@ func BenchmarkConcurrency(b *testing.B) {
 	f := startFixture(b, "")
 	noop := startNoop(b)
 	params := &mcp.CallToolParams{Name: "read_search", Arguments: floorCases[0].args}
-	upstream := upstreamOf(b, f, params)
+	upstream, _ := upstreamOf(b, f, params)
 	// the floor's upstream client is configured as ombi-mcp's own
 	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	b.Cleanup(client.CloseIdleConnections)
@@ -289,7 +290,7 @@ func BenchmarkConcurrency(b *testing.B) {
 			return err
 		}
 		for _, c := range upstream {
-			if err := send(ctx, client, f.mock.URL(), c); err != nil {
+			if err := send(ctx, client, f.mock.URL, c); err != nil {
 				return err
 			}
 		}
@@ -417,20 +418,18 @@ func BenchmarkPeakRSS(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args(b, f)}
-			upstream := upstreamOf(b, f, params)
+			upstream, _ := upstreamOf(b, f, params)
 			target := upstream[len(upstream)-1] // the call's answer, after any listing
 			var peak float64
 			var took time.Duration
 			var outcome string
 			for b.Loop() {
 				cs, pid := startServer(b, f.mock)
-				if err := f.mock.InjectFault(mockombi.Fault{Method: target.Method, Path: target.Path, Kind: mockombi.FaultOversized, Size: tc.size}); err != nil {
-					b.Fatal(err)
-				}
+				f.mock.InjectFault(b, mockombi.Fault{Method: target.Method, Path: target.Path, Kind: mockombi.FaultOversized, Size: tc.size})
 				start := time.Now()
 				res, err := cs.CallTool(context.Background(), params)
 				took = max(took, time.Since(start))
-				f.mock.ClearFaults()
+				f.mock.ClearFaults(b)
 				if err != nil {
 					b.Fatalf("%s with a %d MiB body: %v", tc.tool, tc.size>>20, err)
 				}
