@@ -126,7 +126,7 @@ var annotations = []string{"title", "description", "default", "examples"}
 // Project turns a strict input schema into its portable projection
 // (DECISIONS D1): root type object; properties = the union of every branch's
 // properties; required = what every branch requires; additionalProperties
-// false; no root combinator and no $ref anywhere.
+// false; no root combinator and no $ref anywhere; no root $schema or title.
 //
 // A property whose variants are all string const/enum schemas becomes one
 // string enum of their union (this is how the main discriminator and the
@@ -180,11 +180,11 @@ func Project(strict json.RawMessage) (json.RawMessage, error) {
 		props[name] = mergeVariants(variants)
 	}
 
+	// No $schema (2020-12 is MCP's default dialect) and no title (the
+	// tool's name): a model reads every byte of tools/list.
 	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	for _, k := range []string{"$schema", "title", "description"} {
-		if v, ok := root[k]; ok {
-			out[k] = v
-		}
+	if v, ok := root["description"]; ok {
+		out["description"] = v
 	}
 	if req := commonRequired(branches); len(req) > 0 {
 		out["required"] = req
