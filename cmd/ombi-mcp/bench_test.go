@@ -269,13 +269,14 @@ func upstreamOf(b *testing.B, f *fixture, params *mcp.CallToolParams) ([]mockomb
 // ombi-mcp process (one client session, N goroutines calling at once) and,
 // alternating with it in the same run, the floor at the same N: N
 // goroutines each making a no-op go-sdk call to one no-op server process
+// (answering the very result read_search returned, as BenchmarkFloorRatio's)
 // and then sending the call's upstream request directly. It reports the
 // throughput and p99 latency of both and their ratios.
 func BenchmarkConcurrency(b *testing.B) {
 	f := startFixture(b, "")
-	noop := startNoop(b)
 	params := &mcp.CallToolParams{Name: "read_search", Arguments: floorCases[0].args}
-	upstream, _ := upstreamOf(b, f, params)
+	upstream, result := upstreamOf(b, f, params)
+	noop := startNoopAnswering(b, result)
 	// the floor's upstream client is configured as ombi-mcp's own
 	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	b.Cleanup(client.CloseIdleConnections)
