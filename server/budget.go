@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // Response budget of the results document: every serialised result fits in
@@ -383,10 +385,8 @@ func generic(v any) (any, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("encode result: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var g any
-	if err := dec.Decode(&g); err != nil {
+	g, err := jsonvalue.Decode(b)
+	if err != nil {
 		return nil, 0, fmt.Errorf("decode result: %w", err)
 	}
 	return g, len(b), nil

@@ -4,6 +4,8 @@
 // reflection, byte for byte as encoding/json
 // encodes them: object members sorted by key, the same string escaping and
 // the same number formatting. Any other type is handed to encoding/json.
+// Decode goes the other way: JSON text to those values, as encoding/json
+// decodes it with UseNumber.
 package jsonvalue
 
 import (
