@@ -80,7 +80,9 @@ func BenchmarkSDKFloor(b *testing.B) {
 
 // BenchmarkToolsListBytes reports the size of tools/list per bundle set:
 // the whole answer, and the part a model reads (name, description, input
-// schema), so the trend of the model-visible catalogue is measured.
+// schema), so the trend of the model-visible catalogue is measured; then
+// that part per tool (tool=<name>), split into description and input
+// schema.
 func BenchmarkToolsListBytes(b *testing.B) {
 	m := startMock(b, mockombi.Options{})
 	for _, bundles := range [][]string{{"core"}, {"core", "moderation"}, {"core", "moderation", "administration"}} {
@@ -104,6 +106,26 @@ func BenchmarkToolsListBytes(b *testing.B) {
 			b.ReportMetric(float64(total), "list-bytes")
 			b.ReportMetric(float64(visible), "model-visible-bytes")
 			b.ReportMetric(float64(visible)/float64(tools), "model-visible-bytes/tool")
+		})
+	}
+	// one line per tool, so each tool's trend shows from run to run
+	o := jwtOptions(b, m)
+	o.Bundles = []string{"core", "moderation", "administration"}
+	res, err := newHarness(b, m, o).session.ListTools(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range res.Tools {
+		b.Run("tool="+t.Name, func(b *testing.B) {
+			var in []byte
+			for b.Loop() {
+				if in, err = json.Marshal(t.InputSchema); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(t.Name)+len(t.Description)+len(in)), "model-visible-bytes")
+			b.ReportMetric(float64(len(t.Description)), "description-bytes")
+			b.ReportMetric(float64(len(in)), "input-schema-bytes")
 		})
 	}
 }

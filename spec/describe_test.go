@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,7 @@ func TestDescription(t *testing.T) {
 		{"single branch without action", "write_issue_comment", []string{"\n- requires issue_id, comment"}},
 		{"at least one", "write_request_options", []string{"action=movie_advanced: requires request_id; at least one of root_folder_id, quality_profile_id\n"}},
 		{"moderation", "write_request_moderate", []string{"action=deny media=movie: requires request_id, reason; allows is_4k"}},
+		{"folded branches", "write_request_moderate", []string{"\n- action=approve|available|unavailable media=tv|album: requires request_id\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,6 +37,34 @@ func TestDescription(t *testing.T) {
 	}
 }
 
+// expandBranchLine is the branch lines a folded line stands for: every
+// combination of its label's values ("a=x|y b=z: ..." is "a=x b=z: ..."
+// and "a=y b=z: ...").
+func expandBranchLine(line string) []string {
+	label, body, ok := strings.Cut(line, ": ")
+	if !ok || !strings.Contains(label, "=") {
+		return []string{line}
+	}
+	combos := []string{""}
+	for _, tok := range strings.Fields(label) {
+		k, vs, _ := strings.Cut(tok, "=")
+		var next []string
+		for _, c := range combos {
+			for _, v := range strings.Split(vs, "|") {
+				next = append(next, strings.TrimSpace(c+" "+k+"="+v))
+			}
+		}
+		combos = next
+	}
+	for i := range combos {
+		combos[i] += ": " + body
+	}
+	return combos
+}
+
+// TestDescription_everyBranchOneLine: every strict branch is described,
+// once: on a line of its own, or folded into a line that lists the values
+// of the one discriminator in which branches saying the same differ.
 func TestDescription_everyBranchOneLine(t *testing.T) {
 	total := 0
 	for _, tool := range Tools() {
@@ -44,8 +74,20 @@ func TestDescription_everyBranchOneLine(t *testing.T) {
 		}
 		d := Description(tool.Name)
 		total += len(d)
-		if got := strings.Count(d, "\n- "); got != len(bs) {
-			t.Errorf("Description(%s) has %d branch lines, want %d:\n%s", tool.Name, got, len(bs), d)
+		// the published lines, each folded line expanded to the branches it
+		// stands for, are the branch lines one by one
+		var want, got []string
+		for _, b := range bs {
+			want = append(want, describeBranch(b, len(bs) == 1))
+		}
+		for _, line := range strings.Split(d, "\n- ")[1:] {
+			line, _, _ = strings.Cut(line, "\n") // nested choices follow the last one
+			got = append(got, expandBranchLine(line)...)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("Description(%s) stands for the branches\n%s\nwant\n%s", tool.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		for _, banned := range []string{"outputSchema", "structuredContent", "envelope"} {
 			if strings.Contains(d, banned) {
