@@ -16,8 +16,9 @@ const maxListedEnum = 8
 // allowed fields (e.g. "action=text: requires media(movie|tv|artist|album),
 // query; allows page"; branches that differ only in one discriminator's
 // value share a line: "action=approve media=tv|album: requires request_id"),
-// then one line per nested choice such as a TV selection. It is generated from the strict schema so it cannot drift from
-// it, and it never states output contracts. An unknown tool gives "".
+// then one line per nested choice such as a TV selection. It is generated
+// from the strict schema so it cannot drift from it, and it never states
+// output contracts. An unknown tool gives "".
 func Description(tool string) string {
 	t, ok := Lookup(tool)
 	if !ok {
@@ -29,10 +30,11 @@ func Description(tool string) string {
 	}
 	var sb strings.Builder
 	sb.WriteString(t.Description)
-	var nested, lines []string
+	var nested []string
+	var lines []branchLine
 	seenNested := map[string]bool{}
 	for _, b := range bs {
-		lines = append(lines, describeBranch(b, len(bs) == 1))
+		lines = append(lines, branchParts(b, len(bs) == 1))
 		for _, p := range b.Properties {
 			if line, ok := describeNested(p, b.Schemas[p]); ok && !seenNested[line] {
 				seenNested[line] = true
@@ -40,9 +42,9 @@ func Description(tool string) string {
 			}
 		}
 	}
-	for _, line := range mergeBranchLines(lines) {
+	for _, line := range foldBranchLines(lines) {
 		sb.WriteString("\n- ")
-		sb.WriteString(line)
+		sb.WriteString(line.String())
 	}
 	for _, n := range nested {
 		sb.WriteString("\n")
@@ -51,15 +53,46 @@ func Description(tool string) string {
 	return sb.String()
 }
 
-func describeBranch(b Branch, single bool) string {
+// branchLine is one line of a description: the label's discriminators
+// (keys, and per key its values: one, or several once lines are folded)
+// and what it says of the other fields. A line without a label has no keys
+// and its text in head (a branch title, or nothing for a lone branch).
+type branchLine struct {
+	keys   []string
+	values [][]string
+	head   string
+	body   string
+}
+
+// String renders the line: "k1=v1|v2 k2=v3: body", "title: body" or "body".
+func (l branchLine) String() string {
+	if len(l.keys) == 0 {
+		if l.head == "" {
+			return l.body
+		}
+		return l.head + ": " + l.body
+	}
+	label := make([]string, len(l.keys))
+	for i, k := range l.keys {
+		label[i] = k + "=" + strings.Join(l.values[i], "|")
+	}
+	return strings.Join(label, " ") + ": " + l.body
+}
+
+// describeBranch is the line of one branch.
+func describeBranch(b Branch, single bool) string { return branchParts(b, single).String() }
+
+// branchParts is the line of one branch, in parts.
+func branchParts(b Branch, single bool) branchLine {
 	req := map[string]bool{}
 	for _, r := range b.Required {
 		req[r] = true
 	}
-	var label []string
+	var line branchLine
 	for _, p := range b.Properties {
 		if v, ok := b.Consts[p]; ok && req[p] {
-			label = append(label, p+"="+v)
+			line.keys = append(line.keys, p)
+			line.values = append(line.values, []string{v})
 		}
 	}
 	inAnyOf := map[string]bool{}
@@ -94,18 +127,14 @@ func describeBranch(b Branch, single bool) string {
 	if len(allows) > 0 {
 		parts = append(parts, "allows "+strings.Join(allows, ", "))
 	}
-	body := strings.Join(parts, "; ")
-	if body == "" {
-		body = "no other fields"
+	line.body = strings.Join(parts, "; ")
+	if line.body == "" {
+		line.body = "no other fields"
 	}
-	switch {
-	case len(label) > 0:
-		return strings.Join(label, " ") + ": " + body
-	case single:
-		return body
-	default:
-		return b.Title + ": " + body
+	if len(line.keys) == 0 && !single {
+		line.head = b.Title
 	}
+	return line
 }
 
 // fieldText renders one field: its name, the const value of an optional
@@ -186,35 +215,16 @@ func itemShape(schema json.RawMessage) string {
 	return "[{" + strings.Join(s.Items.Required, ", ") + "}]"
 }
 
-// mergeBranchLines folds branch lines that say the same of their fields
-// and whose labels differ in one discriminator's value into one line
-// listing the values ("action=deny media=tv|album: ..."), again until no
-// two lines fold: a line then stands for every combination of its values
+// foldBranchLines folds lines that say the same of their fields and whose
+// labels differ in one discriminator's values into one line listing the
+// values ("action=deny media=tv|album: ..."), again until no two lines
+// fold: a line then stands for every combination of its values
 // ("action=approve|deny media=tv|album"), each one a branch. Lines keep the
-// place of the first of them; a line without a k=v label stays as it is.
-func mergeBranchLines(lines []string) []string {
-	type group struct {
-		keys   []string
-		values [][]string // per key, its values in order
-		body   string
-		line   string // a line without a label, kept as it is
-	}
-	var gs []*group
-	for _, line := range lines {
-		keys, values, body, ok := splitBranchLine(line)
-		if !ok {
-			gs = append(gs, &group{line: line})
-			continue
-		}
-		g := &group{keys: keys, body: body}
-		for _, v := range values {
-			g.values = append(g.values, []string{v})
-		}
-		gs = append(gs, g)
-	}
+// place of the first of them; a line without a label stays as it is.
+func foldBranchLines(lines []branchLine) []branchLine {
 	// differsIn is the one key position where a and b differ, or -1.
-	differsIn := func(a, b *group) int {
-		if a.line != "" || b.line != "" || a.body != b.body || !slices.Equal(a.keys, b.keys) {
+	differsIn := func(a, b branchLine) int {
+		if len(a.keys) == 0 || a.body != b.body || !slices.Equal(a.keys, b.keys) {
 			return -1
 		}
 		at := -1
@@ -228,47 +238,18 @@ func mergeBranchLines(lines []string) []string {
 		}
 		return at
 	}
-	for merged := true; merged; {
-		merged = false
-		for i := 0; i < len(gs) && !merged; i++ {
-			for j := i + 1; j < len(gs); j++ {
-				if at := differsIn(gs[i], gs[j]); at >= 0 {
-					gs[i].values[at] = append(gs[i].values[at], gs[j].values[at]...)
-					gs = slices.Delete(gs, j, j+1)
-					merged = true
+	for folded := true; folded; {
+		folded = false
+		for i := 0; i < len(lines) && !folded; i++ {
+			for j := i + 1; j < len(lines); j++ {
+				if at := differsIn(lines[i], lines[j]); at >= 0 {
+					lines[i].values[at] = append(lines[i].values[at], lines[j].values[at]...)
+					lines = slices.Delete(lines, j, j+1)
+					folded = true
 					break
 				}
 			}
 		}
 	}
-	out := make([]string, 0, len(gs))
-	for _, g := range gs {
-		if g.line != "" {
-			out = append(out, g.line)
-			continue
-		}
-		label := make([]string, len(g.keys))
-		for i, k := range g.keys {
-			label[i] = k + "=" + strings.Join(g.values[i], "|")
-		}
-		out = append(out, strings.Join(label, " ")+": "+g.body)
-	}
-	return out
-}
-
-// splitBranchLine splits "k1=v1 k2=v2: body" into its label's keys and
-// values and its body; ok is false for a line without such a label.
-func splitBranchLine(line string) (keys, values []string, body string, ok bool) {
-	label, body, found := strings.Cut(line, ": ")
-	if !found || label == "" {
-		return nil, nil, "", false
-	}
-	for _, tok := range strings.Fields(label) {
-		k, v, isPair := strings.Cut(tok, "=")
-		if !isPair || k == "" || v == "" || strings.Contains(v, "|") {
-			return nil, nil, "", false
-		}
-		keys, values = append(keys, k), append(values, v)
-	}
-	return keys, values, body, true
+	return lines
 }
