@@ -5,7 +5,8 @@
 // encodes them: object members sorted by key, the same string escaping and
 // the same number formatting. Any other type is handed to encoding/json.
 // Decode goes the other way: JSON text to those values, as encoding/json
-// decodes it with UseNumber.
+// decodes it with UseNumber; Unmarshal is json.Unmarshal for any target.
+// Both parse fast and leave the verdict to encoding/json when they refuse.
 package jsonvalue
 
 import (

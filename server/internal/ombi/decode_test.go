@@ -14,6 +14,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
@@ -163,9 +164,10 @@ func mutateValue(t *rapid.T, v any, i int) any {
 	return odd
 }
 
-// TestUnmarshal_agreesWithEncodingJSON: the client's decoder gives what
-// encoding/json gives, error or value, for every decode target, on the
-// mock's answers mutated at the edges where decoders part.
+// TestUnmarshal_agreesWithEncodingJSON: the client's decoder
+// (jsonvalue.Unmarshal) gives what encoding/json gives, error or value,
+// for every decode target, on the mock's answers mutated at the edges
+// where decoders part.
 func TestUnmarshal_agreesWithEncodingJSON(t *testing.T) {
 	seeds := mockAnswers(t)
 	rapid.Check(t, func(t *rapid.T) {
@@ -173,7 +175,7 @@ func TestUnmarshal_agreesWithEncodingJSON(t *testing.T) {
 		for _, typ := range decodeTargets {
 			want, got := reflect.New(typ), reflect.New(typ)
 			wantErr := json.Unmarshal(doc, want.Interface())
-			gotErr := unmarshal(doc, got.Interface())
+			gotErr := jsonvalue.Unmarshal(doc, got.Interface())
 			switch {
 			case (wantErr == nil) != (gotErr == nil):
 				t.Fatalf("%s from %q: encoding/json says %v, unmarshal %v", typ, clip(doc), wantErr, gotErr)
