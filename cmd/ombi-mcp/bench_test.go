@@ -128,28 +128,22 @@ func startServer(b *testing.B, m *remoteMock) (*mcp.ClientSession, int) {
 }
 
 // startNoop starts the no-op go-sdk server (this test binary), answering
-// {}.
-func startNoop(b *testing.B) *mcp.ClientSession {
+// result ("": {}).
+func startNoop(b *testing.B, result string) *mcp.ClientSession {
 	b.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
-	return connectStdio(b, exec.Command(self), []string{noopEnv + "=1"})
-}
-
-// startNoopAnswering starts the no-op go-sdk server answering result.
-func startNoopAnswering(b *testing.B, result string) *mcp.ClientSession {
-	b.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
+	env := []string{noopEnv + "=1"}
+	if result != "" {
+		file := filepath.Join(b.TempDir(), "result.json")
+		if err := os.WriteFile(file, []byte(result), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		env = append(env, noopResultEnv+"="+file)
 	}
-	file := filepath.Join(b.TempDir(), "result.json")
-	if err := os.WriteFile(file, []byte(result), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	return connectStdio(b, exec.Command(self), []string{noopEnv + "=1", noopResultEnv + "=" + file})
+	return connectStdio(b, exec.Command(self), env)
 }
 
 var noopCall = &mcp.CallToolParams{Name: "noop", Arguments: map[string]any{}}
@@ -192,7 +186,7 @@ const (
 // (goal: median ratio at most 1.2), the ratio against a bare floor whose
 // no-op tool answers {} (x-bare-floor-median), and the result size.
 func BenchmarkFloorRatio(b *testing.B) {
-	bare := startNoop(b)
+	bare := startNoop(b, "")
 	fixtures := map[string]*fixture{}
 	client := &http.Client{}
 	for _, tc := range floorCases {
@@ -205,7 +199,7 @@ func BenchmarkFloorRatio(b *testing.B) {
 			ctx := context.Background()
 			params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}
 			upstream, result := upstreamOf(b, f, params)
-			noop := startNoopAnswering(b, result)
+			noop := startNoop(b, result)
 			var size int
 			floorWith := func(noop *mcp.ClientSession) func() time.Duration {
 				return func() time.Duration {
@@ -276,7 +270,7 @@ func BenchmarkConcurrency(b *testing.B) {
 	f := startFixture(b, "")
 	params := &mcp.CallToolParams{Name: "read_search", Arguments: floorCases[0].args}
 	upstream, result := upstreamOf(b, f, params)
-	noop := startNoopAnswering(b, result)
+	noop := startNoop(b, result)
 	// the floor's upstream client is configured as ombi-mcp's own
 	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	b.Cleanup(client.CloseIdleConnections)
