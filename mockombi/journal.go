@@ -99,7 +99,7 @@ const settleTimeout = 5 * time.Second
 
 // newJournal builds a journal with the given bounds.
 func newJournal(maxCalls int, maxBytes int64) *journal {
-	return &journal{maxCalls: maxCalls, maxBytes: maxBytes}
+	return &journal{maxCalls: maxCalls, maxBytes: maxBytes, inflight: map[uint64]arrival{}}
 }
 
 // arrival is a request's place in the journal, handed out when it arrives
@@ -116,9 +116,6 @@ func (j *journal) begin() arrival {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.tickets++
-	if j.inflight == nil {
-		j.inflight = map[uint64]arrival{}
-	}
 	j.seq++
 	a := arrival{ticket: j.tickets, epoch: j.epoch, seq: j.seq}
 	j.inflight[a.ticket] = a
@@ -250,7 +247,7 @@ func (j *journal) list() []Call {
 func (j *journal) since(seq, limit int) []Call {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.sinceLocked(seq, limit)
+	return j.betweenLocked(seq, j.seq, limit)
 }
 
 // after returns the calls recorded after the position (epoch, seq): every
@@ -264,12 +261,7 @@ func (j *journal) after(epoch, seq int) []Call {
 	if j.epoch != epoch {
 		seq = 0
 	}
-	return j.sinceLocked(seq, 0)
-}
-
-// sinceLocked is since with j.mu held.
-func (j *journal) sinceLocked(seq, limit int) []Call {
-	return j.betweenLocked(seq, j.seq, limit)
+	return j.betweenLocked(seq, j.seq, 0)
 }
 
 // betweenLocked returns the kept calls numbered above seq and up to upTo,

@@ -361,7 +361,8 @@ func (s *Server) JournalMark() JournalMark {
 
 // JournalSince returns the calls recorded after m; after a clear, every call
 // kept. Like Journal, it first waits (a few seconds at most) for the
-// requests that arrived before it was called to be recorded. The copies share headers and bodies with the journal: read only.
+// requests that arrived before it was called to be recorded. The copies
+// share headers and bodies with the journal: read only.
 func (s *Server) JournalSince(m JournalMark) []Call { return s.journal.after(m.Epoch, m.Last) }
 
 // ClearJournal forgets every recorded call.
