@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,7 +130,10 @@ func refuseDisabled(disabled map[string]string) mcp.Middleware {
 	}
 }
 
+// isObject reports whether raw is one JSON object: valid JSON whose first
+// byte past white space opens an object. It reads raw once and keeps
+// nothing.
 func isObject(raw json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	return json.Unmarshal(raw, &m) == nil && m != nil
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
 }

@@ -18,26 +18,58 @@ type FlexID string
 // UnmarshalJSON accepts a number or a string.
 func (f *FlexID) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
+	s, ok := plainID(b)
+	if !ok {
+		var err error
+		if s, err = flexText(b); err != nil {
+			return err
+		}
+	}
+	if s == "0" {
+		s = ""
+	}
+	*f = FlexID(s)
+	return nil
+}
+
+// plainID reads the usual shapes of an id without a second JSON decode: a
+// number of decimal digits with no leading zero, or a string of decimal
+// digits only. It answers false for anything else, which flexText reads.
+func plainID(b []byte) (string, bool) {
+	digits, quoted := b, len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"'
+	if quoted {
+		digits = b[1 : len(b)-1]
+	}
+	if len(digits) == 0 || (!quoted && len(digits) > 1 && digits[0] == '0') {
+		return "", false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return string(digits), true
+}
+
+// flexText is the text of a JSON id value: "" for null, a string unquoted
+// and trimmed, a number as written.
+func flexText(b []byte) (string, error) {
 	switch {
 	case bytes.Equal(b, []byte("null")):
-		*f = ""
+		return "", nil
 	case len(b) > 0 && b[0] == '"':
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
-			return err
+			return "", err
 		}
-		*f = FlexID(strings.TrimSpace(s))
+		return strings.TrimSpace(s), nil
 	default:
 		var n json.Number
 		if err := json.Unmarshal(b, &n); err != nil {
-			return err
+			return "", err
 		}
-		*f = FlexID(n.String())
+		return n.String(), nil
 	}
-	if *f == "0" {
-		*f = ""
-	}
-	return nil
 }
 
 // Positive returns the id as a positive int32, or 0.
