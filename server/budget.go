@@ -44,7 +44,7 @@ func fit(env *envelope) []byte {
 	}
 	b := &budget{env: env}
 	if env.Data != nil {
-		g, size, err := generic(env.Data)
+		g, err := jsonvalue.Of(env.Data)
 		if err != nil {
 			return mustMarshal(failure(env.Operation, &envelopeError{Code: codeInternalError, Message: "internal error: result could not be encoded"}, nil))
 		}
@@ -54,7 +54,6 @@ func fit(env *envelope) []byte {
 			env.Warnings = append(env.Warnings, fmt.Sprintf("omitted %d upstream identifier or *_id values that are not valid ids (an id is a positive integer or a provider id such as tt0133093)", h.ids))
 		}
 		env.Data = g
-		b.enc.b = make([]byte, 0, size+1024) // the data, as typed, plus the envelope
 	}
 	env.Warnings = capWarnings(env.Warnings)
 	if obj, ok := env.Data.(map[string]any); ok {
@@ -376,20 +375,6 @@ func capWarnings(ws []string) []string {
 		}
 	}
 	return nonNil(ws)
-}
-
-// generic turns a family value into plain JSON values (numbers kept exact)
-// and reports the length of its encoding.
-func generic(v any) (any, int, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, 0, fmt.Errorf("encode result: %w", err)
-	}
-	g, err := jsonvalue.Decode(b)
-	if err != nil {
-		return nil, 0, fmt.Errorf("decode result: %w", err)
-	}
-	return g, len(b), nil
 }
 
 func mustMarshal(v any) []byte {

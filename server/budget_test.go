@@ -1,10 +1,17 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -169,5 +176,60 @@ func TestUpstreamPage(t *testing.T) {
 	}
 	if pg := upstreamPage(50, 25, 10, unitMedia); pg.NextOffset != nil || pg.HasMore != nil {
 		t.Fatalf("short window page = %+v: no continuation may be claimed", pg)
+	}
+}
+
+// TestFit_typedDataWalkedAsRoundTrip: for the data every tool's handler
+// returns on the suite's standalone exact-wire cases, over the default and
+// the large data sets, jsonvalue.Of (fit's first step) gives exactly what
+// encoding/json's text decoded again gives. Several write cases name ids
+// no data set holds (they check the wire only) and return no data.
+func TestFit_typedDataWalkedAsRoundTrip(t *testing.T) {
+	cases := standaloneWireCases(t)
+	ctx := context.Background()
+	checked := map[string]bool{}
+	for _, data := range []string{"default", "large"} {
+		m := startMock(t, mockombi.Options{DataSet: data})
+		o := Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second}
+		client, err := newClient(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(client.CloseIdle)
+		d := &deps{client: client, log: o.logger()}
+		handlers := map[string]handlerFunc{}
+		for _, tl := range tools(d) {
+			handlers[tl.name] = tl.handle
+		}
+		for _, tt := range cases {
+			write := !strings.HasPrefix(tt.Tool, "read_")
+			if write {
+				m.Reset() // each write meets the data set as seeded
+			}
+			got, err := handlers[tt.Tool](ombi.WithIntent(ctx, write), &call{tool: tt.Tool, args: tt.Args})
+			var part *partialError
+			if errors.As(err, &part) {
+				got, err = part.data, nil
+			}
+			if err != nil || got == nil {
+				continue
+			}
+			checked[tt.Tool] = true
+			walked, werr := jsonvalue.Of(got)
+			text, merr := json.Marshal(got)
+			if werr != nil || merr != nil {
+				t.Fatalf("%s/%s: Of error %v, json.Marshal error %v", data, tt.Name, werr, merr)
+			}
+			want, err := jsonvalue.Decode(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(walked, want) {
+				t.Fatalf("%s/%s (%T): Of differs from the round trip of\n%s", data, tt.Name, got, text)
+			}
+		}
+	}
+	if len(checked) < 20 {
+		t.Fatalf("only %d tools returned data: %v", len(checked), checked)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // TestEncodeEnvelope_matchesEncodingJSON: the budget's encoder writes every
@@ -50,7 +52,7 @@ func TestEncodeEnvelope_matchesEncodingJSON(t *testing.T) {
 // serialises to the envelope with none plus each record once and n-1
 // commas, the sum dropRecords searches with.
 func TestDropRecords_sizeArithmetic(t *testing.T) {
-	g, _, err := generic(newMediaPage(mediaItems(12, "overview <with> & \u2028 text", 3), localPage3()))
+	g, err := jsonvalue.Of(newMediaPage(mediaItems(12, "overview <with> & \u2028 text", 3), localPage3()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@
 // Decode goes the other way: JSON text to those values, as encoding/json
 // decodes it with UseNumber; Unmarshal is json.Unmarshal for any target.
 // Both parse fast and leave the verdict to encoding/json when they refuse.
+// Of turns a typed value into those values directly, as Decode would read
+// json.Marshal's text of it.
 package jsonvalue
 
 import (
