@@ -381,4 +381,11 @@ func TestTools_hungServerReportsItsStacks(t *testing.T) {
 	if !strings.Contains(herr.Stacks, "goroutine ") || !strings.Contains(err.Error(), "on SIGQUIT") {
 		t.Fatalf("the report carries no goroutine dump:\n%v", err)
 	}
+	// the traffic shows the request left and what came back last: the
+	// initialize answer
+	for _, want := range []string{"the session's traffic:", `"method":"tools/list"`, "B read from stdout", `"protocolVersion"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("the report lacks %q:\n%v", want, err)
+		}
+	}
 }

@@ -188,6 +188,7 @@ type Server struct {
 	stderr  *TailBuffer
 	session *mcp.ClientSession
 	http    *httpEndpoint // HTTP targets; nil on stdio
+	wire    *wireLog      // stdio targets: the end of the session's traffic
 
 	listChanged atomic.Int32
 
@@ -205,10 +206,17 @@ type HarnessError struct {
 	// Stacks is what a stdio server that hung wrote to stderr on SIGQUIT
 	// (a Go server prints every goroutine's stack); "" when none.
 	Stacks string
+	// Wire is the end of a stdio session's traffic when an answer did not
+	// come: the last frames written and what was read last (see wireLog);
+	// "" when none.
+	Wire string
 }
 
 func (e *HarnessError) Error() string {
 	msg := fmt.Sprintf("%s: %v\nlast seen on server stderr:\n%s", e.Action, e.Err, indent(e.Stderr))
+	if e.Wire != "" {
+		msg += "\nthe session's traffic:\n" + indent(e.Wire)
+	}
 	if e.Stacks != "" {
 		msg += "\nwhat the server wrote on SIGQUIT (its goroutines, for a Go server):\n" + indent(e.Stacks)
 	}
@@ -219,7 +227,7 @@ func (e *HarnessError) Error() string {
 const stacksWait = 2 * time.Second
 
 // stacksLines bounds the SIGQUIT output a report carries.
-const stacksLines = 200
+const stacksLines = 600
 
 // stacks sends SIGQUIT to a stdio server that hung and returns what it
 // wrote to stderr until it exited or stacksWait passed (at most
@@ -261,8 +269,9 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: s.stderr.Tail(20)}
 	}
 	s.proc = p
-	stdout := &countingReader{r: p.stdout}
-	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: procStdin{p}}
+	s.wire = newWireLog()
+	stdout := s.wire.reader(p.stdout)
+	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: procStdin{p, s.wire}}
 	if h.Trace != nil {
 		t = &mcp.LoggingTransport{Transport: t, Writer: h.Trace}
 	}
@@ -304,12 +313,13 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 		_ = p.Close() // reaps it and drains stderr, so the tail below is complete
 		err := r.err
 		if cctx.Err() != nil {
-			err = fmt.Errorf("no answer within %s (%w)%s", h.startTimeout(), r.err, stdioHint(stdout.count()))
+			err = fmt.Errorf("no answer within %s (%w)%s", h.startTimeout(), r.err, stdioHint(s.wire.count()))
 		}
 		return nil, &HarnessError{
 			Action: fmt.Sprintf("start %s: await initialize response (protocol %s)", h.Target, ProtocolVersion),
 			Err:    err,
 			Stderr: s.stderr.Tail(20),
+			Wire:   s.wire.String(),
 		}
 	}
 	s.session = r.cs
@@ -317,11 +327,19 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 }
 
 // procStdin is the SDK transport's writer: the server's stdin, whose Close
-// stops the server (see proc.Close).
-type procStdin struct{ p *proc }
+// stops the server (see proc.Close). Every frame is noted in the wire log.
+type procStdin struct {
+	p    *proc
+	wire *wireLog
+}
 
-func (w procStdin) Write(b []byte) (int, error) { return w.p.stdin.Write(b) }
-func (w procStdin) Close() error                { return w.p.Close() }
+func (w procStdin) Write(b []byte) (int, error) {
+	n, err := w.p.stdin.Write(b)
+	w.wire.wrote(b, err)
+	return n, err
+}
+
+func (w procStdin) Close() error { return w.p.Close() }
 
 // Close ends the session and stops the server: it closes stdin, waits
 // StopGrace, sends SIGTERM to the server's process group, waits StopGrace
@@ -408,10 +426,14 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 }
 
 func (s *Server) harnessErr(action string, err error, ctx context.Context) error {
+	e := &HarnessError{Action: action, Err: err, Stderr: s.stderr.Tail(20)}
 	if ctx.Err() != nil {
-		err = fmt.Errorf("no answer within %s (%w)", s.h.callTimeout(), err)
+		e.Err = fmt.Errorf("no answer within %s (%w)", s.h.callTimeout(), err)
+		if s.wire != nil {
+			e.Wire = s.wire.String()
+		}
 	}
-	return &HarnessError{Action: action, Err: err, Stderr: s.stderr.Tail(20)}
+	return e
 }
 
 // ResetMock puts the embedded mock back to its seed (store, journal, faults,
