@@ -542,24 +542,3 @@ func stdioHint(stdoutBytes int64) string {
 	}
 	return "; the server wrote nothing on stdout: if it speaks Streamable HTTP, run with --transport http and " + AddrPlaceholder + " where its listen address goes in --server (e.g. --server \"my-server --port-flag " + AddrPlaceholder + "\")"
 }
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r  io.Reader
-	mu sync.Mutex
-	n  int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.mu.Lock()
-	c.n += int64(n)
-	c.mu.Unlock()
-	return n, err
-}
-
-func (c *countingReader) count() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
-}
