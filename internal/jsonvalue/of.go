@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -27,7 +26,14 @@ func Of(v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	return of(reflect.ValueOf(v), 0)
+	var w walker
+	return w.of(reflect.ValueOf(v), 0)
+}
+
+// walker is one Of: it plans each struct type once per call (a page's
+// records share one plan).
+type walker struct {
+	plans map[reflect.Type][]field // nil plan: roundTrip
 }
 
 const maxOfDepth = 256
@@ -38,8 +44,8 @@ var (
 	numberType        = reflect.TypeFor[json.Number]()
 )
 
-func of(v reflect.Value, depth int) (any, error) {
-	if depth > maxOfDepth || opaque(v.Type()) {
+func (w *walker) of(v reflect.Value, depth int) (any, error) {
+	if depth > maxOfDepth || w.opaque(v.Type()) {
 		return roundTrip(v)
 	}
 	switch v.Kind() {
@@ -47,7 +53,7 @@ func of(v reflect.Value, depth int) (any, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
-		return of(v.Elem(), depth+1)
+		return w.of(v.Elem(), depth+1)
 	case reflect.Bool:
 		return v.Bool(), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -70,7 +76,7 @@ func of(v reflect.Value, depth int) (any, error) {
 	case reflect.Array:
 		out := make([]any, v.Len())
 		for i := range out {
-			x, err := of(v.Index(i), depth+1)
+			x, err := w.of(v.Index(i), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +92,7 @@ func of(v reflect.Value, depth int) (any, error) {
 		}
 		out := make(map[string]any, v.Len())
 		for it := v.MapRange(); it.Next(); {
-			x, err := of(it.Value(), depth+1)
+			x, err := w.of(it.Value(), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -94,14 +100,14 @@ func of(v reflect.Value, depth int) (any, error) {
 		}
 		return out, nil
 	case reflect.Struct:
-		plan := planOf(v.Type())
+		plan := w.planOf(v.Type())
 		out := make(map[string]any, len(plan))
 		for _, f := range plan {
 			fv := v.Field(f.index)
 			if f.omitEmpty && empty(fv) {
 				continue
 			}
-			x, err := of(fv, depth+1)
+			x, err := w.of(fv, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -128,7 +134,7 @@ func roundTrip(v reflect.Value) (any, error) {
 }
 
 // opaque reports whether Of leaves values of t to roundTrip.
-func opaque(t reflect.Type) bool {
+func (w *walker) opaque(t reflect.Type) bool {
 	switch {
 	case t.Implements(marshalerType), reflect.PointerTo(t).Implements(marshalerType),
 		t.Implements(textMarshalerType), reflect.PointerTo(t).Implements(textMarshalerType),
@@ -149,7 +155,7 @@ func opaque(t reflect.Type) bool {
 		}
 		return true
 	case reflect.Struct:
-		return planOf(t) == nil
+		return w.planOf(t) == nil
 	case reflect.Float32, reflect.Complex64, reflect.Complex128, reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		return true
 	}
@@ -221,26 +227,25 @@ type field struct {
 	omitEmpty bool
 }
 
-// plans caches planOf: reflect.Type -> []field (nil: roundTrip).
-var plans sync.Map
-
 // planOf is the members a struct type encodes, in field order, or nil
 // when Of leaves the type to roundTrip: an embedded field (encoding/json
 // promotes its members by rules Of does not repeat), a tag option other
 // than omitempty, a tag name encoding/json would not take, or two members
 // of one name.
-func planOf(t reflect.Type) []field {
-	if p, ok := plans.Load(t); ok {
-		return p.([]field)
+func (w *walker) planOf(t reflect.Type) []field {
+	if p, ok := w.plans[t]; ok {
+		return p
+	}
+	if w.plans == nil {
+		w.plans = map[reflect.Type][]field{}
 	}
 	p := buildPlan(t)
-	plans.Store(t, p)
+	w.plans[t] = p
 	return p
 }
 
 func buildPlan(t reflect.Type) []field {
-	plan := []field{}
-	seen := map[string]bool{}
+	plan := make([]field, 0, t.NumField())
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		if sf.Anonymous {
@@ -262,10 +267,11 @@ func buildPlan(t reflect.Type) []field {
 		} else if !tagName(name) {
 			return nil
 		}
-		if seen[name] {
-			return nil
+		for _, f := range plan {
+			if f.name == name {
+				return nil
+			}
 		}
-		seen[name] = true
 		plan = append(plan, field{index: i, name: name, omitEmpty: opts == "omitempty"})
 	}
 	return plan
