@@ -30,10 +30,33 @@ func Of(v any) (any, error) {
 	return w.of(reflect.ValueOf(v), 0)
 }
 
-// walker is one Of: it plans each struct type once per call (a page's
-// records share one plan).
+// walker is one Of: it looks at each type once per call (a page's records
+// share one look).
 type walker struct {
-	plans map[reflect.Type][]field // nil plan: roundTrip
+	types map[reflect.Type]typeInfo
+}
+
+// typeInfo is what a walker found of a type.
+type typeInfo struct {
+	opaque bool    // its values go to roundTrip
+	plan   []field // a struct's members; nil for other kinds
+}
+
+// info returns what t is to Of, found once per walker.
+func (w *walker) info(t reflect.Type) typeInfo {
+	if ti, ok := w.types[t]; ok {
+		return ti
+	}
+	if w.types == nil {
+		w.types = map[reflect.Type]typeInfo{}
+	}
+	var ti typeInfo
+	if t.Kind() == reflect.Struct {
+		ti.plan = buildPlan(t)
+	}
+	ti.opaque = opaque(t, ti.plan)
+	w.types[t] = ti
+	return ti
 }
 
 const maxOfDepth = 256
@@ -45,7 +68,8 @@ var (
 )
 
 func (w *walker) of(v reflect.Value, depth int) (any, error) {
-	if depth > maxOfDepth || w.opaque(v.Type()) {
+	ti := w.info(v.Type())
+	if depth > maxOfDepth || ti.opaque {
 		return roundTrip(v)
 	}
 	switch v.Kind() {
@@ -100,9 +124,8 @@ func (w *walker) of(v reflect.Value, depth int) (any, error) {
 		}
 		return out, nil
 	case reflect.Struct:
-		plan := w.planOf(v.Type())
-		out := make(map[string]any, len(plan))
-		for _, f := range plan {
+		out := make(map[string]any, len(ti.plan))
+		for _, f := range ti.plan {
 			fv := v.Field(f.index)
 			if f.omitEmpty && empty(fv) {
 				continue
@@ -133,8 +156,9 @@ func roundTrip(v reflect.Value) (any, error) {
 	return Decode(b)
 }
 
-// opaque reports whether Of leaves values of t to roundTrip.
-func (w *walker) opaque(t reflect.Type) bool {
+// opaque reports whether Of leaves values of t to roundTrip; plan is t's
+// (buildPlan) when t is a struct.
+func opaque(t reflect.Type, plan []field) bool {
 	switch {
 	case t.Implements(marshalerType), reflect.PointerTo(t).Implements(marshalerType),
 		t.Implements(textMarshalerType), reflect.PointerTo(t).Implements(textMarshalerType),
@@ -155,7 +179,7 @@ func (w *walker) opaque(t reflect.Type) bool {
 		}
 		return true
 	case reflect.Struct:
-		return w.planOf(t) == nil
+		return plan == nil
 	case reflect.Float32, reflect.Complex64, reflect.Complex128, reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		return true
 	}
@@ -227,23 +251,11 @@ type field struct {
 	omitEmpty bool
 }
 
-// planOf is the members a struct type encodes, in field order, or nil
+// buildPlan is the members a struct type encodes, in field order, or nil
 // when Of leaves the type to roundTrip: an embedded field (encoding/json
 // promotes its members by rules Of does not repeat), a tag option other
 // than omitempty, a tag name encoding/json would not take, or two members
 // of one name.
-func (w *walker) planOf(t reflect.Type) []field {
-	if p, ok := w.plans[t]; ok {
-		return p
-	}
-	if w.plans == nil {
-		w.plans = map[reflect.Type][]field{}
-	}
-	p := buildPlan(t)
-	w.plans[t] = p
-	return p
-}
-
 func buildPlan(t reflect.Type) []field {
 	plan := make([]field, 0, t.NumField())
 	for i := range t.NumField() {
