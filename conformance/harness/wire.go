@@ -23,12 +23,12 @@ const (
 type wireLog struct {
 	start time.Time
 
+	read TailBuffer // what was read: its last wireReadTail bytes and its count
+
 	mu       sync.Mutex
 	sent     []wireFrame // ring of the last wireFrames frames
 	sentN    int         // frames written in all
-	readN    int64       // bytes read in all
 	lastRead time.Duration
-	tail     []byte // the last wireReadTail bytes read
 }
 
 type wireFrame struct {
@@ -38,7 +38,9 @@ type wireFrame struct {
 	err  error
 }
 
-func newWireLog() *wireLog { return &wireLog{start: time.Now()} }
+func newWireLog() *wireLog {
+	return &wireLog{start: time.Now(), read: TailBuffer{Max: wireReadTail}}
+}
 
 // reader records what is read from r.
 func (l *wireLog) reader(r io.Reader) io.Reader { return wireReader{r: r, log: l} }
@@ -66,24 +68,16 @@ func (r wireReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if n > 0 {
 		l := r.log
+		_, _ = l.read.Write(p[:n])
 		l.mu.Lock()
-		l.readN += int64(n)
 		l.lastRead = time.Since(l.start)
-		l.tail = append(l.tail, p[:n]...)
-		if over := len(l.tail) - wireReadTail; over > 0 {
-			l.tail = append(l.tail[:0:0], l.tail[over:]...)
-		}
 		l.mu.Unlock()
 	}
 	return n, err
 }
 
 // count is how many bytes were read.
-func (l *wireLog) count() int64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.readN
-}
+func (l *wireLog) count() int64 { return l.read.Total() }
 
 // String is the report: the frames written, oldest first, and the read
 // side, times since the session started.
@@ -105,11 +99,12 @@ func (l *wireLog) String() string {
 			fmt.Fprintf(&b, " (write failed: %v)", f.err)
 		}
 	}
-	if l.readN == 0 {
+	n := l.read.Total()
+	if n == 0 {
 		b.WriteString("\nnothing read from stdout")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "\n%d B read from stdout, the last at +%s, ending: %s", l.readN, secs(l.lastRead), strings.TrimRight(string(l.tail), "\n"))
+	fmt.Fprintf(&b, "\n%d B read from stdout, the last at +%s, ending: %s", n, secs(l.lastRead), strings.TrimRight(l.read.String(), "\n"))
 	return b.String()
 }
 
