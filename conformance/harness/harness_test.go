@@ -66,8 +66,8 @@ func TestTailBuffer(t *testing.T) {
 	if got := b.String(); got != "ne2\nline3\n" {
 		t.Errorf("String() = %q, want the last 10 bytes", got)
 	}
-	if b.Written() != 18 {
-		t.Errorf("Written() = %d, want 18", b.Written())
+	if b.Total() != 18 {
+		t.Errorf("Total() = %d, want 18", b.Total())
 	}
 	if got := b.Tail(1); got != "line3" {
 		t.Errorf("Tail(1) = %q, want line3", got)

@@ -57,13 +57,6 @@ func (b *TailBuffer) String() string {
 	return string(b.buf)
 }
 
-// Written returns how many bytes were ever written, kept or not.
-func (b *TailBuffer) Written() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.n
-}
-
 // Tail returns at most the last n lines kept, trimmed, or "(empty)".
 func (b *TailBuffer) Tail(n int) string {
 	s := strings.TrimSpace(b.String())
