@@ -79,9 +79,6 @@ func (l branchLine) String() string {
 	return strings.Join(label, " ") + ": " + l.body
 }
 
-// describeBranch is the line of one branch.
-func describeBranch(b Branch, single bool) string { return branchParts(b, single).String() }
-
 // branchParts is the line of one branch, in parts.
 func branchParts(b Branch, single bool) branchLine {
 	req := map[string]bool{}

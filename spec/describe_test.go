@@ -78,7 +78,7 @@ func TestDescription_everyBranchOneLine(t *testing.T) {
 		// stands for, are the branch lines one by one
 		var want, got []string
 		for _, b := range bs {
-			want = append(want, describeBranch(b, len(bs) == 1))
+			want = append(want, branchParts(b, len(bs) == 1).String())
 		}
 		for _, line := range strings.Split(d, "\n- ")[1:] {
 			line, _, _ = strings.Cut(line, "\n") // nested choices follow the last one
