@@ -191,16 +191,7 @@ func BenchmarkServePath(b *testing.B) {
 // servePathHandler is the tool handler New registers for name, built from o.
 func servePathHandler(b *testing.B, o Options, name string) mcp.ToolHandler {
 	b.Helper()
-	client, err := newClient(o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, err := spec.NewValidator()
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := &deps{client: client, validator: v, log: o.logger()}
-	b.Cleanup(client.CloseIdle)
+	d := optionDeps(b, o)
 	for _, t := range tools(d) {
 		if t.name != name {
 			continue
@@ -213,6 +204,23 @@ func servePathHandler(b *testing.B, o Options, name string) mcp.ToolHandler {
 	}
 	b.Fatalf("no tool %s", name)
 	return nil
+}
+
+// optionDeps is the handler dependencies New builds from o: its upstream
+// client (idle connections closed when tb ends), the validator and o's
+// logger.
+func optionDeps(tb testing.TB, o Options) *deps {
+	tb.Helper()
+	client, err := newClient(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(client.CloseIdle)
+	v, err := spec.NewValidator()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &deps{client: client, validator: v, log: o.logger()}
 }
 
 // recordedAnswer is the mock's answer to the journaled call c, sent again.

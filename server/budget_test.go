@@ -191,14 +191,8 @@ func TestFit_typedDataWalkedAsRoundTrip(t *testing.T) {
 	for _, data := range []string{"default", "large"} {
 		m := startMock(t, mockombi.Options{DataSet: data})
 		o := Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second}
-		client, err := newClient(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(client.CloseIdle)
-		d := &deps{client: client, log: o.logger()}
 		handlers := map[string]handlerFunc{}
-		for _, tl := range tools(d) {
+		for _, tl := range tools(optionDeps(t, o)) {
 			handlers[tl.name] = tl.handle
 		}
 		for _, tt := range cases {
