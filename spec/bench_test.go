@@ -31,3 +31,20 @@ func BenchmarkProject(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateInput measures validating one valid argument object of
+// read_search (a oneOf of four actions) against its strict input schema, as
+// the server does on every call.
+func BenchmarkValidateInput(b *testing.B) {
+	v, err := NewValidator()
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := []byte(`{"action":"text","media":"movie","query":"matrix"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := v.ValidateInput("read_search", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -53,19 +53,110 @@ type lazySchema struct {
 	format bool
 	s      *jsonschema.Schema
 	err    error
+	// the oneOf branches by discriminator value (see discriminator), nil
+	// when the schema has none
+	disc     string
+	branches map[string]*jsonschema.Schema
 }
 
 func (l *lazySchema) compiled() (*jsonschema.Schema, error) {
 	l.once.Do(func() {
 		raw, err := l.get(l.tool)
 		if err == nil {
-			l.s, err = Compile(l.url, raw, l.format)
+			err = l.compile(raw)
 		}
 		if err != nil {
 			l.err = fmt.Errorf("compile schema %s: %w", l.url, err)
 		}
 	})
 	return l.s, l.err
+}
+
+func (l *lazySchema) compile(raw []byte) error {
+	c, doc, err := compiler(l.url, raw, l.format)
+	if err != nil {
+		return err
+	}
+	if l.s, err = c.Compile(l.url); err != nil {
+		return err
+	}
+	prop, index, ok := discriminator(doc)
+	if !ok {
+		return nil
+	}
+	l.disc, l.branches = prop, map[string]*jsonschema.Schema{}
+	for value, i := range index {
+		if l.branches[value], err = c.Compile(fmt.Sprintf("%s#/oneOf/%d", l.url, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// branchTopLevel are the keywords a discriminated schema may hold beside
+// oneOf: none of them asserts anything of an object instance.
+var branchTopLevel = map[string]bool{
+	"$schema": true, "$id": true, "$comment": true, "$defs": true,
+	"title": true, "description": true, "type": true, "oneOf": true,
+}
+
+// discriminator reports whether a schema document is an object schema whose
+// only assertion is a oneOf in which every branch pins one property, prop,
+// to a string const of its own (the tools' action discriminator), with the
+// const value of each branch and the branch's index. For such a schema an
+// object instance whose prop is one of those strings is valid exactly when
+// it is valid against that branch: every other branch fails on its const,
+// so the oneOf passes or fails with the one branch, and nothing else at the
+// top asserts anything of an object. Validating the one branch first spares
+// building the others' failures; a failure is validated again in full, so
+// its report does not change.
+func discriminator(doc any) (prop string, index map[string]int, ok bool) {
+	top, _ := doc.(map[string]any)
+	if top == nil || top["type"] != "object" {
+		return "", nil, false
+	}
+	for k := range top {
+		if !branchTopLevel[k] {
+			return "", nil, false
+		}
+	}
+	branches, _ := top["oneOf"].([]any)
+	if len(branches) < 2 {
+		return "", nil, false
+	}
+	consts := func(b any) map[string]string {
+		m, _ := b.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		out := map[string]string{}
+		for name, p := range props {
+			ps, _ := p.(map[string]any)
+			if c, isString := ps["const"].(string); isString {
+				out[name] = c
+			}
+		}
+		return out
+	}
+	first := consts(branches[0])
+	names := make([]string, 0, len(first))
+	for name := range first {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		index = map[string]int{}
+		for i, b := range branches {
+			c, has := consts(b)[name]
+			if _, dup := index[c]; !has || dup {
+				index = nil
+				break
+			}
+			index[c] = i
+		}
+		if index != nil {
+			return name, index, true
+		}
+	}
+	return "", nil, false
 }
 
 // NewValidator returns the validator of every catalogue tool's strict
@@ -117,9 +208,19 @@ func sortedNames(set map[string]*lazySchema) []string {
 
 // Compile compiles one schema document under draft 2020-12.
 func Compile(url string, raw []byte, assertFormat bool) (*jsonschema.Schema, error) {
+	c, _, err := compiler(url, raw, assertFormat)
+	if err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// compiler is a draft 2020-12 compiler holding the schema document raw at
+// url, and the decoded document.
+func compiler(url string, raw []byte, assertFormat bool) (*jsonschema.Compiler, any, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return nil, fmt.Errorf("decode schema %s: %w", url, err)
+		return nil, nil, fmt.Errorf("decode schema %s: %w", url, err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -128,9 +229,9 @@ func Compile(url string, raw []byte, assertFormat bool) (*jsonschema.Schema, err
 		c.AssertFormat()
 	}
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("add schema %s: %w", url, err)
+		return nil, nil, fmt.Errorf("add schema %s: %w", url, err)
 	}
-	return c.Compile(url)
+	return c, doc, nil
 }
 
 // ValidateInput validates tool arguments against the strict input schema.
@@ -163,6 +264,9 @@ func (v *Validator) validate(set map[string]*lazySchema, kind, tool string, valu
 	if err != nil {
 		return &ValidationError{Tool: tool, Schema: kind, Keyword: "json", Message: err.Error()}
 	}
+	if l.branch(inst) {
+		return nil
+	}
 	err = s.Validate(inst)
 	if err == nil {
 		return nil
@@ -172,6 +276,17 @@ func (v *Validator) validate(set map[string]*lazySchema, kind, tool string, valu
 		return err
 	}
 	return summarize(tool, kind, ve)
+}
+
+// branch reports whether inst is valid against the oneOf branch its
+// discriminator selects, and so against the whole schema (discriminator);
+// false when the schema has no discriminator, inst selects no branch or
+// fails it.
+func (l *lazySchema) branch(inst any) bool {
+	obj, _ := inst.(map[string]any)
+	value, _ := obj[l.disc].(string)
+	b := l.branches[value]
+	return b != nil && b.Validate(inst) == nil
 }
 
 func instance(value any) (any, error) {
