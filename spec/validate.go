@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -124,28 +126,23 @@ func discriminator(doc any) (prop string, index map[string]int, ok bool) {
 	if len(branches) < 2 {
 		return "", nil, false
 	}
-	consts := func(b any) map[string]string {
+	// consts[i] is branch i's string consts by property
+	consts := make([]map[string]string, len(branches))
+	for i, b := range branches {
 		m, _ := b.(map[string]any)
 		props, _ := m["properties"].(map[string]any)
-		out := map[string]string{}
+		consts[i] = map[string]string{}
 		for name, p := range props {
 			ps, _ := p.(map[string]any)
 			if c, isString := ps["const"].(string); isString {
-				out[name] = c
+				consts[i][name] = c
 			}
 		}
-		return out
 	}
-	first := consts(branches[0])
-	names := make([]string, 0, len(first))
-	for name := range first {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(consts[0])) {
 		index = map[string]int{}
-		for i, b := range branches {
-			c, has := consts(b)[name]
+		for i := range branches {
+			c, has := consts[i][name]
 			if _, dup := index[c]; !has || dup {
 				index = nil
 				break

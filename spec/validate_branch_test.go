@@ -3,10 +3,10 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -141,15 +141,8 @@ func TestValidator_branchAgreesWithFull(t *testing.T) {
 // mutate changes a copy of args at random: drops a property, gives one
 // another value, adds one, or moves the discriminator to another branch.
 func mutate(rt *rapid.T, l *lazySchema, args map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range args {
-		out[k] = v
-	}
-	keys := make([]string, 0, len(out))
-	for k := range out {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	out := maps.Clone(args)
+	keys := slices.Sorted(maps.Keys(out))
 	values := []any{"", "x", "movie", "tv", "2026-01-01T00:00:00Z", 0, -1, 1, 2.5, 1e12, true, false, nil, []any{}, []any{"x"}, map[string]any{}, map[string]any{"limit": 5}}
 	for range rapid.IntRange(0, 3).Draw(rt, "changes") {
 		switch rapid.IntRange(0, 3).Draw(rt, "change") {
@@ -165,12 +158,7 @@ func mutate(rt *rapid.T, l *lazySchema, args map[string]any) map[string]any {
 			out[rapid.SampledFrom([]string{"extra", "page", "media", "query", "id"}).Draw(rt, "add")] = rapid.SampledFrom(values).Draw(rt, "value")
 		case 3:
 			if len(l.branches) > 0 {
-				names := make([]string, 0, len(l.branches))
-				for n := range l.branches {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				out[l.disc] = rapid.SampledFrom(names).Draw(rt, "branch")
+				out[l.disc] = rapid.SampledFrom(slices.Sorted(maps.Keys(l.branches))).Draw(rt, "branch")
 			}
 		}
 	}
