@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
@@ -275,4 +276,56 @@ func resultText(res *mcp.CallToolResult) string {
 		return t.Text
 	}
 	return "no text block"
+}
+
+// BenchmarkFit measures fit's two ways on the data read_search's and
+// read_requests' handlers return from the mock (a search page, a page of
+// 100 requests): the short way (fitWhole, the typed data written as it is
+// walked) and the long way (fitLong, through a generic copy).
+func BenchmarkFit(b *testing.B) {
+	cases := []struct {
+		name, data, tool string
+		args             map[string]any
+	}{
+		{"read_search", "", "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"}},
+		{"read_requests_100", "large", "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}}},
+	}
+	for _, tc := range cases {
+		m := startMock(b, mockombi.Options{DataSet: tc.data})
+		d := optionDeps(b, Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey})
+		raw, err := json.Marshal(tc.args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var data any
+		for _, t := range tools(d) {
+			if t.name == tc.tool {
+				data, err = t.handle(context.Background(), &call{tool: tc.tool, args: raw})
+			}
+		}
+		if err != nil || data == nil {
+			b.Fatalf("%s: %v", tc.tool, err)
+		}
+		envelope := func() *envelope {
+			env := success(tc.tool, data, nil)
+			cleanNotes(env)
+			return env
+		}
+		plans := &jsonvalue.Plans{}
+		if _, ok := fitWhole(envelope(), plans); !ok {
+			b.Fatalf("%s: the short way gave up", tc.name)
+		}
+		b.Run(tc.name+"/whole", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				fitWhole(envelope(), plans)
+			}
+		})
+		b.Run(tc.name+"/long", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				fitLong(envelope())
+			}
+		})
+	}
 }

@@ -97,7 +97,7 @@ func TestFit_budget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := success(tt.tool, tt.data, nil)
-			out := fit(env)
+			out := fit(env, nil)
 			if len(out) > maxResultBytes {
 				t.Fatalf("result is %d bytes", len(out))
 			}
@@ -129,7 +129,7 @@ func TestFit_warningsBounded(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		ws = append(ws, strings.Repeat("w", 5000))
 	}
-	out := fit(failure("read_search", &envelopeError{Code: codeNotFound, Message: "m"}, ws))
+	out := fit(failure("read_search", &envelopeError{Code: codeNotFound, Message: "m"}, ws), nil)
 	var got envelope
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)

@@ -45,8 +45,8 @@ func nonNil(w []string) []string {
 // toolResult serialises the bounded envelope once: structuredContent and the
 // one text block carry the same bytes, and isError is !ok.
 // Implements S-RESULTS-0005, S-RESULTS-0006 and S-RESULTS-0128 (envelope).
-func toolResult(env *envelope) *mcp.CallToolResult {
-	b := fit(env)
+func toolResult(env *envelope, plans *jsonvalue.Plans) *mcp.CallToolResult {
+	b := fit(env, plans)
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
@@ -76,14 +76,24 @@ var htmlEscaping = jsonvalue.Options{EscapeHTML: true}
 // envelope appends env with the fields in the order and with the
 // omissions of its struct tags.
 func (e *genericEncoder) envelope(env *envelope) {
-	e.b = append(e.b, `{"ok":`...)
-	e.b = strconv.AppendBool(e.b, env.OK)
-	e.b = append(e.b, `,"operation":`...)
-	e.value(env.Operation)
+	e.head(env)
 	if env.Data != nil {
 		e.b = append(e.b, `,"data":`...)
 		e.value(env.Data)
 	}
+	e.tail(env)
+}
+
+// head appends the members before data.
+func (e *genericEncoder) head(env *envelope) {
+	e.b = append(e.b, `{"ok":`...)
+	e.b = strconv.AppendBool(e.b, env.OK)
+	e.b = append(e.b, `,"operation":`...)
+	e.value(env.Operation)
+}
+
+// tail appends the members after data.
+func (e *genericEncoder) tail(env *envelope) {
 	if env.Error != nil {
 		e.b = append(e.b, `,"error":`...)
 		e.b = append(e.b, mustMarshal(env.Error)...)

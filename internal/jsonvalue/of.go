@@ -34,6 +34,7 @@ func Of(v any) (any, error) {
 // share one look).
 type walker struct {
 	types map[reflect.Type]typeInfo
+	plans *Plans // when set, the types are looked up there
 }
 
 // typeInfo is what a walker found of a type.
@@ -44,6 +45,9 @@ type typeInfo struct {
 
 // info returns what t is to Of, found once per walker.
 func (w *walker) info(t reflect.Type) typeInfo {
+	if w.plans != nil {
+		return w.plans.info(t).typeInfo
+	}
 	if ti, ok := w.types[t]; ok {
 		return ti
 	}
