@@ -29,11 +29,27 @@ import (
 // tool that answers at once. It is the MCP half of the floor a tool call
 // through ombi-mcp is measured against. With noopResultEnv naming a file,
 // the tool answers that file's JSON as its result (the text block and the
-// structured content, as ombi-mcp answers); without it, {}.
+// structured content, as ombi-mcp answers); without it, {}. With
+// noopRelayEnv naming a file (a relay), the tool first sends its upstream
+// requests itself, as ombi-mcp does, and reads their answers.
 const (
 	noopEnv       = "OMBI_MCP_BENCH_NOOP_SERVER"
 	noopResultEnv = "OMBI_MCP_BENCH_NOOP_RESULT"
+	noopRelayEnv  = "OMBI_MCP_BENCH_NOOP_RELAY"
 )
+
+// compareEnv names another ombi-mcp binary (an earlier build, say):
+// BenchmarkFloorRatio then calls it too, interleaved with this build on
+// the same mock and floor, and reports x-compare, its median over this
+// build's. Two builds measured in one run differ by less noise than two
+// runs do.
+const compareEnv = "OMBI_MCP_BENCH_COMPARE"
+
+// relay is what a relaying no-op server sends before it answers.
+type relay struct {
+	Base  string          `json:"base"`
+	Calls []mockombi.Call `json:"calls"`
+}
 
 func TestMain(m *testing.M) {
 	if os.Getenv(noopEnv) != "" {
@@ -64,9 +80,26 @@ func serveNoop() int {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(raw)}
 		}
 	}
+	var upstream relay
+	if file := os.Getenv(noopRelayEnv); file != "" {
+		raw, err := os.ReadFile(file)
+		if err == nil {
+			err = json.Unmarshal(raw, &upstream)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "noop relay:", err)
+			return 1
+		}
+	}
+	client := &http.Client{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "noop", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for _, c := range upstream.Calls {
+				if err := send(ctx, client, upstream.Base, c); err != nil {
+					return nil, err
+				}
+			}
 			return result(), nil
 		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
@@ -121,15 +154,21 @@ func startFixture(b *testing.B, data string) *fixture {
 // process id; the session is closed when b ends at the latest.
 func startServer(b *testing.B, m *remoteMock) (*mcp.ClientSession, int) {
 	b.Helper()
-	cmd := exec.Command(benchBinary(b))
+	return startBinary(b, benchBinary(b), m)
+}
+
+// startBinary starts the ombi-mcp binary bin on m, as startServer does.
+func startBinary(b *testing.B, bin string, m *remoteMock) (*mcp.ClientSession, int) {
+	b.Helper()
+	cmd := exec.Command(bin)
 	cs := connectStdio(b, cmd, []string{"OMBI_URL=" + m.URL, "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.APIKey,
 		"OMBI_TIMEOUT=30s", "OMBI_BUNDLES=core,moderation,administration"})
 	return cs, cmd.Process.Pid
 }
 
 // startNoop starts the no-op go-sdk server (this test binary), answering
-// result ("": {}).
-func startNoop(b *testing.B, result string) *mcp.ClientSession {
+// result ("": {}); with up not nil, it sends up's calls before it answers.
+func startNoop(b *testing.B, result string, up *relay) *mcp.ClientSession {
 	b.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -142,6 +181,17 @@ func startNoop(b *testing.B, result string) *mcp.ClientSession {
 			b.Fatal(err)
 		}
 		env = append(env, noopResultEnv+"="+file)
+	}
+	if up != nil {
+		raw, err := json.Marshal(up)
+		if err != nil {
+			b.Fatal(err)
+		}
+		file := filepath.Join(b.TempDir(), "relay.json")
+		if err := os.WriteFile(file, raw, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		env = append(env, noopRelayEnv+"="+file)
 	}
 	return connectStdio(b, exec.Command(self), env)
 }
@@ -185,8 +235,16 @@ const (
 // own, as Ombi is. It reports the median and p99 of both and their ratios
 // (goal: median ratio at most 1.2), the ratio against a bare floor whose
 // no-op tool answers {} (x-bare-floor-median), and the result size.
+//
+// A relay, measured too, is a no-op server that sends the upstream
+// requests itself before it answers: the structure of an ombi-mcp call
+// (the upstream hop made from the server process) without its work.
+// x-relay-median, ombi-mcp's median over the relay's, is the share of the
+// gap that is the server's own work; relay-x-floor-median shows whether
+// the floor's shape (the hop made from the client) flatters it. With
+// compareEnv set, a second build is measured too (x-compare).
 func BenchmarkFloorRatio(b *testing.B) {
-	bare := startNoop(b, "")
+	bare := startNoop(b, "", nil)
 	fixtures := map[string]*fixture{}
 	client := &http.Client{}
 	for _, tc := range floorCases {
@@ -199,7 +257,12 @@ func BenchmarkFloorRatio(b *testing.B) {
 			ctx := context.Background()
 			params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}
 			upstream, result := upstreamOf(b, f, params)
-			noop := startNoop(b, result)
+			noop := startNoop(b, result, nil)
+			relayed := startNoop(b, result, &relay{Base: f.mock.URL, Calls: upstream})
+			var other *mcp.ClientSession
+			if bin := os.Getenv(compareEnv); bin != "" {
+				other, _ = startBinary(b, bin, f.mock)
+			}
 			var size int
 			floorWith := func(noop *mcp.ClientSession) func() time.Duration {
 				return func() time.Duration {
@@ -212,6 +275,17 @@ func BenchmarkFloorRatio(b *testing.B) {
 				}
 			}
 			floor, bareFloor := floorWith(noop), floorWith(bare)
+			timed := func(cs *mcp.ClientSession, params *mcp.CallToolParams) func() time.Duration {
+				return func() time.Duration {
+					start := time.Now()
+					callTool(b, cs, params)
+					return time.Since(start)
+				}
+			}
+			relayCall, compare := timed(relayed, noopCall), func() time.Duration { return 0 }
+			if other != nil {
+				compare = timed(other, params)
+			}
 			through := func() time.Duration {
 				start := time.Now()
 				res := callTool(b, f.server, params)
@@ -222,9 +296,11 @@ func BenchmarkFloorRatio(b *testing.B) {
 			for range 20 { // warm up connections and caches on all sides
 				floor()
 				bareFloor()
+				relayCall()
+				compare()
 				through()
 			}
-			var fs, bs, ts []time.Duration
+			var fs, bs, ts, rs, cs []time.Duration
 			for i := 0; b.Loop(); i++ {
 				if i%2 == 0 {
 					fs, ts = append(fs, floor()), append(ts, through())
@@ -234,14 +310,26 @@ func BenchmarkFloorRatio(b *testing.B) {
 				if i%4 == 0 {
 					bs = append(bs, bareFloor())
 				}
+				if i%2 == 0 {
+					rs = append(rs, relayCall())
+				}
+				if other != nil {
+					cs = append(cs, compare())
+				}
 			}
 			fm, tm, fp, tp, bm := quantile(fs, 0.5), quantile(ts, 0.5), quantile(fs, 0.99), quantile(ts, 0.99), quantile(bs, 0.5)
+			rm := quantile(rs, 0.5)
 			b.ReportMetric(float64(tm.Microseconds()), "median-µs")
 			b.ReportMetric(float64(fm.Microseconds()), "floor-median-µs")
 			b.ReportMetric(float64(tm)/float64(fm), "x-floor-median")
 			b.ReportMetric(float64(tp)/float64(fp), "x-floor-p99")
 			b.ReportMetric(float64(tm)/float64(bm), "x-bare-floor-median")
 			b.ReportMetric(float64(size), "result-bytes")
+			b.ReportMetric(float64(tm)/float64(rm), "x-relay-median")
+			b.ReportMetric(float64(rm)/float64(fm), "relay-x-floor-median")
+			if other != nil {
+				b.ReportMetric(float64(quantile(cs, 0.5))/float64(tm), "x-compare")
+			}
 		})
 	}
 }
@@ -270,7 +358,7 @@ func BenchmarkConcurrency(b *testing.B) {
 	f := startFixture(b, "")
 	params := &mcp.CallToolParams{Name: "read_search", Arguments: floorCases[0].args}
 	upstream, result := upstreamOf(b, f, params)
-	noop := startNoop(b, result)
+	noop := startNoop(b, result, nil)
 	// the floor's upstream client is configured as ombi-mcp's own
 	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	b.Cleanup(client.CloseIdleConnections)
