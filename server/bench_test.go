@@ -140,14 +140,7 @@ func BenchmarkToolsListBytes(b *testing.B) {
 // small search, a full 100-record page near the 64 KiB budget and a page
 // the budget must cut.
 func BenchmarkServePath(b *testing.B) {
-	cases := []struct {
-		name, data, tool string
-		args             map[string]any
-	}{
-		{"read_search", "", "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"}},
-		{"read_requests_100", "large", "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}}},
-		{"read_requests_cut", "large", "read_requests", map[string]any{"action": "list", "media": "tv", "page": map[string]any{"limit": 100}}},
-	}
+	cases := servePathCases
 	mocks := map[string]*mockombi.Server{}
 	for _, tc := range cases {
 		if mocks[tc.data] == nil {
@@ -278,19 +271,24 @@ func resultText(res *mcp.CallToolResult) string {
 	return "no text block"
 }
 
+// servePathCases are the calls BenchmarkServePath makes: a small search,
+// a full 100-record page near the 64 KiB budget and a page the budget must
+// cut; BenchmarkFit takes the first two.
+var servePathCases = []struct {
+	name, data, tool string
+	args             map[string]any
+}{
+	{"read_search", "", "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"}},
+	{"read_requests_100", "large", "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}}},
+	{"read_requests_cut", "large", "read_requests", map[string]any{"action": "list", "media": "tv", "page": map[string]any{"limit": 100}}},
+}
+
 // BenchmarkFit measures fit's two ways on the data read_search's and
 // read_requests' handlers return from the mock (a search page, a page of
 // 100 requests): the short way (fitWhole, the typed data written as it is
 // walked) and the long way (fitLong, through a generic copy).
 func BenchmarkFit(b *testing.B) {
-	cases := []struct {
-		name, data, tool string
-		args             map[string]any
-	}{
-		{"read_search", "", "read_search", map[string]any{"action": "text", "media": "movie", "query": "matrix"}},
-		{"read_requests_100", "large", "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}}},
-	}
-	for _, tc := range cases {
+	for _, tc := range servePathCases[:2] {
 		m := startMock(b, mockombi.Options{DataSet: tc.data})
 		d := optionDeps(b, Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey})
 		raw, err := json.Marshal(tc.args)

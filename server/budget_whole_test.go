@@ -2,18 +2,13 @@ package server
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
-	"github.com/ombi-mcp/ombi-mcp/mockombi"
-	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 )
 
 // bothWays fits one data value the short way and the long way, each on an
@@ -37,40 +32,18 @@ func bothWays(data any, warnings []string, plans *jsonvalue.Plans) (whole []byte
 // up on ordinary results.
 func TestFit_wholeAgreesWithLongWay(t *testing.T) {
 	t.Run("handler results", func(t *testing.T) {
-		cases := standaloneWireCases(t)
-		ctx := context.Background()
 		short := map[string]bool{}
 		plans := &jsonvalue.Plans{} // one memory for every case, as a server keeps
-		for _, data := range []string{"default", "large"} {
-			m := startMock(t, mockombi.Options{DataSet: data})
-			o := Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second}
-			handlers := map[string]handlerFunc{}
-			for _, tl := range tools(optionDeps(t, o)) {
-				handlers[tl.name] = tl.handle
+		eachHandlerResult(t, func(data string, tt exactWireCase, got any) {
+			whole, ok, long := bothWays(got, []string{"a warning"}, plans)
+			if !ok {
+				return
 			}
-			for _, tt := range cases {
-				write := !strings.HasPrefix(tt.Tool, "read_")
-				if write {
-					m.Reset()
-				}
-				got, err := handlers[tt.Tool](ombi.WithIntent(ctx, write), &call{tool: tt.Tool, args: tt.Args})
-				var part *partialError
-				if errors.As(err, &part) {
-					got, err = part.data, nil
-				}
-				if err != nil || got == nil {
-					continue
-				}
-				whole, ok, long := bothWays(got, []string{"a warning"}, plans)
-				if !ok {
-					continue
-				}
-				short[tt.Tool] = true
-				if !bytes.Equal(whole, long) {
-					t.Fatalf("%s/%s (%T): the short way wrote\n%s\nthe long way\n%s", data, tt.Name, got, whole, long)
-				}
+			short[tt.Tool] = true
+			if !bytes.Equal(whole, long) {
+				t.Fatalf("%s/%s (%T): the short way wrote\n%s\nthe long way\n%s", data, tt.Name, got, whole, long)
 			}
-		}
+		})
 		if len(short) < 20 || !short["read_search"] || !short["read_requests"] {
 			t.Fatalf("the short way served only %d tools: %v", len(short), short)
 		}
