@@ -201,8 +201,8 @@ func servePathHandler(b *testing.B, o Options, name string) mcp.ToolHandler {
 }
 
 // optionDeps is the handler dependencies New builds from o: its upstream
-// client (idle connections closed when tb ends), the validator and o's
-// logger.
+// client (idle connections closed when tb ends), the validator, o's logger
+// and fit's memory of result types.
 func optionDeps(tb testing.TB, o Options) *deps {
 	tb.Helper()
 	client, err := newClient(o)
@@ -214,7 +214,7 @@ func optionDeps(tb testing.TB, o Options) *deps {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &deps{client: client, validator: v, log: o.logger()}
+	return &deps{client: client, validator: v, log: o.logger(), plans: &jsonvalue.Plans{}}
 }
 
 // recordedAnswer is the mock's answer to the journaled call c, sent again.
