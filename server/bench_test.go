@@ -304,25 +304,25 @@ func BenchmarkFit(b *testing.B) {
 		if err != nil || data == nil {
 			b.Fatalf("%s: %v", tc.tool, err)
 		}
-		envelope := func() *envelope {
+		mk := func() *envelope {
 			env := success(tc.tool, data, nil)
 			cleanNotes(env)
 			return env
 		}
 		plans := &jsonvalue.Plans{}
-		if _, ok := fitWhole(envelope(), plans); !ok {
+		if _, ok := fitWhole(mk(), plans); !ok {
 			b.Fatalf("%s: the short way gave up", tc.name)
 		}
 		b.Run(tc.name+"/whole", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				fitWhole(envelope(), plans)
+				fitWhole(mk(), plans)
 			}
 		})
 		b.Run(tc.name+"/long", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				fitLong(envelope())
+				fitLong(mk())
 			}
 		})
 	}

@@ -106,8 +106,9 @@ func fitLong(env *envelope) []byte {
 // (jsonvalue.AppendOf with hygieneFilter), with no generic copy and no
 // second pass. It gives up (false) wherever fit's long way would do more
 // than clean strings: an array over the caps, an identifier or *_id value
-// hygiene omits, a member name it renames, a result over the budget, data
-// Of would hand to encoding/json. Where it does not give up, its bytes are
+// hygiene omits, a member name it renames, a result over the budget (the
+// walk stops as soon as it passes maxResultBytes), data Of would hand to
+// encoding/json. Where it does not give up, its bytes are
 // the long way's, byte for byte (TestFit_wholeAgreesWithLongWay).
 func fitWhole(env *envelope, plans *jsonvalue.Plans) ([]byte, bool) {
 	if env.Data == nil {
@@ -119,7 +120,8 @@ func fitWhole(env *envelope, plans *jsonvalue.Plans) ([]byte, bool) {
 	var e genericEncoder
 	e.head(env)
 	e.b = append(e.b, `,"data":`...)
-	b, ok := plans.AppendOf(e.b, env.Data, htmlEscaping, min(maxRecords, maxNested), hygieneFilter{})
+	lim := jsonvalue.Limits{List: min(maxRecords, maxNested), Bytes: maxResultBytes}
+	b, ok := plans.AppendOf(e.b, env.Data, htmlEscaping, lim, hygieneFilter{})
 	if !ok {
 		return nil, false
 	}

@@ -27,34 +27,35 @@ type Filter interface {
 	Rewrite(name string, v any) (any, bool)
 }
 
-// AppendOf appends the JSON encoding of Of(v) rewritten by f, as Append
-// writes it, without building the generic value: one walk over v that
-// writes as it goes. It gives up, and returns dst unchanged and false,
-// where the long way is needed: a value Of would hand to encoding/json (a
-// marshaler, a float32, an embedded field, ...) other than a valid
-// json.Number, a value nested deeper than Of walks, an array or slice
-// longer than maxLen (in a rewritten member too), a map with a key that is
-// not valid UTF-8, a nil v, a name f refuses or a rewrite f refuses.
-func AppendOf(dst []byte, v any, o Options, maxLen int, f Filter) ([]byte, bool) {
-	var p Plans
-	return p.AppendOf(dst, v, o, maxLen, f)
-}
-
-// Plans is AppendOf with a memory of the types it took apart: each type's
+// Plans writes typed values as their generic values would be written
+// (AppendOf), with a memory of the types it took apart: each type's
 // members are found and sorted once, not once per call. It is safe for
 // concurrent use; the zero value is ready.
 type Plans struct {
 	types sync.Map // reflect.Type -> appendInfo
 }
 
-// AppendOf is the package's AppendOf.
-func (p *Plans) AppendOf(dst []byte, v any, o Options, maxLen int, f Filter) ([]byte, bool) {
+// Limits bound what AppendOf writes.
+type Limits struct {
+	List  int // entries in any array or slice, in a rewritten member too
+	Bytes int // length of dst; AppendOf stops as soon as dst passes it
+}
+
+// AppendOf appends the JSON encoding of Of(v) rewritten by f, as Append
+// writes it, without building the generic value: one walk over v that
+// writes as it goes. It gives up, and returns dst unchanged and false,
+// where the long way is needed: a value Of would hand to encoding/json (a
+// marshaler, a float32, an embedded field, ...) other than a valid
+// json.Number, a value nested deeper than Of walks, a list or a length
+// over lim, a map with a key that is not valid UTF-8, a nil v, a name f
+// refuses or a rewrite f refuses.
+func (p *Plans) AppendOf(dst []byte, v any, o Options, lim Limits, f Filter) ([]byte, bool) {
 	if v == nil {
 		return dst, false
 	}
-	a := appender{encoder: encoder{b: dst, html: o.EscapeHTML}, maxLen: maxLen, f: f, plans: p}
+	a := appender{encoder: encoder{b: dst, html: o.EscapeHTML}, lim: lim, f: f, plans: p}
 	rv := reflect.ValueOf(v)
-	if nilValue(rv) || !a.value(rv, 0) {
+	if nilValue(rv) || !a.value(rv, 0) || len(a.b) > lim.Bytes {
 		return dst, false
 	}
 	return a.b, true
@@ -72,9 +73,9 @@ func nilValue(v reflect.Value) bool {
 // appender is one AppendOf.
 type appender struct {
 	encoder
-	maxLen int
-	f      Filter
-	plans  *Plans
+	lim   Limits
+	f     Filter
+	plans *Plans
 }
 
 // appendInfo is what an appender found of a type: whether Of leaves it to
@@ -142,7 +143,7 @@ func (a *appender) value(v reflect.Value, depth int) bool {
 		}
 		fallthrough
 	case reflect.Array:
-		if v.Len() > a.maxLen {
+		if v.Len() > a.lim.List {
 			return false
 		}
 		a.b = append(a.b, '[')
@@ -150,7 +151,7 @@ func (a *appender) value(v reflect.Value, depth int) bool {
 			if i > 0 {
 				a.b = append(a.b, ',')
 			}
-			if !a.value(v.Index(i), depth+1) {
+			if !a.value(v.Index(i), depth+1) || len(a.b) > a.lim.Bytes {
 				return false
 			}
 		}
@@ -219,17 +220,17 @@ func (a *appender) member(name string, v reflect.Value, n, depth int) bool {
 	a.str(name)
 	a.b = append(a.b, ':')
 	if !a.f.Member(name) {
-		return a.value(v, depth+1)
+		return a.value(v, depth+1) && len(a.b) <= a.lim.Bytes
 	}
 	g, err := (&walker{plans: a.plans}).of(v, depth+1)
 	if err != nil {
 		return false
 	}
 	g, ok := a.f.Rewrite(name, g)
-	if !ok || longest(g) > a.maxLen {
+	if !ok || longest(g) > a.lim.List {
 		return false
 	}
-	return a.encoder.value(g) == nil
+	return a.encoder.value(g) == nil && len(a.b) <= a.lim.Bytes
 }
 
 // longest is the length of the longest array in a generic value.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,7 +76,7 @@ func TestAppendOf_matchesOf(t *testing.T) {
 		v := draw(t, typ, 0).Interface()
 		html := rapid.Bool().Draw(t, "html")
 		prefix := []byte(`{"data":`)
-		got, ok := AppendOf(slices.Clone(prefix), v, Options{EscapeHTML: html}, maxLen, testFilter{})
+		got, ok := new(Plans).AppendOf(slices.Clone(prefix), v, Options{EscapeHTML: html}, Limits{List: maxLen, Bytes: math.MaxInt}, testFilter{})
 		if !ok {
 			if !bytes.Equal(got, prefix) {
 				t.Fatalf("%s: gave up but changed dst to %s", typ, got)
@@ -149,10 +150,15 @@ func TestAppendOf_examples(t *testing.T) {
 		{"a list over maxLen", make([]int, 6), ""},
 		{"a rewritten member over maxLen", map[string]any{"whole": make([]any, 6)}, ""},
 		{"a cycle", cycle, ""},
+		{"over the byte limit in a list", []string{strings.Repeat("x", 20), strings.Repeat("y", 20)}, ""},
+		{"over the byte limit in a member", map[string]string{"a": strings.Repeat("x", 40)}, ""},
+		{"over the byte limit in a rewritten member", map[string]any{"whole": strings.Repeat("x", 40)}, ""},
+		{"at the byte limit", strings.Repeat("x", 38), `"` + strings.Repeat("x", 38) + `"`},
+		{"past the byte limit", strings.Repeat("x", 39), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := AppendOf(nil, tt.in, Options{EscapeHTML: true}, 5, plainFilter{})
+			got, ok := new(Plans).AppendOf(nil, tt.in, Options{EscapeHTML: true}, Limits{List: 5, Bytes: 40}, plainFilter{})
 			if tt.want == "" {
 				if ok {
 					t.Fatalf("AppendOf wrote %s; want it to give up", got)
@@ -163,5 +169,49 @@ func TestAppendOf_examples(t *testing.T) {
 				t.Fatalf("AppendOf = %s, %v; want %s", got, ok, tt.want)
 			}
 		})
+	}
+}
+
+// countingFilter counts the strings it is shown.
+type countingFilter struct {
+	plainFilter
+	texts *int
+}
+
+func (c countingFilter) Text(s string) string { *c.texts++; return s }
+
+// TestAppendOf_stopsAtTheByteLimit: AppendOf stops walking as soon as it
+// has written past Limits.Bytes, in a list, a struct and a map, rather
+// than writing the rest of a value it will throw away.
+func TestAppendOf_stopsAtTheByteLimit(t *testing.T) {
+	long := make([]string, 100)
+	for i := range long {
+		long[i] = strings.Repeat("x", 20)
+	}
+	type record struct {
+		A string `json:"a"`
+		B string `json:"b"`
+		C string `json:"c"`
+		D string `json:"d"`
+	}
+	x := strings.Repeat("x", 20)
+	tests := []struct {
+		name  string
+		in    any
+		texts int // the strings walked before the limit is passed
+	}{
+		{"list", long, 2},
+		{"struct", record{x, x, x, x}, 2},
+		{"map", map[string]string{"a": x, "b": x, "c": x, "d": x}, 2},
+		{"rewritten member", map[string]any{"whole": x + x, "y": x, "z": x}, 0},
+	}
+	for _, tt := range tests {
+		var texts int
+		if got, ok := new(Plans).AppendOf(nil, tt.in, Options{}, Limits{List: 100, Bytes: 40}, countingFilter{texts: &texts}); ok {
+			t.Fatalf("%s: wrote %s past the byte limit", tt.name, got)
+		}
+		if texts > tt.texts {
+			t.Fatalf("%s: walked %d strings; the limit was passed after %d", tt.name, texts, tt.texts)
+		}
 	}
 }
