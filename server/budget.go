@@ -103,7 +103,7 @@ func fitLong(env *envelope) []byte {
 
 // fitWhole is fit's short way, for data that needs no cut and loses no
 // value to hygiene: the typed data is written as it is walked
-// (jsonvalue.AppendOf with hygieneFilter), with no generic copy and no
+// (jsonvalue.Plans.AppendOf with hygieneFilter), with no generic copy and no
 // second pass. It gives up (false) wherever fit's long way would do more
 // than clean strings: an array over the caps, an identifier or *_id value
 // hygiene omits, a member name it renames, a result over the budget (the
