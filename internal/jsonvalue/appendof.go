@@ -90,11 +90,7 @@ func (p *Plans) info(t reflect.Type) appendInfo {
 	if ti, ok := p.types.Load(t); ok {
 		return ti.(appendInfo)
 	}
-	var ti appendInfo
-	if t.Kind() == reflect.Struct {
-		ti.plan = buildPlan(t)
-	}
-	ti.opaque = opaque(t, ti.plan)
+	ti := appendInfo{typeInfo: infoOf(t)}
 	if ti.plan != nil {
 		ti.sorted = slices.SortedFunc(slices.Values(ti.plan), func(x, y field) int { return strings.Compare(x.name, y.name) })
 	}

@@ -54,12 +54,19 @@ func (w *walker) info(t reflect.Type) typeInfo {
 	if w.types == nil {
 		w.types = map[reflect.Type]typeInfo{}
 	}
+	ti := infoOf(t)
+	w.types[t] = ti
+	return ti
+}
+
+// infoOf is what t is to Of: a struct's plan, and whether Of leaves its
+// values to roundTrip.
+func infoOf(t reflect.Type) typeInfo {
 	var ti typeInfo
 	if t.Kind() == reflect.Struct {
 		ti.plan = buildPlan(t)
 	}
 	ti.opaque = opaque(t, ti.plan)
-	w.types[t] = ti
 	return ti
 }
 
