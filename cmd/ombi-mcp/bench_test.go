@@ -166,14 +166,36 @@ func startBinary(b *testing.B, bin string, m *remoteMock) (*mcp.ClientSession, i
 	return cs, cmd.Process.Pid
 }
 
-// startNoop starts the no-op go-sdk server (this test binary), answering
-// result ("": {}); with up not nil, it sends up's calls before it answers.
-func startNoop(b *testing.B, result string, up *relay) *mcp.ClientSession {
+// ownExecutable is a private copy of this test binary, removed when b
+// ends. Every process a benchmark starts from it runs from a file of its
+// own: processes started from one file share its pages, and so its code in
+// the CPU caches. A no-op floor started from the benchmark's own file
+// would run on code the client (and the mock) had just run, warm, where
+// ombi-mcp, a binary of its own, runs its code cold; each measured
+// process must pay for its own code.
+func ownExecutable(b *testing.B) string {
 	b.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
+	raw, err := os.ReadFile(self)
+	if err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(b.TempDir(), filepath.Base(self))
+	if err := os.WriteFile(file, raw, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	return file
+}
+
+// startNoop starts the no-op go-sdk server (a copy of this test binary,
+// ownExecutable), answering result ("": {}); with up not nil, it sends
+// up's calls before it answers.
+func startNoop(b *testing.B, result string, up *relay) *mcp.ClientSession {
+	b.Helper()
+	self := ownExecutable(b)
 	env := []string{noopEnv + "=1"}
 	if result != "" {
 		file := filepath.Join(b.TempDir(), "result.json")
@@ -746,11 +768,7 @@ type remoteMock struct {
 // mockFor starts a mock process holding data, stopped when b ends.
 func mockFor(b *testing.B, data string) *remoteMock {
 	b.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(self)
+	cmd := exec.Command(ownExecutable(b))
 	cmd.Env = append(os.Environ(), mockEnv+"="+orDefault(data, "default"))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
