@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
 )
 
 // fakeEnv selects what the test binary does when the suite starts it as a
@@ -66,7 +68,7 @@ func fakeServer(mode string) int {
 			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
 			})
-		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		if err := s.Run(context.Background(), &mcp.IOTransport{Reader: stdio.Pollable(os.Stdin), Writer: stdio.Pollable(os.Stdout)}); err != nil {
 			return 1
 		}
 		return 0

@@ -22,6 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
@@ -102,7 +103,7 @@ func serveNoop() int {
 			}
 			return result(), nil
 		})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := s.Run(context.Background(), &mcp.IOTransport{Reader: stdio.Pollable(os.Stdin), Writer: stdio.Pollable(os.Stdout)}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -709,7 +710,7 @@ func serveMock(data string) int {
 	if err := json.NewEncoder(os.Stdout).Encode(mockAddress{URL: m.URL(), APIKey: m.Credentials().APIKey}); err != nil {
 		return 1
 	}
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	_, _ = io.Copy(io.Discard, stdio.Pollable(os.Stdin))
 	return 0
 }
 

@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
+	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
 	"github.com/ombi-mcp/ombi-mcp/server"
 )
 
@@ -113,7 +114,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts.Logger.Info("serving on stdio", "version", version, "auth_mode", opts.AuthMode, "bundles", strings.Join(opts.Bundles, ","))
-	if err := s.Run(ctx, server.NewStdioTransport(os.Stdin, os.Stdout)); err != nil && !errors.Is(err, context.Canceled) {
+	if err := s.Run(ctx, server.NewStdioTransport(stdio.Pollable(os.Stdin), stdio.Pollable(os.Stdout))); err != nil && !errors.Is(err, context.Canceled) {
 		opts.Logger.Error("server stopped", "error", err)
 		return 1
 	}
