@@ -4,6 +4,7 @@
 #   make test          run every test (unit, spec, mock, server, suite, mutants, independent schema check)
 #   make soak          property areas over SEEDS seeds, every mutant over MUTANT_SEEDS seeds
 #   make mutants       every source-level mutant of the reference server, judged once
+#   make stress        long sessions of short calls under CPU load, until a call stalls or the bound
 
 GO          ?= go
 BIN         ?= bin
@@ -13,8 +14,11 @@ CONFORMANCE_FLAGS ?=
 SEEDS        ?= 200
 MUTANT_SEEDS ?= 20
 JOBS         ?= 4
+STRESS_CALLS ?= 500000
+STRESS_TIME  ?= 30m
+STRESS_LOAD  ?= 6
 
-.PHONY: all build test unit race spec-independent official-deps official-conformance lint conformance soak mutants bench mock browsers clean
+.PHONY: all build test unit race spec-independent official-deps official-conformance lint conformance soak stress mutants bench mock browsers clean
 
 all: build
 
@@ -81,6 +85,15 @@ conformance: build
 # "N passed, N failed".
 soak: build
 	$(BIN)/ombi-conformance soak --server "$(abspath $(BIN))/ombi-mcp" --seeds $(SEEDS) --mutant-seeds $(MUTANT_SEEDS) --jobs $(JOBS)
+
+# Not part of make test: the reference server driven the way the
+# conformance runs drive it (long stdio sessions of short tools/calls, two
+# suite processes of three sessions each, STRESS_LOAD processes burning CPU
+# beside them) until a call gets no answer within 10s or STRESS_CALLS calls
+# or STRESS_TIME have passed. A stall prints where the call was stuck; the
+# run then exits 1. Loopback only: the mock runs in the suite's processes.
+stress: build
+	$(BIN)/ombi-conformance stress --server "$(abspath $(BIN))/ombi-mcp" --calls $(STRESS_CALLS) --duration $(STRESS_TIME) --load $(STRESS_LOAD)
 
 # Not part of make test (which judges a representative few): every
 # source-level mutant (conformance/mutant/source_*.go: one planted bug in a

@@ -20,6 +20,7 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
+	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
 )
 
 // Exit codes of the command.
@@ -37,6 +38,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "soak" {
 		return soakMain(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "stress" {
+		return stressMain(ctx, args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("ombi-conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -66,7 +70,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		userName     = fs.String("user-name", os.Getenv("OMBI_USER_NAME"), "live api_key mode: UserName header")
 		allowMut     = fs.Bool("allow-mutations", false, "live: also run checks that write to the instance")
 		startTimeout = fs.Duration("start-timeout", 15*time.Second, "deadline for the server to answer initialize")
-		callTimeout  = fs.Duration("call-timeout", 30*time.Second, "deadline for each request")
+		callTimeout  = fs.Duration("call-timeout", 0, "deadline for each request (0: 30s, and at least three times the upstream deadline the server is given, OMBI_TIMEOUT)")
 		transport    = fs.String("transport", harness.TransportStdio, "how to speak MCP to the server: stdio, or http (Streamable HTTP: --server must contain {addr}, replaced by a free loopback address)")
 		mcpPath      = fs.String("mcp-path", harness.DefaultMCPPath, "http: the server's MCP endpoint path")
 		serverURL    = fs.String("url", "", "MCP endpoint of a Streamable HTTP server already running, instead of --server; checks that need a restart are skipped")
@@ -389,7 +393,7 @@ func mutateMain(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-conformance mutate: unknown mutant %q (have %s)\n", *name, strings.Join(mutant.Names(), ", "))
 		return ExitHarness
 	}
-	if err := mutant.Proxy(ctx, m, fs.Args(), os.Stdin, os.Stdout, stderr); err != nil {
+	if err := mutant.Proxy(ctx, m, fs.Args(), stdio.Pollable(os.Stdin), stdio.Pollable(os.Stdout), stderr); err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance mutate: %v\n", err)
 		return ExitHarness
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,6 +59,22 @@ func fakeServer(mode string) int {
 			}
 			fmt.Println("hello, this is not JSON-RPC")
 		}
+	case "stall":
+		// A minimal MCP server whose tool answers its first ten calls and
+		// then never again.
+		s := mcp.NewServer(&mcp.Implementation{Name: "fake-stall", Version: "0.0.1"}, nil)
+		var calls atomic.Int32
+		s.AddTool(&mcp.Tool{Name: "read_search", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if calls.Add(1) > 10 {
+					<-ctx.Done()
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+			})
+		if err := s.Run(context.Background(), &mcp.IOTransport{Reader: stdio.Pollable(os.Stdin), Writer: stdio.Pollable(os.Stdout)}); err != nil {
+			return 1
+		}
+		return 0
 	case "mcp":
 		// A minimal MCP server: answers initialize and tools/list, and
 		// declares listChanged (which the suite rejects).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -109,15 +110,19 @@ type arrival struct {
 	ticket uint64
 	epoch  int
 	seq    int
+	// what arrived, and when: a report of the requests in flight shows it
+	method, path string
+	at           time.Time
 }
 
 // begin notes a request that has arrived and numbers it.
-func (j *journal) begin() arrival {
+func (j *journal) begin(method, path string) arrival {
+	at := time.Now()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.tickets++
 	j.seq++
-	a := arrival{ticket: j.tickets, epoch: j.epoch, seq: j.seq}
+	a := arrival{ticket: j.tickets, epoch: j.epoch, seq: j.seq, method: method, path: path, at: at}
 	j.inflight[a.ticket] = a
 	return a
 }
@@ -390,4 +395,39 @@ func (c *capture) write(p []byte) {
 // body is the captured body for Call.ResponseBody.
 func (c *capture) body() (json.RawMessage, bool) {
 	return journalBody(c.buf.Bytes(), c.limit)
+}
+
+// InFlight is a request the mock has received and not answered in full.
+type InFlight struct {
+	Seq    int       `json:"seq"` // the number its journal entry gets
+	Method string    `json:"method"`
+	Path   string    `json:"path"` // escaped path as received
+	Since  time.Time `json:"since"`
+}
+
+// inFlight lists the requests not recorded yet, oldest first. It does not
+// wait for them.
+func (j *journal) inFlight() []InFlight {
+	j.mu.Lock()
+	out := make([]InFlight, 0, len(j.inflight))
+	for _, a := range j.inflight {
+		out = append(out, InFlight{Seq: a.seq, Method: a.method, Path: a.path, Since: a.at})
+	}
+	j.mu.Unlock()
+	slices.SortFunc(out, func(a, b InFlight) int { return a.Seq - b.Seq })
+	return out
+}
+
+// recent returns the last n calls recorded, without waiting for the
+// requests in flight. The copies share headers and bodies with the
+// journal: read only.
+func (j *journal) recent(n int) []Call {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if n > j.n {
+		n = j.n
+	}
+	out := make([]Call, n)
+	j.copyTo(out, j.n-n, j.n)
+	return out
 }

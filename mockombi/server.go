@@ -349,6 +349,16 @@ func (s *Server) Reset() {
 // answer can reach its client before its handler returns.
 func (s *Server) Journal() []Call { return s.journal.list() }
 
+// InFlight lists the requests the mock has received and not yet answered
+// in full (a hung fault, a slow answer, a handler that did not return),
+// oldest first. Unlike Journal it never waits.
+func (s *Server) InFlight() []InFlight { return s.journal.inFlight() }
+
+// RecentCalls returns the last n calls recorded, without waiting for the
+// requests in flight: what a report of a stalled call shows. The copies
+// share headers and bodies with the journal: read only.
+func (s *Server) RecentCalls(n int) []Call { return s.journal.recent(n) }
+
 // JournalMark is a position in the journal: how many clears (and resets)
 // there were, and the last call number handed out.
 type JournalMark struct{ Epoch, Last int }
@@ -459,7 +469,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	arrived := s.journal.begin()
+	arrived := s.journal.begin(r.Method, escaped)
 	body, readErr := readBody(w, r, orDefault(s.opts.MaxBodyBytes, DefaultMaxBodyBytes))
 	r.Body = newBufferedBody(body)
 

@@ -134,19 +134,21 @@ func (s *Server) CallRaw(ctx context.Context, tool string, args json.RawMessage)
 		return nil, err
 	}
 	before := s.h.Upstream.mark()
-	cctx, cancel := context.WithTimeout(ctx, s.h.callTimeout())
+	cctx, cancel := context.WithTimeout(ctx, s.callTimeout())
 	defer cancel()
 	start := time.Now()
 	res, err := s.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: o.Arguments})
 	o.Duration = time.Since(start)
+	var rpc *jsonrpc.Error
+	if err != nil && !errors.As(err, &rpc) {
+		// reported before the journal is read: reading it waits for the
+		// requests in flight, which a stalled call may be one of
+		return nil, s.harnessErr(fmt.Sprintf("await tools/call %s response", tool), err, ctx, cctx)
+	}
 	o.Journal = s.h.Upstream.since(before)
-	if err != nil {
-		var rpc *jsonrpc.Error
-		if errors.As(err, &rpc) {
-			o.RPCError = rpc
-			return o, nil
-		}
-		return nil, s.harnessErr(fmt.Sprintf("await tools/call %s response", tool), err, cctx)
+	if rpc != nil {
+		o.RPCError = rpc
+		return o, nil
 	}
 	o.Result = res
 	s.inspect(o)

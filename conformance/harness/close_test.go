@@ -389,3 +389,54 @@ func TestTools_hungServerReportsItsStacks(t *testing.T) {
 		}
 	}
 }
+
+// TestClose_stopsProcessesThatLeftTheGroup: a server whose child calls
+// setsid, ignores SIGTERM and starts a child of its own (so neither is in
+// the server's group, and neither is the server's descendant once the
+// server exits) leaves nothing running once Close returns.
+func TestClose_stopsProcessesThatLeftTheGroup(t *testing.T) {
+	h, pidFile := helperHarness(t, "setsid")
+	s, err := h.Start(context.Background(), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := awaitPIDs(t, pidFile)
+	if _, g, ok := testStat(p.child); !ok || g == p.leader {
+		t.Fatalf("precondition: the child %d should run in a group of its own, not the server's %d", p.child, p.leader)
+	}
+	// the helper's own mark, independent of the harness's: the pid file
+	// path is in the environment of the server and all it started
+	mark := helperPIDFile + "=" + pidFile
+	waitFor(t, func() bool { return len(testMarked(mark)) >= 3 }, "the server, its child and grandchild to run")
+	t.Cleanup(func() {
+		for _, pid := range testMarked(mark) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	_ = s.Close()
+	if left := testMarked(mark); len(left) > 0 {
+		t.Fatalf("processes of the server still running after Close: %v", left)
+	}
+}
+
+// testMarked lists the running processes whose environment holds kv.
+func testMarked(kv string) []int {
+	var out []int
+	for _, pid := range markedProcesses(kv) {
+		if testRunning(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func waitFor(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10s for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -38,27 +39,35 @@ func TestMain(m *testing.M) {
 //	           when stdin closes, leaving the child holding the pipes
 //	polite     answers, starts no child and exits 0 when stdin closes
 //	nolist     like polite, but never answers tools/list
+//	upstream   like polite, lists one tool, and answers tools/call only
+//	           once GET $OMBI_URL/api/v1/Status answered (a test delays it)
+//	setsid     answers like polite and exits 0 when stdin closes, having
+//	           started a setsidchild in a session of its own, with no pipe
+//	           of the harness
+//	setsidchild ignores SIGTERM, starts a child and sleeps
 //	child      ignores SIGTERM and sleeps (the child of the above)
 func runHelper(mode string) int {
-	if mode == "child" {
+	switch mode {
+	case "child":
 		signal.Ignore(syscall.SIGTERM)
+		sleepForever()
+	case "setsidchild":
+		signal.Ignore(syscall.SIGTERM)
+		if _, err := startHelper("child", false); err != nil {
+			return 3
+		}
 		sleepForever()
 	}
 	child := 0
-	if mode != "polite" && mode != "nolist" {
-		exe, err := os.Executable()
+	switch mode {
+	case "polite", "nolist", "upstream":
+	default:
+		pid, err := startHelper(map[bool]string{true: "setsidchild", false: "child"}[mode == "setsid"], mode == "setsid")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "helper:", err)
 			return 3
 		}
-		cmd := exec.Command(exe)
-		cmd.Env = append(os.Environ(), helperMode+"=child")
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr // the child holds the harness pipes
-		if err := cmd.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, "helper:", err)
-			return 3
-		}
-		child = cmd.Process.Pid
+		child = pid
 	}
 	if path := os.Getenv(helperPIDFile); path != "" {
 		tmp := path + ".tmp"
@@ -93,6 +102,18 @@ func runHelper(mode string) int {
 				continue
 			}
 			result = `{"tools":[]}`
+			if mode == "upstream" {
+				result = `{"tools":[{"name":"probe","inputSchema":{"type":"object"}}]}`
+			}
+		case "tools/call":
+			if mode != "upstream" {
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", req.ID)
+				continue
+			}
+			if resp, err := http.Get(os.Getenv("OMBI_URL") + "/api/v1/Status"); err == nil {
+				_ = resp.Body.Close()
+			}
+			result = `{"content":[{"type":"text","text":"{}"}]}`
 		case "ping":
 			result = `{}`
 		default:
@@ -105,6 +126,27 @@ func runHelper(mode string) int {
 		sleepForever()
 	}
 	return 0
+}
+
+// startHelper starts this binary as helper mode. A child in a session of
+// its own holds none of the harness's pipes; any other holds stdout and
+// stderr.
+func startHelper(mode string, setsid bool) (int, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), helperMode+"="+mode)
+	if setsid {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	} else {
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr // the child holds the harness pipes
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	return cmd.Process.Pid, nil
 }
 
 func sleepForever() {

@@ -150,6 +150,7 @@ type httpEndpoint struct {
 	url    string
 	proc   *proc
 	client *http.Client
+	wire   *wireLog // the client's traffic
 }
 
 // close stops the process: SIGTERM to its group at once (an HTTP server
@@ -179,7 +180,8 @@ func (e *httpEndpoint) close() error {
 // answers at all), the process exits, or deadline passes.
 func (h *Harness) openHTTP(ctx context.Context, cfg Config, stderr *TailBuffer, deadline time.Time) (*httpEndpoint, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	e := &httpEndpoint{client: &http.Client{Transport: tr}}
+	wire := newHTTPWireLog()
+	e := &httpEndpoint{client: &http.Client{Transport: wireTransport{rt: tr, log: wire}}, wire: wire}
 	if h.Target.URL != "" {
 		e.url = h.Target.URL
 		return e, nil
@@ -291,7 +293,7 @@ func (h *Harness) startHTTP(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.http, s.proc = e, e.proc
+	s.http, s.proc, s.wire = e, e.proc, e.wire
 	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: e.url, HTTPClient: e.client}
 	if h.Trace != nil {
 		t = &mcp.LoggingTransport{Transport: t, Writer: h.Trace}
@@ -354,7 +356,7 @@ func (h *Harness) startRawHTTP(ctx context.Context, cfg Config) (*RawSession, *R
 		return nil, nil, err
 	}
 	fw := &frameWriter{e: e, lines: r.lines, timeout: h.callTimeout(), stderr: r.stderr}
-	r.proc, r.stdin = e.proc, fw
+	r.proc, r.stdin, r.wire = e.proc, fw, e.wire
 	r.stop = func() {
 		_ = e.close()
 		fw.shut()

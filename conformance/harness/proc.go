@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +44,11 @@ type proc struct {
 	grace  time.Duration
 	track  *Processes // nil = untracked
 
+	// marker is the KEY=VALUE entry of ProcessMarker this server was
+	// started with: every process it starts inherits it, even one that
+	// leaves the group and its parent, and so can be found and stopped.
+	marker string
+
 	exited  chan struct{} // closed once cmd.Wait returned
 	waitErr error         // cmd.Wait's result; read only after exited is closed
 	gone    atomic.Bool   // the group was seen empty; never signal it again
@@ -71,8 +78,11 @@ func startProc(command, env []string, stderr io.Writer, grace time.Duration, tra
 		_ = inW.Close()
 		return nil, err
 	}
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	marker := ProcessMarker + "=" + hex.EncodeToString(id[:])
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = env
+	cmd.Env = append(env[:len(env):len(env)], marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = pipeWaitDelay
@@ -87,7 +97,7 @@ func startProc(command, env []string, stderr io.Writer, grace time.Duration, tra
 		return nil, err
 	}
 	p := &proc{
-		cmd: cmd, pgid: cmd.Process.Pid, stdin: inW, stdout: outR, grace: grace, track: track,
+		cmd: cmd, pgid: cmd.Process.Pid, stdin: inW, stdout: outR, grace: grace, track: track, marker: marker,
 		exited: make(chan struct{}), closed: make(chan struct{}),
 	}
 	track.add(p)
@@ -111,11 +121,29 @@ func (p *proc) pid() int {
 	}
 }
 
-// signal sends sig to the whole process group unless it is known gone.
+// signal sends sig to the whole process group, and to every process that
+// carries the server's marker but left the group, unless all are known
+// gone.
 func (p *proc) signal(sig syscall.Signal) {
 	if !p.gone.Load() {
 		_ = syscall.Kill(-p.pgid, sig)
+		for _, pid := range p.strays() {
+			_ = syscall.Kill(pid, sig)
+		}
 	}
+}
+
+// strays lists the running processes that carry the server's marker
+// outside its process group: children that called setsid, or were left
+// behind when their parent exited.
+func (p *proc) strays() []int {
+	var out []int
+	for _, pid := range markedProcesses(p.marker) {
+		if st, ok := readStat(pid); ok && st.pgrp != p.pgid && st.state != 'Z' && st.state != 'X' {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // kill sends SIGKILL to the process group and to every descendant of the
@@ -126,20 +154,21 @@ func (p *proc) kill() {
 			_ = syscall.Kill(d, syscall.SIGKILL)
 		}
 	}
-	p.signal(syscall.SIGKILL)
+	p.signal(syscall.SIGKILL) // the group and the strays
 }
 
-// groupRunning reports whether any process of the group is still running.
-// Zombies do not count: they are dead, and an init that never reaps would
-// keep them forever.
+// groupRunning reports whether any process of the group, or any stray
+// that carries the server's marker, is still running. Zombies do not
+// count: they are dead, and an init that never reaps would keep them
+// forever.
 func (p *proc) groupRunning() bool {
 	if p.gone.Load() {
 		return false
 	}
-	if err := syscall.Kill(-p.pgid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
+	if err := syscall.Kill(-p.pgid, 0); err == nil && len(groupMembers(p.pgid)) > 0 {
+		return true
 	}
-	return len(groupMembers(p.pgid)) > 0
+	return len(p.strays()) > 0
 }
 
 // awaitGone waits up to d for the server to be reaped and its group to be
@@ -309,6 +338,35 @@ func groupMembers(pgid int) []int {
 	for _, pid := range allPIDs() {
 		if st, ok := readStat(pid); ok && st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
 			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// ProcessMarker is the environment variable every server process the
+// harness starts carries, with a value of its own: the processes that
+// carry it are that server's, wherever they went (docs/harness.md).
+const ProcessMarker = "OMBI_CONFORMANCE_PROCESS"
+
+// markedProcesses lists the processes whose initial environment holds the
+// entry marker (KEY=VALUE); this process is never one.
+func markedProcesses(marker string) []int {
+	want := []byte(marker)
+	self := os.Getpid()
+	var out []int
+	for _, pid := range allPIDs() {
+		if pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil {
+			continue
+		}
+		for kv := range bytes.SplitSeq(env, []byte{0}) {
+			if bytes.Equal(kv, want) {
+				out = append(out, pid)
+				break
+			}
 		}
 	}
 	return out

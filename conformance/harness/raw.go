@@ -19,6 +19,7 @@ type RawSession struct {
 	stdin  io.Writer
 	lines  chan []byte
 	stderr *TailBuffer
+	wire   *wireLog
 	stop   func() // HTTP targets: stops the endpoint and ends lines; nil on stdio
 	// Notifications collects every server notification read so far.
 	Notifications []json.RawMessage
@@ -48,10 +49,11 @@ func (h *Harness) StartRaw(ctx context.Context, cfg Config) (*RawSession, *RawMe
 	if err != nil {
 		return nil, nil, &HarnessError{Action: "start " + h.Target.String(), Err: err, Stderr: r.stderr.Tail(20)}
 	}
-	r.proc, r.stdin = p, p.stdin
+	r.wire = newWireLog()
+	r.proc, r.stdin = p, procStdin{p, r.wire}
 	go func() {
 		defer close(r.lines)
-		sc := bufio.NewScanner(p.stdout)
+		sc := bufio.NewScanner(r.wire.reader(p.stdout))
 		sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 		for sc.Scan() {
 			r.lines <- append([]byte(nil), sc.Bytes()...)
@@ -135,7 +137,7 @@ func (r *RawSession) Await(ctx context.Context, id string, timeout time.Duration
 			if last == "" {
 				last = "(nothing)"
 			}
-			return nil, &HarnessError{Action: "await response id " + id, Err: fmt.Errorf("no answer within %s; last frame read: %s", timeout, clip(last, 300)), Stderr: r.stderr.Tail(20)}
+			return nil, r.h.timedOut("await response id "+id, fmt.Errorf("last frame read: %s", clip(last, 300)), timeout, r.proc, r.stderr, r.wire)
 		case <-ctx.Done():
 			return nil, &HarnessError{Action: "await response id " + id, Err: ctx.Err(), Stderr: r.stderr.Tail(20)}
 		}

@@ -157,6 +157,23 @@ func (h *Harness) callTimeout() time.Duration {
 	return 30 * time.Second
 }
 
+// callTimeout is how long one request to this server may go unanswered:
+// the harness's CallTimeout when set; by default 30s, and at least three
+// times the upstream deadline the server was given (OMBI_TIMEOUT, 10s
+// unless the check sets it), so that a server stuck upstream answers with
+// its own timeout error well before the harness gives up on it.
+func (s *Server) callTimeout() time.Duration {
+	t := s.h.callTimeout()
+	if s.h.CallTimeout > 0 {
+		return t
+	}
+	upstream := 10 * time.Second
+	if d, err := time.ParseDuration(s.cfg.Timeout); err == nil && d > 0 {
+		upstream = d
+	}
+	return max(t, 3*upstream)
+}
+
 // Env returns the complete child environment for cfg.
 func (h *Harness) Env(cfg Config) []string {
 	if cfg.Bundles == "" {
@@ -206,10 +223,17 @@ type HarnessError struct {
 	// Stacks is what a stdio server that hung wrote to stderr on SIGQUIT
 	// (a Go server prints every goroutine's stack); "" when none.
 	Stacks string
-	// Wire is the end of a stdio session's traffic when an answer did not
-	// come: the last frames written and what was read last (see wireLog);
-	// "" when none.
+	// Wire is the end of a session's traffic when an answer did not come:
+	// the last frames written, what was read last, and which side acted
+	// last (see wireLog); "" when none.
 	Wire string
+	// Suite is the stacks of the suite's own goroutines when an answer did
+	// not come (the MCP client and the embedded mock run in the suite's
+	// process); "" when none.
+	Suite string
+	// Upstream is the embedded mock's requests in flight and its last
+	// journal entries when an answer did not come; "" when none or live.
+	Upstream string
 }
 
 func (e *HarnessError) Error() string {
@@ -217,8 +241,14 @@ func (e *HarnessError) Error() string {
 	if e.Wire != "" {
 		msg += "\nthe session's traffic:\n" + indent(e.Wire)
 	}
+	if e.Upstream != "" {
+		msg += "\nthe upstream (embedded mock) at that moment:\n" + indent(e.Upstream)
+	}
 	if e.Stacks != "" {
 		msg += "\nwhat the server wrote on SIGQUIT (its goroutines, for a Go server):\n" + indent(e.Stacks)
+	}
+	if e.Suite != "" {
+		msg += "\nthe suite's own goroutines at that moment:\n" + indent(e.Suite)
 	}
 	return msg
 }
@@ -233,17 +263,21 @@ const stacksLines = 600
 // wrote to stderr until it exited or stacksWait passed (at most
 // stacksLines lines). The server is not usable afterwards: the caller
 // closes it, as it would a hung server anyway.
-func (s *Server) stacks() string {
-	if s.proc == nil || s.proc.pid() == 0 {
+func (s *Server) stacks() string { return stacks(s.proc, s.stderr) }
+
+// stacks sends SIGQUIT to the server process p and returns what it wrote
+// to stderr (see Server.stacks); "" when p is nil or gone.
+func stacks(p *proc, stderr *TailBuffer) string {
+	if p == nil || p.pid() == 0 {
 		return ""
 	}
-	before := s.stderr.Total()
-	_ = syscall.Kill(s.proc.pgid, syscall.SIGQUIT)
+	before := stderr.Total()
+	_ = syscall.Kill(p.pgid, syscall.SIGQUIT)
 	select {
-	case <-s.proc.exited:
+	case <-p.exited:
 	case <-time.After(stacksWait):
 	}
-	out := strings.TrimRight(s.stderr.Since(before), "\n")
+	out := strings.TrimRight(stderr.Since(before), "\n")
 	if lines := strings.Split(out, "\n"); len(lines) > stacksLines {
 		out = strings.Join(lines[:stacksLines], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-stacksLines)
 	}
@@ -393,20 +427,9 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	if s.tools != nil {
 		return s.tools, nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.h.callTimeout())
-	defer cancel()
-	var tools []*mcp.Tool
-	for t, err := range s.session.Tools(cctx, nil) {
-		if err != nil {
-			herr := s.harnessErr("await tools/list response", err, cctx)
-			if cctx.Err() != nil && ctx.Err() == nil {
-				// the harness's own deadline passed: the server hangs, so
-				// what it was doing belongs in the report
-				herr.(*HarnessError).Stacks = s.stacks()
-			}
-			return nil, herr
-		}
-		tools = append(tools, t)
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		return nil, err
 	}
 	s.tools = tools
 	s.advertised = map[string]*jsonschema.Schema{}
@@ -425,15 +448,29 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	return tools, nil
 }
 
-func (s *Server) harnessErr(action string, err error, ctx context.Context) error {
-	e := &HarnessError{Action: action, Err: err, Stderr: s.stderr.Tail(20)}
-	if ctx.Err() != nil {
-		e.Err = fmt.Errorf("no answer within %s (%w)", s.h.callTimeout(), err)
-		if s.wire != nil {
-			e.Wire = s.wire.String()
+// harnessErr is the error of a request that failed: when the harness's own
+// deadline (cctx, derived from ctx) passed, the full report of a request
+// with no answer (timedOut); otherwise the error with the stderr tail.
+// ListTools sends tools/list (every page) and returns what it lists,
+// without the cache Tools keeps.
+func (s *Server) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
+	cctx, cancel := context.WithTimeout(ctx, s.callTimeout())
+	defer cancel()
+	var tools []*mcp.Tool
+	for t, err := range s.session.Tools(cctx, nil) {
+		if err != nil {
+			return nil, s.harnessErr("await tools/list response", err, ctx, cctx)
 		}
+		tools = append(tools, t)
 	}
-	return e
+	return tools, nil
+}
+
+func (s *Server) harnessErr(action string, err error, ctx, cctx context.Context) error {
+	if cctx.Err() != nil && ctx.Err() == nil {
+		return s.timedOut(action, err)
+	}
+	return &HarnessError{Action: action, Err: err, Stderr: s.stderr.Tail(20)}
 }
 
 // ResetMock puts the embedded mock back to its seed (store, journal, faults,
