@@ -95,8 +95,12 @@ type Options struct {
 	Profiles []string
 
 	// MCPToken, when not empty, is the bearer token the Streamable HTTP
-	// endpoint requires (OMBI_MCP_TOKEN, see http.go). Unused on stdio.
+	// endpoint requires (OMBI_MCP_TOKEN or OMBI_MCP_TOKEN_FILE, see
+	// http.go). Empty means none. Unused on stdio.
 	MCPToken string
+	// mcpTokenFrom names the variable MCPToken was read from, for errors;
+	// "" means OMBI_MCP_TOKEN.
+	mcpTokenFrom string
 	// AllowedOrigins are the browser origins the Streamable HTTP endpoint
 	// accepts besides loopback ones; "*" accepts any
 	// (OMBI_MCP_ALLOWED_ORIGINS). Unused on stdio.
@@ -105,10 +109,16 @@ type Options struct {
 
 // OptionsFromEnv reads the harness contract: OMBI_URL, OMBI_AUTH_MODE,
 // OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES,
-// OMBI_TOOLS and OMBI_TIMEOUT, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN and
-// OMBI_MCP_ALLOWED_ORIGINS. getenv is usually os.Getenv. Every problem is reported,
-// joined, and the Options are validated.
-func OptionsFromEnv(getenv func(string) string) (Options, error) {
+// OMBI_TOOLS and OMBI_TIMEOUT, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN (or
+// OMBI_MCP_TOKEN_FILE, a file it reads) and OMBI_MCP_ALLOWED_ORIGINS. lookupEnv is usually
+// os.LookupEnv: a token set but empty is an error, not "no token". Bundles left unset are
+// filled in as core, the default. Every problem is reported, joined, and the Options are
+// validated.
+func OptionsFromEnv(lookupEnv func(string) (string, bool)) (Options, error) {
+	getenv := func(key string) string {
+		v, _ := lookupEnv(key)
+		return v
+	}
 	o := Options{
 		URL:      strings.TrimSpace(getenv("OMBI_URL")),
 		AuthMode: strings.TrimSpace(getenv("OMBI_AUTH_MODE")),
@@ -121,14 +131,19 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 		Profiles:    commaList(getenv("OMBI_PROFILES")),
 		Tools:       commaList(getenv("OMBI_TOOLS")),
 	}
-	o.httpFromEnv(getenv)
 	var errs []error
+	if err := o.httpFromEnv(lookupEnv); err != nil {
+		errs = append(errs, err)
+	}
 	if b := strings.TrimSpace(getenv("OMBI_BUNDLES")); b != "" {
 		for _, name := range strings.Split(b, ",") {
 			if name = strings.TrimSpace(name); name != "" {
 				o.Bundles = append(o.Bundles, name)
 			}
 		}
+	}
+	if len(o.Bundles) == 0 {
+		o.Bundles = []string{spec.BundleCore} // the default, named: a log line shows what is in effect
 	}
 	if t := strings.TrimSpace(getenv("OMBI_TIMEOUT")); t != "" {
 		d, err := time.ParseDuration(t)
@@ -250,6 +265,23 @@ func (o Options) logger() *slog.Logger {
 	}
 	return o.Logger
 }
+
+// settingError is a setting that cannot be used: the variable it came from
+// and what is wrong. It never holds a secret value.
+type settingError struct {
+	Setting string // the variable, e.g. OMBI_MCP_TOKEN_FILE
+	Problem string
+	Err     error // the cause, e.g. the file's open error; may be nil
+}
+
+func (e *settingError) Error() string {
+	if e.Err != nil {
+		return e.Setting + ": " + e.Problem + ": " + e.Err.Error()
+	}
+	return e.Setting + ": " + e.Problem
+}
+
+func (e *settingError) Unwrap() error { return e.Err }
 
 // commaList splits a comma list, trimming and dropping empty entries; nil
 // when nothing is left.

@@ -7,7 +7,10 @@ import (
 	"time"
 )
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+// env is a lookupEnv reading m: a key in m is set, even to "".
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
 
 func TestOptionsFromEnv(t *testing.T) {
 	tests := []struct {
@@ -33,6 +36,12 @@ func TestOptionsFromEnv(t *testing.T) {
 			check: func(t *testing.T, o Options) {
 				if !reflect.DeepEqual(o.AllowedJobs, []string{"update", "newsletter"}) || !reflect.DeepEqual(o.Profiles, []string{"discord:default", "radarr:4k"}) {
 					t.Fatalf("jobs %q, profiles %q", o.AllowedJobs, o.Profiles)
+				}
+			}},
+		{name: "bundles in effect when none given", env: map[string]string{"OMBI_URL": "https://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_BUNDLES": " , "},
+			check: func(t *testing.T, o Options) {
+				if !reflect.DeepEqual(o.Bundles, []string{"core"}) {
+					t.Fatalf("bundles %q, want [core]: the default in effect", o.Bundles)
 				}
 			}},
 		{name: "nothing", env: map[string]string{}, wantErr: []string{"OMBI_URL", "OMBI_AUTH_MODE"}},

@@ -17,7 +17,7 @@
 //
 // Example:
 //
-//	opts, err := server.OptionsFromEnv(os.Getenv)
+//	opts, err := server.OptionsFromEnv(os.LookupEnv)
 //	if err != nil { ... }
 //	s, err := server.New(opts)
 //	if err != nil { ... }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,13 @@ const (
 // read by OptionsFromEnv and unused on stdio.
 const (
 	// EnvMCPToken is the bearer token the MCP endpoint requires when set.
+	// Set but empty (or blank) is an error, not "no token".
 	EnvMCPToken = "OMBI_MCP_TOKEN"
+	// EnvMCPTokenFile names a file holding the bearer token instead (a
+	// mounted secret; blanks and line ends around it are dropped). A file
+	// named but missing, unreadable or empty is an error; give it or
+	// EnvMCPToken, not both.
+	EnvMCPTokenFile = "OMBI_MCP_TOKEN_FILE"
 	// EnvAllowedOrigins is a comma list of browser origins the MCP endpoint
 	// accepts besides loopback ones, or "*" for any.
 	EnvAllowedOrigins = "OMBI_MCP_ALLOWED_ORIGINS"
@@ -95,14 +102,65 @@ func (c HTTPConfig) path() string {
 	return c.Path
 }
 
-// httpFromEnv fills the HTTP endpoint's Options from the environment.
-func (o *Options) httpFromEnv(getenv func(string) string) {
-	o.MCPToken = strings.TrimSpace(getenv(EnvMCPToken))
-	for _, origin := range strings.Split(getenv(EnvAllowedOrigins), ",") {
+// httpFromEnv fills the HTTP endpoint's Options from the environment. A
+// token variable that is set must yield a token: set but empty, or a token
+// file that cannot be read or holds nothing, is an error naming the
+// variable (and the file), so a secret that failed to arrive never turns
+// into an endpoint without authentication.
+func (o *Options) httpFromEnv(lookupEnv func(string) (string, bool)) error {
+	var errs []error
+	token, tokenSet := lookupEnv(EnvMCPToken)
+	file, fileSet := lookupEnv(EnvMCPTokenFile)
+	switch {
+	case tokenSet && fileSet:
+		errs = append(errs, &settingError{Setting: EnvMCPToken + " and " + EnvMCPTokenFile, Problem: "both set; give the token in one of them"})
+	case tokenSet:
+		if o.MCPToken = strings.TrimSpace(token); o.MCPToken == "" {
+			errs = append(errs, &settingError{Setting: EnvMCPToken, Problem: "set but empty; give the bearer token (16+ characters, e.g. the output of openssl rand -hex 32), or unset it to serve without one"})
+		}
+	case fileSet:
+		t, err := readTokenFile(file)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		o.MCPToken, o.mcpTokenFrom = t, EnvMCPTokenFile
+	}
+	origins, _ := lookupEnv(EnvAllowedOrigins)
+	for _, origin := range strings.Split(origins, ",") {
 		if origin = strings.TrimSpace(origin); origin != "" {
 			o.AllowedOrigins = append(o.AllowedOrigins, origin)
 		}
 	}
+	return errors.Join(errs...)
+}
+
+// maxTokenFileBytes bounds what is read of an OMBI_MCP_TOKEN_FILE: the file
+// holds one token.
+const maxTokenFileBytes = 4 << 10
+
+// readTokenFile reads the token of OMBI_MCP_TOKEN_FILE, without the blanks
+// and line ends around it.
+func readTokenFile(path string) (string, error) {
+	if strings.TrimSpace(path) == "" {
+		return "", &settingError{Setting: EnvMCPTokenFile, Problem: "set but empty; name the file that holds the bearer token, or unset it"}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", &settingError{Setting: EnvMCPTokenFile, Problem: "read the token file", Err: err}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenFileBytes+1))
+	if err != nil {
+		return "", &settingError{Setting: EnvMCPTokenFile, Problem: "read the token file", Err: err}
+	}
+	if len(b) > maxTokenFileBytes {
+		return "", &settingError{Setting: EnvMCPTokenFile, Problem: fmt.Sprintf("%s is over %d bytes; it should hold the token alone", path, maxTokenFileBytes)}
+	}
+	t := strings.TrimSpace(string(b))
+	if t == "" {
+		return "", &settingError{Setting: EnvMCPTokenFile, Problem: fmt.Sprintf("%s is empty; write the bearer token into it (e.g. openssl rand -hex 32 > %s)", path, path)}
+	}
+	return t, nil
 }
 
 // validateHTTP reports problems of the HTTP endpoint's Options, naming the
@@ -111,7 +169,11 @@ func (o Options) validateHTTP() error {
 	var errs []error
 	if o.MCPToken != "" {
 		if len(o.MCPToken) < minTokenLen || strings.ContainsAny(o.MCPToken, " \t\r\n") {
-			errs = append(errs, fmt.Errorf("%s: must be at least %d characters without blanks (e.g. the output of openssl rand -hex 32)", EnvMCPToken, minTokenLen))
+			from := EnvMCPToken
+			if o.mcpTokenFrom != "" {
+				from = o.mcpTokenFrom
+			}
+			errs = append(errs, &settingError{Setting: from, Problem: fmt.Sprintf("the token must be at least %d characters without blanks (e.g. the output of openssl rand -hex 32)", minTokenLen)})
 		}
 	}
 	for _, origin := range o.AllowedOrigins {
@@ -480,7 +542,8 @@ func RunHTTP(ctx context.Context, opts Options, cfg HTTPConfig) error {
 	}
 	host, _, _ := net.SplitHostPort(cfg.Addr)
 	if !isLoopbackHost(host) && opts.MCPToken == "" {
-		log.Warn("serving a non-loopback address without a bearer token; set " + EnvMCPToken)
+		log.Warn("serving a non-loopback address without authentication: anyone who reaches it can call every enabled tool; set "+EnvMCPToken+" or "+EnvMCPTokenFile,
+			"addr", ln.Addr().String())
 	}
 	log.Info("serving streamable http", "addr", ln.Addr().String(), "path", cfg.path(), "auth", auth)
 	if cfg.Listening != nil {

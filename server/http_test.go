@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -524,12 +528,13 @@ func TestHTTPConfig_Validate(t *testing.T) {
 
 func TestHTTP_optionsFromEnv(t *testing.T) {
 	base := map[string]string{"OMBI_URL": "http://ombi:5000", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"}
-	env := func(extra map[string]string) func(string) string {
-		return func(k string) string {
+	env := func(extra map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
 			if v, ok := extra[k]; ok {
-				return v
+				return v, true
 			}
-			return base[k]
+			v, ok := base[k]
+			return v, ok
 		}
 	}
 	o, err := OptionsFromEnv(env(map[string]string{EnvMCPToken: " " + testToken + " ", EnvAllowedOrigins: "https://a.example, http://b.example:8080"}))
@@ -547,5 +552,133 @@ func TestHTTP_optionsFromEnv(t *testing.T) {
 	}
 	if _, err := OptionsFromEnv(env(map[string]string{EnvAllowedOrigins: "*"})); err != nil {
 		t.Errorf("origin *: %v", err)
+	}
+}
+
+func TestOptionsFromEnv_mcpToken(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("token", testToken+"\n")
+	empty := write("empty", "")
+	blank := write("blank", " \n\t\n")
+	short := write("short", "tiny-secret\n")
+	missing := filepath.Join(dir, "no-such-token")
+	base := map[string]string{"OMBI_URL": "http://ombi:5000", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k"}
+	tests := []struct {
+		name      string
+		env       map[string]string
+		wantToken string
+		wantErr   []string // what the error names; nil: no error
+	}{
+		{name: "unset", env: map[string]string{}},
+		{name: "given", env: map[string]string{EnvMCPToken: " " + testToken + " "}, wantToken: testToken},
+		{name: "given but empty", env: map[string]string{EnvMCPToken: ""}, wantErr: []string{EnvMCPToken, "empty"}},
+		{name: "given but blank", env: map[string]string{EnvMCPToken: " \t"}, wantErr: []string{EnvMCPToken, "empty"}},
+		{name: "file", env: map[string]string{EnvMCPTokenFile: good}, wantToken: testToken},
+		{name: "file missing", env: map[string]string{EnvMCPTokenFile: missing}, wantErr: []string{EnvMCPTokenFile, missing}},
+		{name: "file unreadable", env: map[string]string{EnvMCPTokenFile: dir}, wantErr: []string{EnvMCPTokenFile, dir}},
+		{name: "file empty", env: map[string]string{EnvMCPTokenFile: empty}, wantErr: []string{EnvMCPTokenFile, empty, "empty"}},
+		{name: "file blank", env: map[string]string{EnvMCPTokenFile: blank}, wantErr: []string{EnvMCPTokenFile, blank, "empty"}},
+		{name: "file named but empty", env: map[string]string{EnvMCPTokenFile: ""}, wantErr: []string{EnvMCPTokenFile, "empty"}},
+		{name: "file token too short", env: map[string]string{EnvMCPTokenFile: short}, wantErr: []string{EnvMCPTokenFile, "16"}},
+		{name: "both", env: map[string]string{EnvMCPToken: testToken, EnvMCPTokenFile: good}, wantErr: []string{EnvMCPToken, EnvMCPTokenFile}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := maps.Clone(base)
+			maps.Copy(e, tt.env)
+			o, err := OptionsFromEnv(env(e))
+			if tt.wantErr == nil {
+				if err != nil || o.MCPToken != tt.wantToken {
+					t.Fatalf("OptionsFromEnv: token %q, %v; want %q", o.MCPToken, err, tt.wantToken)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("OptionsFromEnv: no error, token %q; want an error naming %q", o.MCPToken, tt.wantErr)
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+			if se := (*settingError)(nil); !errors.As(err, &se) || !strings.HasPrefix(se.Setting, tt.wantErr[0]) {
+				t.Errorf("error %q is not a *settingError of %s", err, tt.wantErr[0])
+			}
+			for _, secret := range []string{testToken, "tiny-secret"} {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("error %q carries the token", err)
+				}
+			}
+		})
+	}
+}
+
+// TestRunHTTP_warnsWithoutTokenOffLoopback: serving a non-loopback address
+// without a bearer token logs a warning naming the address and how to set a
+// token; loopback, or a token, stays quiet.
+func TestRunHTTP_warnsWithoutTokenOffLoopback(t *testing.T) {
+	tests := []struct {
+		name     string
+		addr     string
+		token    string
+		wantWarn bool
+	}{
+		{"loopback", "127.0.0.1:0", "", false},
+		{"localhost", "localhost:0", "", false},
+		{"every IPv4 interface", "0.0.0.0:0", "", true},
+		{"every interface", ":0", "", true},
+		{"every IPv4 interface with a token", "0.0.0.0:0", testToken, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			logs := &syncBuf{}
+			o := Options{URL: "http://127.0.0.1:1", AuthMode: AuthAPIKey, APIKey: "k", MCPToken: tt.token,
+				Logger: slog.New(slog.NewTextHandler(logs, nil))}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			bound := make(chan net.Addr, 1)
+			done := make(chan error, 1)
+			go func() {
+				done <- RunHTTP(ctx, o, HTTPConfig{Addr: tt.addr, AllowRemote: true, Listening: func(a net.Addr) { bound <- a }})
+			}()
+			var addr net.Addr
+			select {
+			case addr = <-bound:
+			case err := <-done:
+				t.Fatalf("RunHTTP: %v", err)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("RunHTTP: %v", err)
+			}
+			var warns []string
+			for _, l := range strings.Split(logs.String(), "\n") {
+				if strings.Contains(l, "level=WARN") {
+					warns = append(warns, l)
+				}
+			}
+			if !tt.wantWarn {
+				if len(warns) > 0 {
+					t.Fatalf("warned on %s:\n%s", tt.addr, strings.Join(warns, "\n"))
+				}
+				return
+			}
+			if len(warns) != 1 {
+				t.Fatalf("%d warnings, want 1:\n%s", len(warns), logs.String())
+			}
+			for _, w := range []string{"addr=" + addr.String(), "without", EnvMCPToken, EnvMCPTokenFile} {
+				if !strings.Contains(warns[0], w) {
+					t.Errorf("warning lacks %q: %s", w, warns[0])
+				}
+			}
+		})
 	}
 }

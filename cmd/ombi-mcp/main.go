@@ -3,8 +3,8 @@
 // ADDR, and reads its configuration from the environment (OMBI_URL,
 // OMBI_AUTH_MODE, OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY,
 // OMBI_USER_NAME, OMBI_BUNDLES, OMBI_TIMEOUT; over HTTP also OMBI_MCP_TOKEN
-// and OMBI_MCP_ALLOWED_ORIGINS). Logs go to stderr and never carry
-// credentials.
+// or OMBI_MCP_TOKEN_FILE, and OMBI_MCP_ALLOWED_ORIGINS). Logs go to stderr
+// and never carry credentials.
 package main
 
 import (
@@ -35,7 +35,8 @@ Flags:
   --http ADDR          serve Streamable HTTP (stateless) on ADDR, e.g. 127.0.0.1:8080,
                        instead of stdio; GET /healthz answers 200 while serving
   --http-path PATH     MCP endpoint path (default /mcp)
-  --http-allow-remote  allow an ADDR that is not loopback (set OMBI_MCP_TOKEN too)
+  --http-allow-remote  allow an ADDR that is not loopback (set OMBI_MCP_TOKEN too;
+                       without a token the server warns at startup)
 
 Environment:
   OMBI_URL         Ombi base URL; a reverse-proxy path prefix is kept (required)
@@ -46,7 +47,11 @@ Environment:
   OMBI_USER_NAME   api_key: optional UserName header (act as that user)
   OMBI_BUNDLES     comma list of core,moderation,administration (default core)
   OMBI_TIMEOUT     upstream request deadline, a Go duration (default 30s)
-  OMBI_MCP_TOKEN   --http: bearer token the MCP endpoint requires (16+ characters)
+  OMBI_MCP_TOKEN   --http: bearer token the MCP endpoint requires (16+ characters);
+                   set but empty is an error
+  OMBI_MCP_TOKEN_FILE
+                   --http: a file holding that token instead (one of the two);
+                   missing, unreadable or empty is an error
   OMBI_MCP_ALLOWED_ORIGINS
                    --http: comma list of browser origins accepted besides
                    loopback ones (e.g. https://app.example), or *
@@ -57,10 +62,10 @@ answered, or SIGINT/SIGTERM; over HTTP once the calls in flight finished),
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr))
 }
 
-func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func run(args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
 	version := buildinfo.Version()
 	fs := flag.NewFlagSet("ombi-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -96,7 +101,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 			return 2
 		}
 	}
-	opts, err := server.OptionsFromEnv(getenv)
+	opts, err := server.OptionsFromEnv(lookupEnv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ombi-mcp: configuration error:\n  %s\n", strings.ReplaceAll(err.Error(), "\n", "\n  "))
 		return 2

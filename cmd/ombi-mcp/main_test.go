@@ -41,11 +41,12 @@ func TestRun_flagsAndConfiguration(t *testing.T) {
 		{"unknown flag", []string{"--nope"}, full, 2, nil, nil},
 		{"stray argument", []string{"serve"}, full, 2, []string{"unexpected arguments"}, nil},
 		{"bad log level", []string{"--log-level", "loud"}, full, 2, []string{"--log-level"}, nil},
+		{"empty token", nil, map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k-secret-value", "OMBI_MCP_TOKEN": ""}, 2, []string{"OMBI_MCP_TOKEN: set but empty"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(tt.args, func(k string) string { return tt.env[k] }, &stdout, &stderr)
+			code := run(tt.args, lookup(tt.env), &stdout, &stderr)
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
 			}
@@ -65,6 +66,14 @@ func TestRun_flagsAndConfiguration(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// lookup is a lookupEnv reading env: a key in env is set, even to "".
+func lookup(env map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
 	}
 }
 
@@ -393,12 +402,14 @@ func TestRun_httpFlags(t *testing.T) {
 		{"no port", []string{"--http", "127.0.0.1"}, full, "host:port", ""},
 		{"relative path", []string{"--http", "127.0.0.1:0", "--http-path", "mcp"}, full, "--http-path", ""},
 		{"short token", []string{"--http", "127.0.0.1:0"}, with("OMBI_MCP_TOKEN", "tiny-secret"), "OMBI_MCP_TOKEN", "tiny-secret"},
+		{"empty token", []string{"--http", "127.0.0.1:0"}, with("OMBI_MCP_TOKEN", ""), "OMBI_MCP_TOKEN: set but empty", ""},
+		{"missing token file", []string{"--http", "127.0.0.1:0"}, with("OMBI_MCP_TOKEN_FILE", "/nonexistent/ombi-mcp/token"), "OMBI_MCP_TOKEN_FILE", ""},
 		{"bad origin", []string{"--http", "127.0.0.1:0"}, with("OMBI_MCP_ALLOWED_ORIGINS", "evil.example/x"), "OMBI_MCP_ALLOWED_ORIGINS", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run(tt.args, func(k string) string { return tt.env[k] }, &stdout, &stderr); code != 2 {
+			if code := run(tt.args, lookup(tt.env), &stdout, &stderr); code != 2 {
 				t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), tt.wantOut) {
@@ -409,6 +420,62 @@ func TestRun_httpFlags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBinary_startupLog reads the binary's startup lines: they name the
+// bundles in effect (core when OMBI_BUNDLES is unset), and serving a
+// non-loopback address without a token warns, naming the address.
+func TestBinary_startupLog(t *testing.T) {
+	bin := buildBinary(t)
+	env := []string{"OMBI_URL=http://127.0.0.1:1", "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=k-startup-secret"}
+	t.Run("stdio", func(t *testing.T) {
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), env...)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(pipe)
+		var line string
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `msg="serving on stdio"`) {
+				line = sc.Text()
+				break
+			}
+		}
+		_ = stdin.Close()
+		_, _ = io.Copy(io.Discard, pipe)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("exit: %v", err)
+		}
+		if !strings.Contains(line, " bundles=core") {
+			t.Errorf("startup line does not name the bundles in effect: %q", line)
+		}
+	})
+	t.Run("http loopback", func(t *testing.T) {
+		srv := startHTTPBinary(t, bin, env)
+		log := srv.stderr.String()
+		if !regexp.MustCompile(`msg=starting .* bundles=core`).MatchString(log) {
+			t.Errorf("startup line does not name the bundles in effect:\n%s", log)
+		}
+		if strings.Contains(log, "level=WARN") {
+			t.Errorf("warned on a loopback address:\n%s", log)
+		}
+	})
+	t.Run("http every interface", func(t *testing.T) {
+		srv := startHTTPBinary(t, bin, env, "--http", "0.0.0.0:0", "--http-allow-remote")
+		log := srv.stderr.String()
+		if !regexp.MustCompile(`level=WARN msg=".*without.*OMBI_MCP_TOKEN.*" addr=\S+:\d+`).MatchString(log) {
+			t.Errorf("no warning naming the address and OMBI_MCP_TOKEN:\n%s", log)
+		}
+	})
 }
 
 // httpServer is the binary serving Streamable HTTP on a loopback port it
