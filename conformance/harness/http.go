@@ -302,15 +302,14 @@ func (h *Harness) startHTTP(ctx context.Context, cfg Config) (*Server, error) {
 	defer cancel()
 	cs, err := s.newClient().Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
+		action := fmt.Sprintf("start %s: await initialize response at %s (protocol %s)", h.Target, e.url, ProtocolVersion)
+		if cctx.Err() != nil && ctx.Err() == nil {
+			report := h.timedOut(action, err, h.startTimeout(), e.proc, s.stderr, e.wire)
+			_ = e.close()
+			return nil, report
+		}
 		_ = e.close()
-		if cctx.Err() != nil {
-			err = fmt.Errorf("no answer within %s (%w)", h.startTimeout(), err)
-		}
-		return nil, &HarnessError{
-			Action: fmt.Sprintf("start %s: await initialize response at %s (protocol %s)", h.Target, e.url, ProtocolVersion),
-			Err:    err,
-			Stderr: s.stderr.Tail(20),
-		}
+		return nil, &HarnessError{Action: action, Err: err, Stderr: s.stderr.Tail(20)}
 	}
 	s.session = cs
 	return s, nil

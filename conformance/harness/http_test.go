@@ -24,7 +24,7 @@ import (
 // first argument, writes its pid to httpHelperPIDFile, serves GET /healthz
 // (unless the mode is "nohealth") and a stateful MCP endpoint at /mcp with
 // one tool, and exits 0 on SIGTERM. Mode "late" waits 300ms before it
-// listens.
+// listens; in mode "stall" the tool never answers.
 const (
 	httpHelperEnv     = "HARNESS_TEST_HTTP_HELPER"
 	httpHelperPIDFile = "HARNESS_TEST_HTTP_PIDFILE"
@@ -51,7 +51,10 @@ func runHTTPHelper(mode string) int {
 		time.Sleep(300 * time.Millisecond)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "harness-http-helper", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(ctx context.Context, _ *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, any, error) {
+		if mode == "stall" {
+			<-ctx.Done()
+		}
 		b, _ := json.Marshal(in)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
 	})

@@ -321,13 +321,18 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 		cs, err := client.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 		done <- result{cs, err}
 	}()
-	var r result
+	action := fmt.Sprintf("start %s: await initialize response (protocol %s)", h.Target, ProtocolVersion)
+	var (
+		r      result
+		report *HarnessError // where the start was stuck, taken before the kill
+	)
 	select {
 	case r = <-done:
 	case <-cctx.Done():
 		select {
 		case r = <-done: // answered right at the deadline
 		default:
+			report = h.timedOut(action, cctx.Err(), h.startTimeout(), p, s.stderr, s.wire)
 			// No answer in time: kill the server now instead of granting it
 			// the graceful shutdown the SDK starts when Connect fails.
 			p.kill()
@@ -345,16 +350,15 @@ func (h *Harness) Start(ctx context.Context, cfg Config) (*Server, error) {
 	if r.err != nil {
 		p.kill()
 		_ = p.Close() // reaps it and drains stderr, so the tail below is complete
+		if report != nil {
+			report.Err = fmt.Errorf("%w%s", report.Err, stdioHint(s.wire.count()))
+			return nil, report
+		}
 		err := r.err
 		if cctx.Err() != nil {
 			err = fmt.Errorf("no answer within %s (%w)%s", h.startTimeout(), r.err, stdioHint(s.wire.count()))
 		}
-		return nil, &HarnessError{
-			Action: fmt.Sprintf("start %s: await initialize response (protocol %s)", h.Target, ProtocolVersion),
-			Err:    err,
-			Stderr: s.stderr.Tail(20),
-			Wire:   s.wire.String(),
-		}
+		return nil, &HarnessError{Action: action, Err: err, Stderr: s.stderr.Tail(20), Wire: s.wire.String()}
 	}
 	s.session = r.cs
 	return s, nil

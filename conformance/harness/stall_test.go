@@ -60,3 +60,35 @@ func TestCall_noAnswerReportsEverySide(t *testing.T) {
 		t.Logf("the report:\n%s", msg)
 	}
 }
+
+// Over Streamable HTTP too, a tools/call with no answer reports the
+// session's traffic (the POSTs sent and what came back), the side it waits
+// on, and the server's goroutines.
+func TestCall_noAnswerOverHTTP(t *testing.T) {
+	h, _ := httpHelper(t, "stall")
+	h.CallTimeout = 700 * time.Millisecond
+	s, err := h.Start(context.Background(), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.Call(context.Background(), "echo", map[string]any{"x": 1})
+	if _, ok := errors.AsType[*HarnessError](err); !ok {
+		t.Fatalf("a tools/call with no answer: %v, want a *HarnessError", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"no answer within 700ms",
+		"frames written to the MCP endpoint", `POST /mcp {"jsonrpc":"2.0","id":3,"method":"tools/call"`,
+		"waiting on the server",
+		"on SIGQUIT", "goroutine ",
+		"the suite's own goroutines at that moment:",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Logf("the report:\n%s", msg)
+	}
+}
