@@ -9,14 +9,29 @@ import (
 // dashboardFiles is the control API's web page: plain HTML, CSS and
 // JavaScript, no build step, no external assets.
 //
-//go:embed dashboard/index.html dashboard/dashboard.js dashboard/dashboard.css
+//go:embed dashboard/index.html dashboard/dashboard.js dashboard/dashboard.css dashboard/favicon.svg
 var dashboardFiles embed.FS
+
+// faviconPath is where a browser asks for a site's icon unprompted.
+const faviconPath = "/favicon.ico"
 
 // dashboardCSP keeps the page to its own origin.
 const dashboardCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
-// serveDashboard answers GET /_mock/ and its two assets; false when rest is
-// not a dashboard path.
+// browserIcon reports whether r is a browser's own GET (or HEAD) of
+// /favicon.ico that the mock answers itself, unjournaled: no Ombi client
+// calls it, and no frontend is served at the root to answer it (with
+// StaticDir and no BasePath the frontend's own icon is served, as any of
+// its files, and journaled).
+func (s *Server) browserIcon(r *http.Request, escaped string) bool {
+	if escaped != faviconPath || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	return s.opts.StaticDir == "" || s.basePath != ""
+}
+
+// serveDashboard answers GET /_mock/, its assets and its icon; false when
+// rest is not a dashboard path.
 func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request, rest string) bool {
 	var name, ctype string
 	switch rest {
@@ -26,6 +41,8 @@ func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request, rest str
 		name, ctype = "dashboard/dashboard.js", "text/javascript; charset=utf-8"
 	case "dashboard.css":
 		name, ctype = "dashboard/dashboard.css", "text/css; charset=utf-8"
+	case "favicon.svg":
+		name, ctype = "dashboard/favicon.svg", "image/svg+xml"
 	default:
 		return false
 	}

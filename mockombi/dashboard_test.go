@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -242,4 +243,53 @@ func dashboardScreenshot(ctx context.Context, t *testing.T, s *Server, p *tab, b
 	}
 	t.Logf("wrote %s (%d bytes)", path, len(png))
 	s.ClearFaults()
+}
+
+// TestDashboard_ownRequestsNotJournaled: the browser's automatic
+// /favicon.ico and the dashboard's icon are answered by the mock and kept
+// out of the journal; a frontend served at the root keeps its own icon, and
+// every API path (and anything under a base path) is still an upstream call.
+func TestDashboard_ownRequestsNotJournaled(t *testing.T) {
+	static := t.TempDir()
+	for name, body := range map[string]string{"index.html": "<!doctype html><title>ui</title>", "favicon.ico": "frontend icon"} {
+		if err := os.WriteFile(filepath.Join(static, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name          string
+		opts          Options
+		method, path  string
+		wantStatus    int
+		wantType      string // Content-Type prefix; "" to skip
+		wantJournaled bool
+	}{
+		{"browser icon", Options{}, "GET", "/favicon.ico", 200, "image/", false},
+		{"browser icon, HEAD", Options{}, "HEAD", "/favicon.ico", 200, "image/", false},
+		{"browser icon with a base path", Options{BasePath: "/ombi"}, "GET", "/favicon.ico", 200, "image/", false},
+		{"browser icon beside a frontend under a base path", Options{BasePath: "/ombi", StaticDir: static}, "GET", "/favicon.ico", 200, "image/", false},
+		{"dashboard icon", Options{}, "GET", "/_mock/favicon.svg", 200, "image/svg+xml", false},
+		{"dashboard icon under a base path", Options{BasePath: "/ombi"}, "GET", "/ombi/_mock/favicon.svg", 200, "image/svg+xml", false},
+		{"frontend's own icon", Options{StaticDir: static}, "GET", "/favicon.ico", 200, "", true},
+		{"icon path under the base path", Options{BasePath: "/ombi"}, "GET", "/ombi/favicon.ico", 404, "", true},
+		{"other method on the icon path", Options{}, "POST", "/favicon.ico", 404, "", true},
+		{"API path", Options{}, "GET", "/api/v1/favicon.ico", 404, "", true},
+		{"API call", Options{}, "GET", "/api/v1/Status", 200, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestServer(t, tt.opts)
+			res := do(t, s, call{method: tt.method, path: tt.path})
+			if res.status != tt.wantStatus || !strings.HasPrefix(res.header.Get("Content-Type"), tt.wantType) {
+				t.Errorf("%s %s = %d %q, want %d %q", tt.method, tt.path, res.status, res.header.Get("Content-Type"), tt.wantStatus, tt.wantType)
+			}
+			if j := s.Journal(); (len(j) == 1) != tt.wantJournaled || len(j) > 1 {
+				t.Errorf("%s %s: journal holds %d calls, want journaled %v", tt.method, tt.path, len(j), tt.wantJournaled)
+			}
+		})
+	}
+	s := newTestServer(t, Options{})
+	if page := do(t, s, call{method: "GET", path: "/_mock/"}); !strings.Contains(string(page.body), `<link rel="icon" href="favicon.svg"`) {
+		t.Error("the dashboard page does not name its own icon: browsers would ask for /favicon.ico")
+	}
 }

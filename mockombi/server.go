@@ -460,12 +460,17 @@ func (s *Server) Credentials() Credentials {
 // now is the injected clock.
 func (s *Server) now() time.Time { return s.opts.Clock() }
 
-// serve is the whole pipeline: control API, CORS, journal, latency, faults,
-// base path, API key middleware, routing, authorization and the handler.
+// serve is the whole pipeline: control API (and the browser's icon), CORS,
+// journal, latency, faults, base path, API key middleware, routing,
+// authorization and the handler.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	escaped := r.URL.EscapedPath()
 	if rest, ok := s.controlPath(escaped); ok {
 		s.serveControl(w, r, rest)
+		return
+	}
+	if s.browserIcon(r, escaped) {
+		s.serveDashboard(w, r, "favicon.svg")
 		return
 	}
 	start := time.Now()
