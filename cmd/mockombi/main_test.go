@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -216,5 +218,105 @@ func TestRun_versionAndHelp(t *testing.T) {
 		if !strings.HasPrefix(stdout.String(), tt.want) || strings.Contains(stdout.String(), "listening") {
 			t.Errorf("%s: stdout %q, want it to start %q; stderr %q", tt.arg, stdout.String(), tt.want, stderr.String())
 		}
+	}
+}
+
+// TestRun_userReplacesDefaultAccounts: --user accounts replace the default
+// ones (admin, power, user and their passwords), in the banner, the
+// credentials and at the login route, also after a reset; without --user
+// the defaults log in.
+func TestRun_userReplacesDefaultAccounts(t *testing.T) {
+	defaults := map[string]string{"admin": "OmbiAdmin1!", "power": "OmbiPower1!", "user": "OmbiUser1!"}
+	tests := []struct {
+		name       string
+		args       []string
+		wantLogins map[string]string // user name to password: these log in
+		denied     map[string]string // these get 401
+	}{
+		{"no --user", nil, defaults, nil},
+		{"two --user", []string{"--user", "alice:Alice-pass1:power_user", "--user", "bob:Bob-pass1:user"},
+			map[string]string{"alice": "Alice-pass1", "bob": "Bob-pass1"}, defaults},
+		{"--user named as a default", []string{"--user", "admin:New-admin1:user"},
+			map[string]string{"admin": "New-admin1"}, defaults},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			var stdout syncBuffer
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, append([]string{"--addr", "127.0.0.1:0", "--quiet"}, tt.args...), &stdout, io.Discard)
+			}()
+			t.Cleanup(func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("run: %v", err)
+				}
+			})
+			urlRE := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(stdout.String(), "control API:") {
+				if time.Now().After(deadline) {
+					t.Fatalf("no complete banner after 5s: %q", stdout.String())
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			base := urlRE.FindStringSubmatch(stdout.String())[1]
+			banner := regexp.MustCompile(`(?m)^  user (\S+) / `).FindAllStringSubmatch(stdout.String(), -1)
+			var listed []string
+			for _, m := range banner {
+				listed = append(listed, m[1])
+			}
+			var want []string
+			for name := range tt.wantLogins {
+				want = append(want, name)
+			}
+			slices.Sort(listed)
+			slices.Sort(want)
+			if !slices.Equal(listed, want) {
+				t.Errorf("banner lists users %q, want %q:\n%s", listed, want, stdout.String())
+			}
+			var creds mockombi.Credentials
+			resp, err := http.Get(base + "/_mock/credentials")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = json.NewDecoder(resp.Body).Decode(&creds)
+			resp.Body.Close()
+			if err != nil || len(creds.Users) != len(tt.wantLogins) {
+				t.Errorf("credentials = %+v, %v; want %d users", creds.Users, err, len(tt.wantLogins))
+			}
+			loginStatus := func(user, password string) int {
+				t.Helper()
+				body, _ := json.Marshal(map[string]string{"username": user, "password": password})
+				resp, err := http.Post(base+"/api/v1/Token", "application/json", bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			for round := range 2 {
+				for user, pw := range tt.wantLogins {
+					if st := loginStatus(user, pw); st != 200 {
+						t.Errorf("round %d: %s with its password = %d, want 200", round, user, st)
+					}
+				}
+				for user, pw := range tt.denied {
+					if tt.wantLogins[user] == pw {
+						continue
+					}
+					if st := loginStatus(user, pw); st != 401 {
+						t.Errorf("round %d: default account %s with its known password = %d, want 401", round, user, st)
+					}
+				}
+				// the same after a reset, which reloads the seed
+				resp, err := http.Post(base+"/_mock/reset", "application/json", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+			}
+		})
 	}
 }
