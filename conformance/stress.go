@@ -303,8 +303,12 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "ombi-conformance stress: %v\n", err)
 		return ExitHarness
 	}
-	fmt.Fprintf(stdout, "stress: %d calls in %s over %d sessions (%d processes × %d at once, %d CPU burners): %d stalls, %d failures\n",
-		res.Calls, res.Elapsed.Round(time.Second), res.Sessions, *procs, o.Sessions, *load, res.Stalls, res.Failures)
+	interrupted := ""
+	if ctx.Err() != nil {
+		interrupted = " (interrupted)"
+	}
+	fmt.Fprintf(stdout, "stress: %d calls in %s over %d sessions (%d processes × %d at once, %d CPU burners)%s: %d stalls, %d failures\n",
+		res.Calls, res.Elapsed.Round(time.Second), res.Sessions, *procs, o.Sessions, *load, interrupted, res.Stalls, res.Failures)
 	if res.Stalls > 0 || res.Failures > 0 {
 		return ExitFail
 	}
@@ -372,7 +376,7 @@ func stressProcesses(ctx context.Context, self string, args []string, o StressOp
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
-			case werr != nil:
+			case werr != nil && !(ctx.Err() != nil && derr == nil):
 				errs = append(errs, fmt.Errorf("stress process %d: %w", i+1, werr))
 			case derr != nil:
 				errs = append(errs, fmt.Errorf("stress process %d: read its counts: %w", i+1, derr))
@@ -384,15 +388,20 @@ func stressProcesses(ctx context.Context, self string, args []string, o StressOp
 	return total, errors.Join(errs...)
 }
 
-// burnCPU spins until ctx is done: the background load of a stress run.
+// burnCPU keeps a CPU busy until ctx is done, the way `yes > /dev/null`
+// does: small writes to /dev/null back to back, so that the load enters
+// and leaves the kernel as a busy machine's processes do, and the
+// scheduler preempts the run's processes at arbitrary points.
 func burnCPU(ctx context.Context) {
-	x := uint64(1)
-	for i := 0; ctx.Err() == nil; i++ {
-		for range 1 << 20 {
-			x = x*6364136223846793005 + 1442695040888963407
-		}
-		if x == 0 {
-			fmt.Print("")
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return
+	}
+	defer null.Close()
+	line := []byte(strings.Repeat("y\n", 4096))
+	for ctx.Err() == nil {
+		for range 1024 {
+			_, _ = null.Write(line)
 		}
 	}
 }
