@@ -27,9 +27,12 @@
 //	go generate ./spec
 //
 // which runs spec/internal/genpublished; TestPublished_notStale fails while a
-// published file differs from the projection of its input. CheckPortable
-// states the portability rules, and Description renders the per-branch
-// required/allowed fields that tools/list carries as the tool description.
+// published file differs from the projection of its input. A projection
+// types every property whose values share one JSON type and keeps the
+// per-action rules a root without a conditional can hold (dependentSchemas,
+// dependentRequired). CheckPortable states the portability rules, and
+// Description renders the per-branch required/allowed fields that
+// tools/list carries as the tool description.
 //
 // spec/independent/check.sh compiles every input, published and composed
 // output schema a second time with Ajv (draft 2020-12), independently of the

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -249,4 +251,81 @@ func TestExamples_results(t *testing.T) {
 		})
 	}
 	t.Logf("result examples: %d valid, %d invalid", valid, invalid)
+}
+
+// TestExamples_typeOnlyClient sends every valid example the way MCP
+// Inspector's CLI (0.15) does: each top-level argument is given as text
+// (--tool-arg key=value) and turned back into JSON from the published
+// property's "type" alone (number and integer by Number, boolean by
+// "true", object and array by JSON.parse, anything else kept as a string).
+// A client like that must get every valid example's arguments back as
+// they were.
+func TestExamples_typeOnlyClient(t *testing.T) {
+	tables := loadExampleTables(t)
+	n := 0
+	for _, tool := range sortedTools(tables) {
+		raw, err := spec.PublishedInputSchema(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pub struct {
+			Properties map[string]struct {
+				Type any `json:"type"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &pub); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range tables[tool].Valid {
+			var args map[string]json.RawMessage
+			if err := json.Unmarshal(e.Args, &args); err != nil {
+				t.Fatalf("%s %q: decode args: %v", tool, e.Name, err)
+			}
+			for key, value := range args {
+				n++
+				text := string(value)
+				var s string
+				if json.Unmarshal(value, &s) == nil {
+					text = s
+				}
+				got := inspectorValue(text, pub.Properties[key].Type)
+				if !sameJSONValue(t, got, value) {
+					t.Errorf("%s %q: %s comes back as %.80s (published type %v)", tool, e.Name, key, got, pub.Properties[key].Type)
+				}
+			}
+		}
+	}
+	if n < 500 {
+		t.Errorf("only %d arguments checked", n)
+	}
+}
+
+// inspectorValue is the JSON value MCP Inspector's CLI (0.15,
+// convertParameterValue) sends for the text of a --tool-arg, given the
+// property's type.
+func inspectorValue(text string, typ any) json.RawMessage {
+	quoted, _ := json.Marshal(text)
+	switch typ {
+	case "number", "integer":
+		if !json.Valid([]byte(text)) {
+			return json.RawMessage(`null`) // NaN
+		}
+		return json.RawMessage(text)
+	case "boolean":
+		return json.RawMessage(strconv.FormatBool(strings.ToLower(text) == "true"))
+	case "object", "array":
+		if json.Valid([]byte(text)) {
+			return json.RawMessage(text)
+		}
+	}
+	return quoted
+}
+
+func sameJSONValue(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }

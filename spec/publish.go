@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -134,6 +136,10 @@ var annotations = []string{"title", "description", "default", "examples"}
 // annotations collapse into one schema, keeping a description only if all
 // agree. Other differing variants are published as a nested anyOf inside the
 // property.
+//
+// Every property schema whose values all have one JSON type says that type
+// (addTypes), and the per-action rules a root without a conditional can
+// carry are kept as dependentSchemas and dependentRequired (dependentRules).
 func Project(strict json.RawMessage) (json.RawMessage, error) {
 	var root map[string]any
 	if err := decodeNumber(strict, &root); err != nil {
@@ -186,8 +192,19 @@ func Project(strict json.RawMessage) (json.RawMessage, error) {
 	if v, ok := root["description"]; ok {
 		out["description"] = v
 	}
-	if req := commonRequired(branches); len(req) > 0 {
+	req := commonRequired(branches)
+	if len(req) > 0 {
 		out["required"] = req
+	}
+	schemas, requires := dependentRules(branches, order, req)
+	if len(schemas) > 0 {
+		out["dependentSchemas"] = schemas
+	}
+	if len(requires) > 0 {
+		out["dependentRequired"] = requires
+	}
+	for _, p := range props {
+		addTypes(p)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -263,6 +280,227 @@ func commonRequired(branches []map[string]any) []any {
 		}
 	}
 	return out
+}
+
+// dependentRules are the per-action rules of a schema with branches that a
+// portable root can carry (DECISIONS D1: no conditional or combinator over
+// the root object). For each property that not every branch declares:
+// dependentSchemas names the discriminator values it may come with (read_votes
+// media only with action=by_request; write_request_create language only with
+// provider=tmdb), and dependentRequired the fields that every branch
+// declaring it requires (media needs request_id). A discriminator is a
+// property some branch requires as a string const. Both rules hold for every
+// instance the strict schema accepts, as long as every branch is closed;
+// otherwise there are none. A rule on a discriminator's value alone
+// (read_issues: action=list requires status) needs a root conditional and is
+// left to the tool description.
+func dependentRules(branches []map[string]any, order []string, required []any) (schemas, requires map[string]any) {
+	if len(branches) < 2 {
+		return nil, nil
+	}
+	props := make([]map[string]any, len(branches))
+	for i, b := range branches {
+		if b["additionalProperties"] != false {
+			return nil, nil
+		}
+		props[i], _ = b["properties"].(map[string]any)
+	}
+	var keys []string
+	for _, name := range order {
+		for i, b := range branches {
+			ps, _ := props[i][name].(map[string]any)
+			if _, isString := ps["const"].(string); isString && slices.Contains(requiredOf(b), name) {
+				keys = append(keys, name)
+				break
+			}
+		}
+	}
+	// the string values a branch allows for a discriminator; none when it
+	// does not declare it, and not known when its schema is no string
+	// const or enum
+	values := func(i int, key string) ([]string, bool) {
+		ps, declared := props[i][key].(map[string]any)
+		if !declared {
+			return nil, true
+		}
+		if vals, ok := stringEnumUnion([]any{ps}); ok {
+			out := make([]string, len(vals))
+			for j, v := range vals {
+				out[j] = v.(string)
+			}
+			return out, true
+		}
+		return nil, false
+	}
+	union := func(in []int, key string) ([]string, bool) {
+		var out []string
+		for _, i := range in {
+			vs, ok := values(i, key)
+			if !ok {
+				return nil, false
+			}
+			for _, v := range vs {
+				if !slices.Contains(out, v) {
+					out = append(out, v)
+				}
+			}
+		}
+		return out, true
+	}
+	every := make([]int, len(branches))
+	for i := range branches {
+		every[i] = i
+	}
+	// a discriminator's values over every branch; nil when not all known
+	all := map[string][]string{}
+	for _, key := range keys {
+		if vs, known := union(every, key); known {
+			all[key] = vs
+		}
+	}
+	schemas, requires = map[string]any{}, map[string]any{}
+	for _, name := range order {
+		var in []int
+		for i := range branches {
+			if _, ok := props[i][name]; ok {
+				in = append(in, i)
+			}
+		}
+		if len(in) == len(branches) {
+			continue
+		}
+		with := map[string]any{}
+		for _, key := range keys {
+			if key == name {
+				continue
+			}
+			vs, known := union(in, key)
+			if known && len(vs) > 0 && (all[key] == nil || len(vs) < len(all[key])) {
+				with[key] = map[string]any{"enum": anySlice(vs)}
+			}
+		}
+		if len(with) > 0 {
+			schemas[name] = map[string]any{"properties": with}
+		}
+		var co []string
+		for _, q := range order {
+			if q == name || slices.Contains(required, any(q)) {
+				continue
+			}
+			withQ := true
+			for _, i := range in {
+				withQ = withQ && slices.Contains(requiredOf(branches[i]), q)
+			}
+			if withQ {
+				co = append(co, q)
+			}
+		}
+		if len(co) > 0 {
+			requires[name] = anySlice(co)
+		}
+	}
+	return schemas, requires
+}
+
+func requiredOf(b map[string]any) []string {
+	req, _ := b["required"].([]any)
+	out := make([]string, 0, len(req))
+	for _, r := range req {
+		if s, ok := r.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// addTypes gives a property schema, and every schema under it (properties,
+// items, members of a nested oneOf/anyOf), that has no "type" the one JSON
+// type all the values it admits share, when they share one: the type of its
+// const, of every enum value, or of every combinator member. It returns the
+// schema's type ("" for none or several). What a validator accepts does not
+// change; a client that reads only "type" can then tell how to send a value
+// (MCP Inspector's CLI sends an argument as an object only when its property
+// says "type": "object").
+func addTypes(v any) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return ""
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for _, p := range props {
+			addTypes(p)
+		}
+	}
+	addTypes(m["items"])
+	var fromMembers string
+	for _, k := range []string{"oneOf", "anyOf"} {
+		members, ok := m[k].([]any)
+		if !ok {
+			continue
+		}
+		common := ""
+		for i, x := range members {
+			if t := addTypes(x); i == 0 {
+				common = t
+			} else if t != common {
+				common = ""
+			}
+		}
+		if fromMembers == "" {
+			fromMembers = common
+		}
+	}
+	if t, ok := m["type"]; ok {
+		s, _ := t.(string)
+		return s
+	}
+	t := fromMembers
+	if c, ok := m["const"]; ok {
+		t = jsonType(c)
+	} else if e, ok := m["enum"].([]any); ok && len(e) > 0 {
+		t = jsonType(e[0])
+		for _, x := range e[1:] {
+			if jsonType(x) != t {
+				t = ""
+			}
+		}
+	}
+	if t != "" {
+		m["type"] = t
+	}
+	return t
+}
+
+// jsonType is the JSON Schema type of a decoded value (numbers as
+// json.Number): "integer" only for a number written without a fraction or
+// an exponent.
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+		return "number"
+	}
+	return ""
 }
 
 func mergeVariants(variants []any) any {
@@ -493,8 +731,10 @@ var anywhereForbidden = []string{"$ref", "$dynamicRef", "$recursiveRef", "$defs"
 // portability rules of DECISIONS D1: the root must be type object with
 // properties and additionalProperties false, carry no
 // oneOf/anyOf/allOf/not/if/then/else, list only declared properties in
-// required, and no $ref (or $defs) may appear anywhere. An empty result means
-// the schema is portable.
+// required, and no $ref (or $defs) may appear anywhere. A dependentSchemas
+// subschema applies to the root object too, so it carries none of the
+// root's forbidden keywords either. An empty result means the schema is
+// portable.
 func CheckPortable(schema json.RawMessage) []string {
 	var root map[string]any
 	if err := decodeNumber(schema, &root); err != nil {
@@ -525,6 +765,16 @@ func CheckPortable(schema json.RawMessage) []string {
 			s, _ := r.(string)
 			if _, ok := props[s]; !ok {
 				out = append(out, fmt.Sprintf("required %q is not a declared property", s))
+			}
+		}
+	}
+	if deps, ok := root["dependentSchemas"].(map[string]any); ok {
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			d, _ := deps[name].(map[string]any)
+			for _, k := range rootForbidden {
+				if _, ok := d[k]; ok {
+					out = append(out, fmt.Sprintf("/dependentSchemas/%s carries %s", escape(name), k))
+				}
 			}
 		}
 	}

@@ -892,6 +892,8 @@ func TestCheckPortable(t *testing.T) {
 		{"open root", `{"type":"object","properties":{}}`, []string{"root additionalProperties is not false"}},
 		{"undeclared required", `{"type":"object","properties":{},"required":["x"],"additionalProperties":false}`, []string{`required "x" is not a declared property`}},
 		{"not an object", `{"type":"string","properties":{},"additionalProperties":false,"if":{}}`, []string{`root type is string, want "object"`, "root carries if"}},
+		{"dependent rules", `{"type":"object","properties":{"a":{},"b":{}},"additionalProperties":false,"dependentRequired":{"a":["b"]},"dependentSchemas":{"a":{"properties":{"b":{"enum":["x"]}}}}}`, nil},
+		{"conditional under dependentSchemas", `{"type":"object","properties":{"a":{}},"additionalProperties":false,"dependentSchemas":{"a":{"if":{},"then":{},"oneOf":[{}]}}}`, []string{"/dependentSchemas/a carries oneOf", "/dependentSchemas/a carries if", "/dependentSchemas/a carries then"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
