@@ -320,8 +320,11 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 func stressProcesses(ctx context.Context, self string, args []string, o StressOptions, procs, load int, out io.Writer) (StressResult, error) {
 	procs = max(procs, 1)
 	bctx, stopBurners := context.WithCancel(ctx)
-	defer stopBurners()
 	var burners sync.WaitGroup
+	defer func() {
+		stopBurners()
+		burners.Wait()
+	}()
 	for range load {
 		b := exec.CommandContext(bctx, self, "stress", "--burn")
 		if err := b.Start(); err != nil {
@@ -329,7 +332,6 @@ func stressProcesses(ctx context.Context, self string, args []string, o StressOp
 		}
 		burners.Go(func() { _ = b.Wait() })
 	}
-	defer burners.Wait()
 	var (
 		mu    sync.Mutex
 		total StressResult

@@ -18,7 +18,7 @@ func TestStress_aStalledCallEndsTheRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			r := runCLI(t, []string{fakeEnv + "=" + tt.mode}, "stress", "--server", self, "--calls", "60", "--duration", "1m",
-				"--procs", "1", "--sessions", "1", "--load", "0", "--call-timeout", "1s")
+				"--procs", "1", "--sessions", "1", "--load", "1", "--call-timeout", "1s")
 			if r.code != tt.code {
 				t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tt.code, clipText(r.stdout), clipText(r.stderr))
 			}
