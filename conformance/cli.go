@@ -81,12 +81,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shardList    = fs.Bool("shard-list", false, "internal: with --list, print each check's id, area and labels for planning a split run")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n\nflags:\n")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
-	}
+	usage(fs, stdout, stderr, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance stress [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -350,6 +345,17 @@ func serverCommand(flagValue string) ([]string, error) {
 		return []string{p}, nil
 	}
 	return nil, errors.New("find the server under test: no ombi-mcp next to this executable or on PATH; pass --server \"CMD ARGS\"")
+}
+
+// usage makes fs print header, then "flags:" and every flag, on stdout
+// (help that was asked for); parse errors still go to stderr.
+func usage(fs *flag.FlagSet, stdout, stderr io.Writer, header string) {
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "%s\nflags:\n", header)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
 }
 
 // targetOf builds the server under test from --server, --transport,

@@ -262,6 +262,7 @@ func TestCLI_versionAndHelp(t *testing.T) {
 		{[]string{"--version"}, "ombi-conformance "},
 		{[]string{"--help"}, "usage: ombi-conformance [flags]"},
 		{[]string{"soak", "--help"}, "usage: ombi-conformance soak [flags]"},
+		{[]string{"stress", "--help"}, "usage: ombi-conformance stress [flags]"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -362,12 +362,7 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&o.Jobs, "jobs", 2, "runs at once")
 	fixtures := fs.String("fixtures", "", "fixtures/schema directory for every run")
 	fs.StringVar(&o.Keep, "keep", "", "directory for the whole output of every failed run (default: a new temporary directory)")
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: ombi-conformance soak [flags]\n\nRuns the property areas of a server over many seeds and every mutant of it\nover several seeds; prints a line per run and a final \"N passed, N failed\".\n\nflags:\n")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
-	}
+	usage(fs, stdout, stderr, "usage: ombi-conformance soak [flags]\n\nRuns the property areas of a server over many seeds and every mutant of it\nover several seeds; prints a line per run and a final \"N passed, N failed\".\n")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

@@ -256,12 +256,7 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&o.KeepGoing, "keep-going", false, "go on after a stall, counting them, instead of ending at the first")
 	child := fs.Bool("child", false, "internal: run one process of a stress run and print its counts as JSON")
 	burn := fs.Bool("burn", false, "internal: burn CPU until killed")
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: ombi-conformance stress [flags]\n\nDrives the server under test with long sessions of short tools/calls (the\nvalid examples of its tools) against the embedded mock, in several processes\nwith CPU burners beside them, until a call gets no answer within\n--call-timeout or a bound is reached. A stall prints the full report of the\ncall (the server's and the suite's goroutines, the mock's requests in\nflight, the session's traffic). Exit 0: no stall and no failure; 1: a call\nstalled or failed; 2: usage error.\n\nflags:\n")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
-	}
+	usage(fs, stdout, stderr, "usage: ombi-conformance stress [flags]\n\nDrives the server under test with long sessions of short tools/calls (the\nvalid examples of its tools) against the embedded mock, in several processes\nwith CPU burners beside them, until a call gets no answer within\n--call-timeout or a bound is reached. A stall prints the full report of the\ncall (the server's and the suite's goroutines, the mock's requests in\nflight, the session's traffic). Exit 0: no stall and no failure; 1: a call\nstalled or failed; 2: usage error.\n")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
