@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -768,4 +769,119 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// TestDocs_clientsSeveralInstances runs the several-instances block of
+// docs/clients.md as written (from an empty directory, HOME a temporary
+// one, the built binary first on PATH), with its two listen ports moved to
+// free ones: both instances serve, and each requires the bearer token the
+// block wrote to its token file.
+func TestDocs_clientsSeveralInstances(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/clients.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "## Several instances behind a reverse proxy")
+	_, block, ok := strings.Cut(section, "```sh\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/clients.md has no sh block under \"Several instances behind a reverse proxy\"")
+	}
+	bin := buildBinary(t)
+	var ports []string
+	for _, p := range []string{"8081", "8082"} {
+		if !strings.Contains(block, "127.0.0.1:"+p) {
+			t.Fatalf("the block does not serve 127.0.0.1:%s:\n%s", p, block)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, free, _ := net.SplitHostPort(ln.Addr().String())
+		_ = ln.Close()
+		block = strings.ReplaceAll(block, "127.0.0.1:"+p, "127.0.0.1:"+free)
+		ports = append(ports, free)
+	}
+	home := t.TempDir()
+	cmd := exec.Command("bash", "-c", block+"wait\n")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "OMBI_") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "PATH=")
+	}), "HOME="+home, "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) // the shell and the two instances it started
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
+	for _, port := range ports {
+		base := "http://127.0.0.1:" + port
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			resp, err := http.Get(base + "/healthz")
+			if err == nil {
+				_ = resp.Body.Close()
+				if resp.StatusCode == 200 {
+					break
+				}
+			}
+			select {
+			case err := <-exited:
+				t.Fatalf("the block ended (%v) before %s served:\n%s", err, base, out.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s did not serve within 20s:\n%s", base, out.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+		if st, _, _ := postMCP(t, base+"/mcp", ping, ""); st != http.StatusUnauthorized {
+			t.Errorf("%s/mcp without the token = %d, want 401:\n%s", base, st, out.String())
+		}
+		tokenFile := filepath.Join(home, ".config", "ombi-mcp", "token")
+		token, err := os.ReadFile(tokenFile)
+		if err != nil {
+			t.Fatalf("the block wrote no token file: %v", err)
+		}
+		if st, _, body := postMCP(t, base+"/mcp", ping, strings.TrimSpace(string(token))); st != 200 || !strings.Contains(body, `"result"`) {
+			t.Errorf("%s/mcp with the token = %d %s", base, st, body)
+		}
+		if fi, err := os.Stat(tokenFile); err != nil || fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("token file mode %v, %v: want readable by its owner only", fi.Mode(), err)
+		}
+	}
+}
+
+// postMCP posts one JSON-RPC body to an MCP endpoint, with a bearer token
+// when one is given.
+func postMCP(t *testing.T, endpoint, body, token string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
 }
