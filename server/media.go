@@ -1,6 +1,9 @@
 package server
 
 import (
+	"context"
+	"errors"
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -10,7 +13,8 @@ import (
 )
 
 // This file holds the media_page family: its output types and the
-// projection helpers every media tool uses. The wire shapes of Ombi's
+// projection helpers every media tool uses; and the read_media handler
+// (details, by request, ratings, streaming). The wire shapes of Ombi's
 // search and detail models are in internal/ombi/media.go.
 
 // Identifier namespaces (04-results $defs/identifier).
@@ -240,4 +244,296 @@ func yearOf(dates ...string) *int {
 		}
 	}
 	return nil
+}
+
+// ---- read_media ----
+
+type mediaInput struct {
+	Action    string       `json:"action"`
+	Target    *mediaTarget `json:"target"`
+	Media     string       `json:"media"`
+	RequestID int          `json:"request_id"`
+	TMDBID    int          `json:"tmdb_id"`
+	Language  string       `json:"language"`
+	Title     string       `json:"title"`
+	Year      int          `json:"year"`
+}
+
+type mediaTarget struct {
+	Media    string      `json:"media"`
+	Provider string      `json:"provider"`
+	ID       ombi.FlexID `json:"id"`
+}
+
+// readMedia serves read_media: details by explicit provider, by_request,
+// movie_localized, ratings (with the exact-match fallback) and streaming.
+// Every branch answers one record.
+// Implements S-ROUTING-0118 to S-ROUTING-0132 (read_media routing and TV identifier labels) and S-RESULTS-0028, S-RESULTS-0030.
+func readMedia(d *deps) tool {
+	return tool{name: "read_media", handle: func(ctx context.Context, c *call) (any, error) {
+		var in mediaInput
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
+		var rec mediaRecord
+		var err error
+		switch in.Action {
+		case "details":
+			rec, err = d.details(ctx, c, in.Target)
+		case "by_request":
+			rec, err = d.byRequest(ctx, in)
+		case "movie_localized":
+			var w ombi.Media
+			if w, err = d.client.MovieLocalized(ctx, ombi.MovieInfoBody{TheMovieDbID: in.TMDBID, LanguageCode: in.Language}); err == nil {
+				rec = projectVideo(&w, "movie", originTMDB)
+			}
+		case "ratings":
+			if err := pathText("/title", in.Title); err != nil {
+				return nil, err
+			}
+			rec, err = d.ratings(ctx, c, in)
+		case "streaming":
+			rec, err = d.streaming(ctx, in)
+		default:
+			err = &unsupportedError{Message: "read_media: unknown branch"}
+		}
+		var part *partialError
+		if errors.As(err, &part) && part.data == nil {
+			part.data = newMediaPage([]mediaRecord{rec}, singlePage(1, unitMedia))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return newMediaPage([]mediaRecord{rec}, singlePage(1, unitMedia)), nil
+	}}
+}
+
+func (d *deps) details(ctx context.Context, c *call, t *mediaTarget) (mediaRecord, error) {
+	cl := d.client
+	if t == nil {
+		return mediaRecord{}, &ombi.ArgumentError{Field: "/target", Message: "target is required"}
+	}
+	if err := pathText("/target/id", string(t.ID)); err != nil {
+		return mediaRecord{}, err
+	}
+	switch t.Media + "/" + t.Provider {
+	case "movie/tmdb":
+		w, err := cl.MovieDetails(ctx, t.ID.Positive())
+		return projectVideo(&w, "movie", originTMDB), err
+	case "movie/imdb":
+		w, err := cl.MovieByIMDB(ctx, string(t.ID))
+		return projectVideo(&w, "movie", originTMDB), err
+	case "tv/tmdb":
+		w, err := cl.TVByTMDB(ctx, t.ID.Positive())
+		return projectVideo(&w, "tv", originTMDB), err
+	case "tv/tvdb":
+		return d.tvdbDetails(ctx, c, t.ID.Positive())
+	case "artist/musicbrainz":
+		w, err := cl.ArtistDetails(ctx, string(t.ID))
+		return projectArtistInfo(&w), err
+	case "album/musicbrainz":
+		w, err := cl.AlbumDetails(ctx, string(t.ID))
+		var s idSet
+		s.add(nsMusicBrainz, w.ID)
+		return mediaRecord{Media: "album", Identifiers: s.list(), Title: w.Title, Year: yearOf(w.ReleaseDate)}, err
+	}
+	return mediaRecord{}, &unsupportedError{Message: "read_media: unknown target"}
+}
+
+func projectArtistInfo(w *ombi.ArtistInfo) mediaRecord {
+	var s idSet
+	s.add(nsMusicBrainz, w.ID)
+	return mediaRecord{Media: "artist", Identifiers: s.list(), Title: w.Name, Overview: w.Overview}
+}
+
+// maxScan bounds the v1 TV parent scan.
+const maxScan = 1000
+
+// tvdbDetails reads the TVMaze-backed v1 info route, whose request state is
+// unreliable, and overlays requested, request_targets and episode flags from
+// a bounded scan of v1 TV parents matching tvDbId or imdbId.
+func (d *deps) tvdbDetails(ctx context.Context, c *call, tvdbID int) (mediaRecord, error) {
+	w, err := d.client.TVByTVDB(ctx, tvdbID)
+	if err != nil {
+		return mediaRecord{}, err
+	}
+	rec := projectVideo(&w, "tv", originTVMaze)
+	rec.Requested, rec.RequestTargets = nil, nil
+	parents, err := d.client.TVRequests(ctx)
+	if err != nil {
+		// a compound read that lost a part: PARTIAL_FAILURE with the details
+		// (04-results), request state left unknown; the caller adds the page
+		return rec, &partialError{cause: err, what: "request state unknown: the bounded scan of TV requests (GET /api/v1/Request/tv) failed"}
+	}
+	complete := len(parents) <= maxScan
+	parents = parents[:min(len(parents), maxScan)]
+	imdb := w.ImdbID
+	for _, p := range parents {
+		if p.TvDbID.Positive() != tvdbID && (imdb == "" || p.ImdbID != imdb) {
+			continue
+		}
+		if id := p.ID.Positive(); id > 0 {
+			rec.Requested = ptr(true)
+			rec.RequestTargets = append(rec.RequestTargets, target{Kind: "tv_parent", ID: id})
+		}
+		overlayEpisodes(rec.Seasons, p.ChildRequests)
+	}
+	if rec.Requested == nil {
+		if complete {
+			rec.Requested = ptr(false)
+		} else {
+			c.truncate("request state unknown: more than %d TV requests exist and none of the first %d matched", maxScan, maxScan)
+		}
+	}
+	return rec, nil
+}
+
+// overlayEpisodes marks episodes requested or available when a child request
+// of the matching parent says so.
+func overlayEpisodes(seasons []season, children []ombi.TVChild) {
+	type key struct{ s, e int }
+	state := map[key]ombi.Episode{}
+	for _, ch := range children {
+		for _, s := range ch.SeasonRequests {
+			for _, e := range s.Episodes {
+				k := key{s.SeasonNumber, e.EpisodeNumber}
+				have := state[k]
+				if e.Requested != nil && *e.Requested || have.Requested == nil {
+					have.Requested = ptr(true)
+				}
+				if e.Available != nil && *e.Available {
+					have.Available = ptr(true)
+				}
+				state[k] = have
+			}
+		}
+	}
+	for i := range seasons {
+		for j := range seasons[i].Episodes {
+			ep := &seasons[i].Episodes[j]
+			if st, ok := state[key{seasons[i].SeasonNumber, ep.EpisodeNumber}]; ok {
+				ep.Requested = st.Requested
+				if st.Available != nil {
+					ep.Available = st.Available
+				}
+			}
+		}
+	}
+}
+
+func (d *deps) byRequest(ctx context.Context, in mediaInput) (mediaRecord, error) {
+	cl := d.client
+	switch in.Media {
+	case "movie":
+		w, err := cl.MovieByRequest(ctx, in.RequestID)
+		return projectVideo(&w, "movie", originTMDB), err
+	case "tv":
+		w, err := cl.TVByRequest(ctx, in.RequestID)
+		return projectVideo(&w, "tv", originTMDB), err
+	case "album":
+		w, err := cl.ArtistByRequest(ctx, in.RequestID)
+		return projectArtistInfo(&w), err
+	}
+	return mediaRecord{}, &unsupportedError{Message: "read_media: unknown media"}
+}
+
+// ratings reads Ombi's title/year ratings route. On 404, 5xx or an empty
+// answer it searches the same media and title and accepts only an exact
+// case-insensitive title and year match, returning labelled TMDB or TVMaze
+// values with a warning; no fuzzy match is substituted.
+func (d *deps) ratings(ctx context.Context, c *call, in mediaInput) (mediaRecord, error) {
+	rec := mediaRecord{Media: in.Media, Identifiers: []identifier{}, Title: in.Title, Year: ptr(in.Year)}
+	var refs []reference
+	var err error
+	if in.Media == "movie" {
+		var r ombi.MovieRatings
+		if r, err = d.client.MovieRatings(ctx, in.Title, in.Year); err == nil {
+			refs = appendRef(refs, "critics_rating", r.CriticsRating, "rotten_tomatoes")
+			refs = appendIntRef(refs, "critics_score", r.CriticsScore, "rotten_tomatoes")
+			refs = appendRef(refs, "audience_rating", r.AudienceRating, "rotten_tomatoes")
+			refs = appendIntRef(refs, "audience_score", r.AudienceScore, "rotten_tomatoes")
+		}
+	} else {
+		var r ombi.TVRatings
+		if r, err = d.client.TVRatings(ctx, in.Title, in.Year); err == nil {
+			refs = appendRef(refs, "class", r.Class, "rotten_tomatoes")
+			refs = appendIntRef(refs, "score", r.Score, "rotten_tomatoes")
+		}
+	}
+	if err == nil && len(refs) > 0 {
+		rec.Ratings = refs
+		return rec, nil
+	}
+	if err != nil && !fallbackAllowed(err) {
+		return mediaRecord{}, err
+	}
+	primary := err
+	reason := "an empty answer"
+	if err != nil {
+		reason = "an upstream failure"
+	}
+	var found []ombi.Media
+	origin := originTMDB
+	if in.Media == "movie" {
+		found, err = d.client.SearchMovie(ctx, in.Title)
+	} else {
+		found, err = d.client.SearchTV(ctx, in.Title)
+		origin = originTVMaze
+	}
+	if err != nil {
+		return mediaRecord{}, err
+	}
+	for i := range found {
+		w := &found[i]
+		y := yearOf(w.ReleaseDate, w.FirstAired)
+		if !strings.EqualFold(strings.TrimSpace(w.Title), strings.TrimSpace(in.Title)) || y == nil || *y != in.Year {
+			continue
+		}
+		m := projectVideo(w, in.Media, origin)
+		rec.Identifiers, rec.Title = m.Identifiers, m.Title
+		if in.Media == "movie" {
+			rec.Ratings = appendFloatRef(rec.Ratings, "tmdb_vote_average", w.VoteAverage, "tmdb")
+			if w.VoteCount != nil {
+				rec.Ratings = append(rec.Ratings, reference{Name: "tmdb_vote_count", Value: *w.VoteCount, Category: "tmdb"})
+			}
+			c.warn("ratings route gave %s; values are TMDB vote figures from the exact title and year match in movie search", reason)
+		} else {
+			rec.Ratings = appendFloatRef(rec.Ratings, "tvmaze_site_rating", w.SiteRating, "tvmaze")
+			c.warn("ratings route gave %s; the value is the TVMaze site rating from the exact title and year match in TV search", reason)
+		}
+		return rec, nil
+	}
+	if primary != nil {
+		// the fallback found nothing to stand in: the ratings route's own
+		// failure is the answer (a 5xx stays retryable), not an invented 404
+		return mediaRecord{}, primary
+	}
+	return mediaRecord{}, &notFoundError{Message: "no ratings: the ratings route gave " + reason + " and no search result matches the exact title and year"}
+}
+
+// fallbackAllowed: the ratings fallback runs on 404 and 5xx only, never on
+// 401/403/429, validation failures or transport errors.
+func fallbackAllowed(err error) bool {
+	var api *ombi.APIError
+	return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ombi.ErrNoContent)
+}
+
+func (d *deps) streaming(ctx context.Context, in mediaInput) (mediaRecord, error) {
+	ws, err := d.client.Streaming(ctx, in.Media, in.TMDBID)
+	if err != nil {
+		return mediaRecord{}, err
+	}
+	var s idSet
+	s.add(nsTMDB, strconv.Itoa(in.TMDBID))
+	rec := mediaRecord{Media: in.Media, Identifiers: s.list()}
+	seen := map[string]bool{}
+	for _, w := range ws {
+		name := strings.TrimSpace(w.StreamingProvider)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		rec.Providers = append(rec.Providers, provider{Name: name})
+	}
+	return rec, nil
 }

@@ -178,3 +178,140 @@ func TestOverlayEpisodes(t *testing.T) {
 		t.Fatalf("episode 2 = %+v, want requested and available", e2)
 	}
 }
+
+func TestReadMedia_branches(t *testing.T) {
+	notFound := func(t *testing.T, env map[string]any) {
+		if env["ok"] != false || env["error"].(map[string]any)["code"] != codeNotFound {
+			t.Fatalf("env = %v", env)
+		}
+	}
+	tests := []branchCase{
+		{name: "details movie tmdb", tool: "read_media",
+			args:  `{"action":"details","target":{"media":"movie","provider":"tmdb","id":603}}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/movie/603", reply: `{"id":603,"title":"The Matrix","imdbId":"tt0133093","belongsToCollection":{"id":2344},"genres":[{"id":28,"name":"Action"}]}`}},
+			check: func(t *testing.T, env map[string]any) {
+				wantIDs(t, okItems(t, env)[0], `[{"namespace":"tmdb","value":"603"},{"namespace":"imdb","value":"tt0133093"}]`)
+				if pg := page(env); pg["mode"] != "none" || pg["returned"] != 1.0 {
+					t.Fatalf("page = %v", pg)
+				}
+			}},
+		{name: "details movie imdb", tool: "read_media",
+			args:  `{"action":"details","target":{"media":"movie","provider":"imdb","id":"tt0133093"}}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/movie/imdb/tt0133093", reply: `{"id":603,"title":"The Matrix"}`}}},
+		{name: "details tv tmdb uses moviedb route", tool: "read_media",
+			args:  `{"action":"details","target":{"media":"tv","provider":"tmdb","id":123}}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/tv/moviedb/123", reply: `{"id":123,"theMovieDbId":"123","seriesId":123,"title":"Show"}`}},
+			check: func(t *testing.T, env map[string]any) {
+				wantIDs(t, okItems(t, env)[0], `[{"namespace":"tmdb","value":"123"}]`)
+			}},
+		{name: "details tv tvdb overlays request state from the v1 scan", tool: "read_media",
+			args: `{"action":"details","target":{"media":"tv","provider":"tvdb","id":81189}}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v1/Search/tv/info/81189", reply: `{"id":81189,"theMovieDbId":"81189","seriesId":169,"requested":false,"seasonRequests":[{"seasonNumber":1,"episodes":[{"episodeNumber":1},{"episodeNumber":2}]}]}`},
+				{method: "GET", path: "/api/v1/Request/tv", reply: `[{"id":7,"tvDbId":1},{"id":12,"tvDbId":81189,"childRequests":[{"seasonRequests":[{"seasonNumber":1,"episodes":[{"episodeNumber":2,"requested":true,"available":true}]}]}]}]`},
+			},
+			check: func(t *testing.T, env map[string]any) {
+				item := okItems(t, env)[0].(map[string]any)
+				wantIDs(t, item, `[{"namespace":"tvdb","value":"81189"},{"namespace":"tvmaze","value":"169"}]`)
+				if item["requested"] != true {
+					t.Fatalf("item = %v", item)
+				}
+				sameAs(t, item["request_targets"], `[{"kind":"tv_parent","id":12}]`)
+				sameAs(t, item["seasons"], `[{"season_number":1,"episodes":[{"episode_number":1},{"episode_number":2,"requested":true,"available":true}],"truncated":false}]`)
+			}},
+		{name: "details tv tvdb unrequested after a complete scan", tool: "read_media",
+			args: `{"action":"details","target":{"media":"tv","provider":"tvdb","id":81189}}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v1/Search/tv/info/81189", reply: `{"id":81189,"requested":true}`},
+				{method: "GET", path: "/api/v1/Request/tv", reply: `[]`},
+			},
+			check: func(t *testing.T, env map[string]any) {
+				if okItems(t, env)[0].(map[string]any)["requested"] != false {
+					t.Fatal("want requested false")
+				}
+			}},
+		{name: "details tv tvdb 204 is NOT_FOUND", tool: "read_media",
+			args:  `{"action":"details","target":{"media":"tv","provider":"tvdb","id":5}}`,
+			wires: []wire{{method: "GET", path: "/api/v1/Search/tv/info/5", status: 204}},
+			check: notFound},
+		{name: "details artist", tool: "read_media",
+			args:  `{"action":"details","target":{"media":"artist","provider":"musicbrainz","id":"f59c"}}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/artist/f59c", reply: `{"id":"f59c","name":"Linkin Park"}`}}},
+		{name: "details album", tool: "read_media",
+			args:  `{"action":"details","target":{"media":"album","provider":"musicbrainz","id":"abc"}}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/artist/album/abc", reply: `{"id":"abc","title":"Meteora","releaseDate":"2003-03-25"}`}}},
+		{name: "by_request movie", tool: "read_media", args: `{"action":"by_request","media":"movie","request_id":9}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/movie/request/9", reply: `{"id":603}`}}},
+		{name: "by_request tv", tool: "read_media", args: `{"action":"by_request","media":"tv","request_id":9}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/tv/request/9", reply: `{"id":1396,"seriesId":1396}`}},
+			check: func(t *testing.T, env map[string]any) {
+				wantIDs(t, okItems(t, env)[0], `[{"namespace":"tmdb","value":"1396"}]`)
+			}},
+		{name: "by_request album reads the artist", tool: "read_media", args: `{"action":"by_request","media":"album","request_id":9}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/artist/request/9", reply: `{"id":"f59c","name":"Linkin Park"}`}}},
+		{name: "movie_localized", tool: "read_media", args: `{"action":"movie_localized","tmdb_id":603,"language":"fr"}`,
+			wires: []wire{{method: "POST", path: "/api/v1/Search/movie/info", body: `{"theMovieDbId":603,"languageCode":"fr"}`, reply: `{"id":603,"title":"Matrix"}`}}},
+		{name: "ratings primary", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"The Matrix","year":1999}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/ratings/movie/The%20Matrix/1999", reply: `{"critics_rating":"Certified Fresh","critics_score":88,"audience_rating":"Upright","audience_score":85}`}},
+			check: func(t *testing.T, env map[string]any) {
+				if r := okItems(t, env)[0].(map[string]any)["ratings"].([]any); len(r) != 4 || len(env["warnings"].([]any)) != 0 {
+					t.Fatalf("env = %v", env)
+				}
+			}},
+		{name: "ratings fallback on 404: exact title and year only", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"the matrix","year":1999}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v2/Search/ratings/movie/the%20matrix/1999", status: 404},
+				{method: "GET", path: "/api/v1/Search/movie/the%20matrix", reply: `[{"id":1,"title":"The Matrix Resurrections","releaseDate":"2021-12-22","voteAverage":6.5},{"id":603,"title":"The Matrix","releaseDate":"1999-03-30","voteAverage":8.2,"voteCount":24000}]`},
+			},
+			check: func(t *testing.T, env map[string]any) {
+				item := okItems(t, env)[0].(map[string]any)
+				sameAs(t, item["ratings"], `[{"name":"tmdb_vote_average","value":8.2,"category":"tmdb"},{"name":"tmdb_vote_count","value":24000,"category":"tmdb"}]`)
+				if len(env["warnings"].([]any)) != 1 {
+					t.Fatalf("env = %v", env)
+				}
+				wantIDs(t, item, `[{"namespace":"tmdb","value":"603"}]`)
+			}},
+		{name: "ratings tv fallback on 500 labels the TVMaze rating", tool: "read_media", args: `{"action":"ratings","media":"tv","title":"Breaking Bad","year":2008}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v2/Search/ratings/tv/Breaking%20Bad/2008", status: 500},
+				{method: "GET", path: "/api/v1/Search/tv/Breaking%20Bad", reply: `[{"id":81189,"theMovieDbId":"81189","seriesId":169,"title":"Breaking Bad","firstAired":"2008-01-20","siteRating":9}]`},
+			},
+			check: func(t *testing.T, env map[string]any) {
+				item := okItems(t, env)[0].(map[string]any)
+				wantIDs(t, item, `[{"namespace":"tvdb","value":"81189"},{"namespace":"tvmaze","value":"169"}]`)
+				sameAs(t, item["ratings"], `[{"name":"tvmaze_site_rating","value":9,"category":"tvmaze"}]`)
+			}},
+		{name: "ratings 500 and no exact match in the fallback keeps the 500", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"Matrix","year":1999}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v2/Search/ratings/movie/Matrix/1999", status: 500},
+				{method: "GET", path: "/api/v1/Search/movie/Matrix", reply: `[{"id":603,"title":"The Matrix","releaseDate":"1999-03-30","voteAverage":8.2}]`},
+			},
+			check: func(t *testing.T, env map[string]any) {
+				e := env["error"].(map[string]any)
+				if e["code"] != codeUpstreamRejected || e["retryable"] != true {
+					t.Fatalf("a failed ratings route whose fallback found nothing must stay a retryable upstream failure, not an invented 404: %v", e)
+				}
+			}},
+		{name: "ratings fallback without an exact match is NOT_FOUND", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"Matrix","year":1999}`,
+			wires: []wire{
+				{method: "GET", path: "/api/v2/Search/ratings/movie/Matrix/1999", reply: `{}`},
+				{method: "GET", path: "/api/v1/Search/movie/Matrix", reply: `[{"id":603,"title":"The Matrix","releaseDate":"1999-03-30","voteAverage":8.2}]`},
+			},
+			check: notFound},
+		{name: "ratings never fall back on 403", tool: "read_media", args: `{"action":"ratings","media":"movie","title":"Matrix","year":1999}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/ratings/movie/Matrix/1999", status: 403}},
+			check: func(t *testing.T, env map[string]any) {
+				if env["error"].(map[string]any)["code"] != codeForbidden {
+					t.Fatalf("env = %v", env)
+				}
+			}},
+		{name: "streaming tv uses TMDB", tool: "read_media", args: `{"action":"streaming","media":"tv","tmdb_id":1396}`,
+			wires: []wire{{method: "GET", path: "/api/v2/Search/stream/tv/1396", reply: `[{"order":1,"streamingProvider":"Netflix","logo":"/n.png"},{"order":2,"streamingProvider":"Netflix"}]`}},
+			check: func(t *testing.T, env map[string]any) {
+				sameAs(t, okItems(t, env)[0].(map[string]any)["providers"], `[{"name":"Netflix"}]`)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, tt.run)
+	}
+}
