@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -51,28 +52,16 @@ func admittedTypes(node map[string]any) []string {
 	return nil
 }
 
+// jsonTypeOf is jsonType, for numbers decoded as float64 too.
 func jsonTypeOf(v any) string {
-	switch x := v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	case json.Number:
-		if _, err := x.Int64(); err == nil {
-			return "integer"
-		}
-		return "number"
-	case float64:
+	if x, ok := v.(float64); ok {
 		if x == float64(int64(x)) {
 			return "integer"
 		}
 		return "number"
+	}
+	if t := jsonType(v); t != "" {
+		return t
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -228,11 +217,7 @@ func schemaMap(t *testing.T, raw json.RawMessage) map[string]any {
 func TestPublished_refusesFieldsAnActionDoesNotTake(t *testing.T) {
 	v := newValidator(t)
 	n := 0
-	for _, tool := range Tools() {
-		bs, err := Branches(tool.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for tool, bs := range toolBranches(t) {
 		if len(bs) < 2 {
 			continue
 		}
@@ -262,12 +247,11 @@ func TestPublished_refusesFieldsAnActionDoesNotTake(t *testing.T) {
 				ex[p] = minimalValue(t, schemaMap(t, declaring(bs, p)[0].Schemas[p]))
 				args, _ := json.Marshal(ex)
 				n++
-				if v.ValidateInput(tool.Name, args) == nil {
-					t.Fatalf("%s: strict accepts %s", tool.Name, args)
+				if v.ValidateInput(tool, args) == nil {
+					t.Fatalf("%s: strict accepts %s", tool, args)
 				}
-				var ve *ValidationError
-				if err := v.ValidatePublished(tool.Name, args); !errors.As(err, &ve) {
-					t.Errorf("%s: published accepts %s, which branch %s refuses (err %v)", tool.Name, args, b.Title, err)
+				if err := v.ValidatePublished(tool, args); !isValidationError(err) {
+					t.Errorf("%s: published accepts %s, which branch %s refuses (err %v)", tool, args, b.Title, err)
 				}
 			}
 		}
@@ -283,11 +267,7 @@ func TestPublished_refusesFieldsAnActionDoesNotTake(t *testing.T) {
 func TestPublished_requiresCoRequiredFields(t *testing.T) {
 	v := newValidator(t)
 	n := 0
-	for _, tool := range Tools() {
-		bs, err := Branches(tool.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for tool, bs := range toolBranches(t) {
 		everywhere := func(q string) bool {
 			for _, b := range bs {
 				if !contains(b.Required, q) {
@@ -320,9 +300,8 @@ func TestPublished_requiresCoRequiredFields(t *testing.T) {
 				}
 				args, _ := json.Marshal(ex)
 				n++
-				var ve *ValidationError
-				if err := v.ValidatePublished(tool.Name, args); !errors.As(err, &ve) {
-					t.Errorf("%s: published accepts %s without %s (err %v)", tool.Name, args, q, err)
+				if err := v.ValidatePublished(tool, args); !isValidationError(err) {
+					t.Errorf("%s: published accepts %s without %s (err %v)", tool, args, q, err)
 				}
 			}
 		}
@@ -339,11 +318,7 @@ func TestPublished_requiresCoRequiredFields(t *testing.T) {
 func TestPublished_acceptsEveryBranchField(t *testing.T) {
 	v := newValidator(t)
 	n := 0
-	for _, tool := range Tools() {
-		bs, err := Branches(tool.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for tool, bs := range toolBranches(t) {
 		for _, b := range bs {
 			ex := minimalExample(t, b)
 			for _, p := range b.Properties {
@@ -352,12 +327,12 @@ func TestPublished_acceptsEveryBranchField(t *testing.T) {
 				}
 			}
 			args, _ := json.Marshal(ex)
-			if v.ValidateInput(tool.Name, args) != nil {
+			if v.ValidateInput(tool, args) != nil {
 				continue
 			}
 			n++
-			if err := v.ValidatePublished(tool.Name, args); err != nil {
-				t.Errorf("%s: published refuses strict-valid %s: %v", tool.Name, args, err)
+			if err := v.ValidatePublished(tool, args); err != nil {
+				t.Errorf("%s: published refuses strict-valid %s: %v", tool, args, err)
 			}
 		}
 	}
@@ -398,4 +373,27 @@ func TestPublished_refusedCalls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// toolBranches yields every tool of the catalogue with its branches.
+func toolBranches(t *testing.T) iter.Seq2[string, []Branch] {
+	t.Helper()
+	return func(yield func(string, []Branch) bool) {
+		for _, tool := range Tools() {
+			bs, err := Branches(tool.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !yield(tool.Name, bs) {
+				return
+			}
+		}
+	}
+}
+
+// isValidationError reports whether err is the validator's refusal of the
+// arguments (not a failure to validate at all).
+func isValidationError(err error) bool {
+	var ve *ValidationError
+	return errors.As(err, &ve)
 }

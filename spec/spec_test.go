@@ -92,11 +92,7 @@ func TestSchemas_compile(t *testing.T) {
 // titled branches with const discriminators and no *_code inputs.
 func TestInputSchemas_branches(t *testing.T) {
 	total := 0
-	for _, tool := range Tools() {
-		bs, err := Branches(tool.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for tool, bs := range toolBranches(t) {
 		total += len(bs)
 		titles := map[string]bool{}
 		hasAction := false
@@ -105,7 +101,7 @@ func TestInputSchemas_branches(t *testing.T) {
 				hasAction = true
 			}
 		}
-		raw, _ := InputSchema(tool.Name)
+		raw, _ := InputSchema(tool)
 		var root struct {
 			OneOf []map[string]any `json:"oneOf"`
 		}
@@ -114,26 +110,26 @@ func TestInputSchemas_branches(t *testing.T) {
 		}
 		for i, b := range bs {
 			if b.Title == "" || titles[b.Title] {
-				t.Errorf("%s: branch %d has an empty or duplicate title %q", tool.Name, i, b.Title)
+				t.Errorf("%s: branch %d has an empty or duplicate title %q", tool, i, b.Title)
 			}
 			titles[b.Title] = true
 			if root.OneOf[i]["additionalProperties"] != false || root.OneOf[i]["type"] != "object" {
-				t.Errorf("%s/%s: branch is not a closed object", tool.Name, b.Title)
+				t.Errorf("%s/%s: branch is not a closed object", tool, b.Title)
 			}
 			if _, ok := b.Consts[MainDiscriminator]; hasAction && !ok {
-				t.Errorf("%s/%s: branch has no action const", tool.Name, b.Title)
+				t.Errorf("%s/%s: branch has no action const", tool, b.Title)
 			}
 			for _, r := range b.Required {
 				if _, ok := b.Schemas[r]; !ok {
-					t.Errorf("%s/%s: required %q is not a property", tool.Name, b.Title, r)
+					t.Errorf("%s/%s: required %q is not a property", tool, b.Title, r)
 				}
 			}
 			for _, p := range b.Properties {
 				if strings.HasSuffix(p, "_code") {
-					t.Errorf("%s/%s: input property %q is a *_code field", tool.Name, b.Title, p)
+					t.Errorf("%s/%s: input property %q is a *_code field", tool, b.Title, p)
 				}
 				if _, isConst := b.Consts[p]; isConst && contains(b.Required, p) && strings.Contains(string(b.Schemas[p]), `"default"`) {
-					t.Errorf("%s/%s: required discriminator %q has a default", tool.Name, b.Title, p)
+					t.Errorf("%s/%s: required discriminator %q has a default", tool, b.Title, p)
 				}
 			}
 		}
@@ -575,11 +571,7 @@ func minimalValue(t *testing.T, s map[string]any) any {
 func TestBranches_minimalExamples(t *testing.T) {
 	v := newValidator(t)
 	n := 0
-	for _, tool := range Tools() {
-		bs, err := Branches(tool.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for tool, bs := range toolBranches(t) {
 		for _, b := range bs {
 			ex := minimalExample(t, b)
 			if len(b.AnyOf) > 0 {
@@ -590,14 +582,14 @@ func TestBranches_minimalExamples(t *testing.T) {
 			}
 			args, _ := json.Marshal(ex)
 			n++
-			t.Run(tool.Name+"/"+b.Title, func(t *testing.T) {
-				if err := v.ValidateInput(tool.Name, args); err != nil {
+			t.Run(tool+"/"+b.Title, func(t *testing.T) {
+				if err := v.ValidateInput(tool, args); err != nil {
 					t.Fatalf("strict rejects %s: %v", args, err)
 				}
-				if got := branchOf(t, tool.Name, string(args)); got != b.Title {
+				if got := branchOf(t, tool, string(args)); got != b.Title {
 					t.Errorf("%s lands in %q, want %q", args, got, b.Title)
 				}
-				if err := v.ValidatePublished(tool.Name, args); err != nil {
+				if err := v.ValidatePublished(tool, args); err != nil {
 					t.Errorf("published rejects strict-valid %s: %v", args, err)
 				}
 				for _, bad := range []string{"unexpected_field", "status_code"} {
@@ -607,7 +599,7 @@ func TestBranches_minimalExamples(t *testing.T) {
 					}
 					m[bad] = 1
 					for kind, fn := range map[string]func(string, any) error{"strict": v.ValidateInput, "published": v.ValidatePublished} {
-						err := fn(tool.Name, m)
+						err := fn(tool, m)
 						var ve *ValidationError
 						if !errors.As(err, &ve) {
 							t.Errorf("%s schema accepts extra %q", kind, bad)

@@ -871,9 +871,11 @@ func postMCP(t *testing.T, endpoint, body, token string) (int, http.Header, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	req.Header = http.Header{
+		"Content-Type":         {"application/json"},
+		"Accept":               {"application/json, text/event-stream"},
+		"Mcp-Protocol-Version": {"2025-11-25"},
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

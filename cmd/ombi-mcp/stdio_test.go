@@ -23,7 +23,9 @@ import (
 func TestBinary_stdinWaitsInThePoller(t *testing.T) {
 	bin := buildBinary(t)
 	m := startLoopbackMock(t)
-	cmd := exec.Command(bin)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin) // killed if it outlives the test
 	cmd.Env = append(os.Environ(), "OMBI_URL="+m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY="+m.Credentials().APIKey)
 	// blocking pipes, as many clients hand them to a server (os.Pipe's
 	// would already be non-blocking)
@@ -37,20 +39,11 @@ func TestBinary_stdinWaitsInThePoller(t *testing.T) {
 	_ = outW.Close()
 	defer stdout.Close()
 	defer func() {
-		_ = stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
+		_ = stdin.Close() // the server ends at EOF
+		_ = cmd.Wait()
 	}()
 	// once the server answered, it reads its stdin
 	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	line := make(chan string, 1)
 	go func() {
 		l, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -61,7 +54,7 @@ func TestBinary_stdinWaitsInThePoller(t *testing.T) {
 		if !strings.Contains(l, `"id":1`) {
 			t.Fatalf("initialize answer: %q", l)
 		}
-	case <-ctx.Done():
+	case <-time.After(30 * time.Second):
 		t.Fatal("no initialize answer within 30s")
 	}
 	for fd, name := range []string{"stdin", "stdout"} {
