@@ -259,14 +259,10 @@ const stacksWait = 2 * time.Second
 // stacksLines bounds the SIGQUIT output a report carries.
 const stacksLines = 600
 
-// stacks sends SIGQUIT to a stdio server that hung and returns what it
-// wrote to stderr until it exited or stacksWait passed (at most
-// stacksLines lines). The server is not usable afterwards: the caller
-// closes it, as it would a hung server anyway.
-func (s *Server) stacks() string { return stacks(s.proc, s.stderr) }
-
-// stacks sends SIGQUIT to the server process p and returns what it wrote
-// to stderr (see Server.stacks); "" when p is nil or gone.
+// stacks sends SIGQUIT to the server process p, which hung, and returns
+// what it wrote to stderr until it exited or stacksWait passed (at most
+// stacksLines lines); "" when p is nil or gone. The server is not usable
+// afterwards: the caller closes it, as it would a hung server anyway.
 func stacks(p *proc, stderr *TailBuffer) string {
 	if p == nil || p.pid() == 0 {
 		return ""
