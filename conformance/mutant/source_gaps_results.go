@@ -20,7 +20,7 @@ var gapsResultsSources = []Source{
 	{
 		Name: "streaming-providers-dropped", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
 		Description: "title streaming reads the upstream providers but emits none of them",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "\t\tseen[name] = true\n\t\trec.Providers = append(rec.Providers, provider{Name: name})\n",
 		New:         "\t\tseen[name] = true\n",
 		Filter:      "wire", Focus: `exact\.read_media\.streaming\.movie\.providers`,

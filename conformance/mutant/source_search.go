@@ -23,7 +23,7 @@ var searchSources = []Source{
 	{
 		Name: "ratings-fuzzy-title", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
 		Description: "the ratings fallback accepts a search result whose title merely contains the asked title (no fuzzy match may be substituted)",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "if !strings.EqualFold(strings.TrimSpace(w.Title), strings.TrimSpace(in.Title)) || y == nil || *y != in.Year {",
 		New:         "if !strings.Contains(strings.ToLower(w.Title), strings.ToLower(strings.TrimSpace(in.Title))) || y == nil || *y != in.Year {",
 		Filter:      "wire", Focus: `read_media\.ratings`,
@@ -31,7 +31,7 @@ var searchSources = []Source{
 	{
 		Name: "ratings-year-ignored", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
 		Description: "the ratings fallback accepts an exact title of any year (the match must be title and year)",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "|| y == nil || *y != in.Year {",
 		New:         "|| y == nil {",
 		Filter:      "wire", Focus: `read_media\.ratings`,
@@ -39,7 +39,7 @@ var searchSources = []Source{
 	{
 		Name: "ratings-fallback-on-denial", Domain: DomainSearch, Clause: "ROUTING-RULE9-PERMISSIONS-001",
 		Description: "the ratings fallback also runs when upstream answers 401/403/429 (never fall back on 401/403)",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "return errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status >= 500) || errors.Is(err, ombi.ErrNoContent)",
 		New:         "return errors.As(err, &api) && api.Status >= http.StatusBadRequest || errors.Is(err, ombi.ErrNoContent)",
 		Filter:      "wire || errors", Focus: `read_media\.ratings`,
@@ -71,7 +71,7 @@ var searchSources = []Source{
 	{
 		Name: "tvdb-scan-failure-not-requested", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
 		Description: "TVDB details report requested=false as a complete success when the request scan failed (missing state never becomes false; the read is PARTIAL_FAILURE)",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "return rec, &partialError{cause: err, what: \"request state unknown: the bounded scan of TV requests (GET /api/v1/Request/tv) failed\"}",
 		New:         "rec.Requested = ptr(false) // no scan, nothing requested\n\t\treturn rec, nil",
 		Filter:      "wire", Focus: `read_media\.details\.tv\.tvdb`,

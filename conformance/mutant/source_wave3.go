@@ -10,7 +10,7 @@ var wave3Sources = []Source{
 	{
 		Name: "tvdb-scan-blank-imdb-matches", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
 		Description: "TVDB details match a TV parent on an empty IMDb id too, so a show without one is reported requested by any parent without one (the match is tvDbId, or a present imdbId)",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "if p.TvDbID.Positive() != tvdbID && (imdb == \"\" || p.ImdbID != imdb) {",
 		New:         "if p.TvDbID.Positive() != tvdbID && p.ImdbID != imdb {",
 		Filter:      "wire", Focus: `read_media\.details\.tv\.tvdb`,
@@ -26,7 +26,7 @@ var wave3Sources = []Source{
 	{
 		Name: "ratings-failure-becomes-not-found", Domain: DomainSearch, Clause: "VERIFY-ERROR-BOUNDARIES-001",
 		Description: "when the ratings route failed (5xx) and the fallback search has no exact match, the result is an invented NOT_FOUND instead of the route's own retryable failure",
-		File:        "server/search.go",
+		File:        "server/media.go",
 		Old:         "\t\treturn mediaRecord{}, primary\n\t}",
 		New:         "\t\t_ = primary // the fallback had the last word\n\t}",
 		Filter:      "wire", Focus: `read_media\.ratings`,
@@ -222,7 +222,7 @@ var wave3Sources = []Source{
 	{
 		Name: "tester-missing-isvalid-passed", Domain: DomainNotifications, Clause: "RESULTS-BUSINESS-FAILURE-001",
 		Description: "a tester answer without isValid is reported as a passed test",
-		File:        "server/notifications.go",
+		File:        "server/integration.go",
 		Old:         "return json.Unmarshal(raw, &r) == nil && r.IsValid != nil && *r.IsValid",
 		New:         "return json.Unmarshal(raw, &r) == nil && (r.IsValid == nil || *r.IsValid)",
 		Filter:      "wire", Focus: `write_integration_test\.email`,
