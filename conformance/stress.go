@@ -146,8 +146,7 @@ func Stress(ctx context.Context, o StressOptions) (StressResult, error) {
 		defer srv.Close()
 		tools, err := srv.Tools(ctx)
 		if err != nil {
-			countStall(err, &stalls, &failures)
-			report("tools/list failed", err)
+			report(countStall(err, &stalls, &failures), err)
 			return
 		}
 		mix := stressMix(tools, tables)
@@ -162,8 +161,7 @@ func Stress(ctx context.Context, o StressOptions) (StressResult, error) {
 				if ctx.Err() != nil {
 					return
 				}
-				kind := countStall(err, &stalls, &failures)
-				report(kind, err)
+				report(countStall(err, &stalls, &failures), err)
 				return
 			}
 			calls.Add(1)
@@ -201,7 +199,7 @@ func Stress(ctx context.Context, o StressOptions) (StressResult, error) {
 // countStall counts a harness error as a stall (no answer in time) or a
 // failure, and names it.
 func countStall(err error, stalls, failures *atomic.Int64) string {
-	if strings.Contains(err.Error(), "no answer within") {
+	if errors.Is(err, context.DeadlineExceeded) {
 		stalls.Add(1)
 		return "a call got no answer"
 	}

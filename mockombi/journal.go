@@ -115,9 +115,8 @@ type arrival struct {
 	at           time.Time
 }
 
-// begin notes a request that has arrived and numbers it.
-func (j *journal) begin(method, path string) arrival {
-	at := time.Now()
+// begin notes a request that has arrived at time at and numbers it.
+func (j *journal) begin(method, path string, at time.Time) arrival {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.tickets++

@@ -474,7 +474,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	arrived := s.journal.begin(r.Method, escaped)
+	arrived := s.journal.begin(r.Method, escaped, start)
 	body, readErr := readBody(w, r, orDefault(s.opts.MaxBodyBytes, DefaultMaxBodyBytes))
 	r.Body = newBufferedBody(body)
 

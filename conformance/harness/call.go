@@ -134,7 +134,7 @@ func (s *Server) CallRaw(ctx context.Context, tool string, args json.RawMessage)
 		return nil, err
 	}
 	before := s.h.Upstream.mark()
-	cctx, cancel := context.WithTimeout(ctx, s.callTimeout())
+	cctx, cancel := context.WithTimeout(ctx, s.h.callTimeout(s.cfg))
 	defer cancel()
 	start := time.Now()
 	res, err := s.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: o.Arguments})

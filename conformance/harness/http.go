@@ -349,12 +349,12 @@ func (h *Harness) startRawHTTP(ctx context.Context, cfg Config) (*RawSession, *R
 	if err := h.unavailable(cfg); err != nil {
 		return nil, nil, err
 	}
-	r := &RawSession{h: h, stderr: &TailBuffer{}, lines: make(chan []byte, 64)}
+	r := &RawSession{h: h, cfg: cfg, stderr: &TailBuffer{}, lines: make(chan []byte, 64)}
 	e, err := h.openHTTP(ctx, cfg, r.stderr, time.Now().Add(h.startTimeout()))
 	if err != nil {
 		return nil, nil, err
 	}
-	fw := &frameWriter{e: e, lines: r.lines, timeout: h.callTimeout(), stderr: r.stderr}
+	fw := &frameWriter{e: e, lines: r.lines, timeout: h.callTimeout(cfg), stderr: r.stderr}
 	r.proc, r.stdin, r.wire = e.proc, fw, e.wire
 	r.stop = func() {
 		_ = e.close()

@@ -15,6 +15,7 @@ import (
 // the SDK, so that checks can see exact wire frames and send malformed ones.
 type RawSession struct {
 	h      *Harness
+	cfg    Config
 	proc   *proc
 	stdin  io.Writer
 	lines  chan []byte
@@ -44,7 +45,7 @@ func (h *Harness) StartRaw(ctx context.Context, cfg Config) (*RawSession, *RawMe
 	if h.Target.IsHTTP() {
 		return h.startRawHTTP(ctx, cfg)
 	}
-	r := &RawSession{h: h, stderr: &TailBuffer{}, lines: make(chan []byte, 64)}
+	r := &RawSession{h: h, cfg: cfg, stderr: &TailBuffer{}, lines: make(chan []byte, 64)}
 	p, err := startProc(h.Target.Command, h.Env(cfg), r.stderr, h.StopGrace, h.Processes)
 	if err != nil {
 		return nil, nil, &HarnessError{Action: "start " + h.Target.String(), Err: err, Stderr: r.stderr.Tail(20)}
@@ -97,7 +98,7 @@ func (r *RawSession) Send(frame string) error {
 // from the server are answered with method-not-found.
 func (r *RawSession) Await(ctx context.Context, id string, timeout time.Duration) (*RawMessage, error) {
 	if timeout <= 0 {
-		timeout = r.h.callTimeout()
+		timeout = r.h.callTimeout(r.cfg)
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()

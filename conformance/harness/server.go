@@ -150,28 +150,20 @@ func (h *Harness) startTimeout() time.Duration {
 	return 15 * time.Second
 }
 
-func (h *Harness) callTimeout() time.Duration {
-	if h.CallTimeout > 0 {
-		return h.CallTimeout
-	}
-	return 30 * time.Second
-}
-
-// callTimeout is how long one request to this server may go unanswered:
-// the harness's CallTimeout when set; by default 30s, and at least three
+// callTimeout is how long one request to a server started with cfg may go
+// unanswered: CallTimeout when set; by default 30s, and at least three
 // times the upstream deadline the server was given (OMBI_TIMEOUT, 10s
 // unless the check sets it), so that a server stuck upstream answers with
 // its own timeout error well before the harness gives up on it.
-func (s *Server) callTimeout() time.Duration {
-	t := s.h.callTimeout()
-	if s.h.CallTimeout > 0 {
-		return t
+func (h *Harness) callTimeout(cfg Config) time.Duration {
+	if h.CallTimeout > 0 {
+		return h.CallTimeout
 	}
 	upstream := 10 * time.Second
-	if d, err := time.ParseDuration(s.cfg.Timeout); err == nil && d > 0 {
+	if d, err := time.ParseDuration(cfg.Timeout); err == nil && d > 0 {
 		upstream = d
 	}
-	return max(t, 3*upstream)
+	return max(30*time.Second, 3*upstream)
 }
 
 // Env returns the complete child environment for cfg.
@@ -454,7 +446,7 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 // ListTools sends tools/list (every page) and returns what it lists,
 // without the cache Tools keeps.
 func (s *Server) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
-	cctx, cancel := context.WithTimeout(ctx, s.callTimeout())
+	cctx, cancel := context.WithTimeout(ctx, s.h.callTimeout(s.cfg))
 	defer cancel()
 	var tools []*mcp.Tool
 	for t, err := range s.session.Tools(cctx, nil) {

@@ -32,7 +32,7 @@ const (
 //     sent SIGQUIT, which a Go server answers with every goroutine's stack
 //     (the server does not survive it; the caller closes it).
 func (s *Server) timedOut(action string, err error) *HarnessError {
-	return s.h.timedOut(action, err, s.callTimeout(), s.proc, s.stderr, s.wire)
+	return s.h.timedOut(action, err, s.h.callTimeout(s.cfg), s.proc, s.stderr, s.wire)
 }
 
 // timedOut builds the report of a request that got no answer within
