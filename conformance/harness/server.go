@@ -360,8 +360,11 @@ type procStdin struct {
 }
 
 func (w procStdin) Write(b []byte) (int, error) {
+	f := w.wire.wrote(b)
 	n, err := w.p.stdin.Write(b)
-	w.wire.wrote(b, err)
+	if err != nil {
+		w.wire.failed(f, err)
+	}
 	return n, err
 }
 

@@ -43,7 +43,7 @@ func TestCall_noAnswerReportsEverySide(t *testing.T) {
 		// the upstream side
 		"1 requests in flight at the mock", "GET /api/v1/Status, for ",
 		// the traffic, and the side it waits on
-		`"method":"tools/call"`, "waiting on the server: nothing came back for ",
+		`"method":"tools/call"`, "waiting on the server: 1 requests written have no answer:", " tools/call, written at +",
 		// the server's goroutines
 		"on SIGQUIT", "goroutine ",
 		// the suite's, with the mock's handler

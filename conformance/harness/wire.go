@@ -1,9 +1,12 @@
 package harness
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -11,9 +14,11 @@ import (
 
 // Bounds of what a wireLog keeps.
 const (
-	wireFrames    = 8   // frames written, newest kept
-	wireFrameHead = 240 // bytes kept of each
-	wireReadTail  = 600 // bytes kept of what was read
+	wireFrames    = 8       // frames written, newest kept
+	wireFrameHead = 240     // bytes kept of each
+	wireReadTail  = 600     // bytes kept of what was read
+	wireLineMax   = 8 << 20 // longest frame read whose id is looked at
+	wireShown     = 4       // unanswered and late requests named
 )
 
 // wireLog keeps the end of a session's traffic, with times, for the
@@ -22,6 +27,13 @@ const (
 // it read back, when it last did, and the last bytes. It shows whether a
 // request left the harness, what came back last, and so which side the
 // session waits on.
+//
+// It also pairs requests with answers by JSON-RPC id: a request written
+// (a frame with a method and an id) is pending until a frame read carries
+// its id and no method. So the report names the request the session waits
+// on, and an answer that came only after the suite cancelled its request
+// (the client sends notifications/cancelled when its deadline passes) is
+// told apart from a server that was never asked.
 type wireLog struct {
 	start time.Time
 	// to and from name the two directions: "stdin" and "stdout" for a
@@ -35,6 +47,31 @@ type wireLog struct {
 	sentN     int         // frames written in all
 	lastRead  time.Duration
 	lastWrite time.Duration
+	// lastAsk is when the last frame other than a cancellation was written.
+	lastAsk time.Duration
+
+	pending   map[string]wireRequest   // requests with no answer read yet, by id
+	cancelled map[string]time.Duration // requests the suite cancelled, when
+	late      []wireLate               // answers read after their cancellation, the last wireShown
+}
+
+// wireRequest is a request written.
+type wireRequest struct {
+	id, method string
+	at         time.Duration
+}
+
+// wireLate is a request answered after the suite cancelled it.
+type wireLate struct {
+	wireRequest
+	cancelled, answered time.Duration
+}
+
+// wireMessage is what the log reads of a JSON-RPC frame.
+type wireMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
 }
 
 type wireFrame struct {
@@ -46,6 +83,102 @@ type wireFrame struct {
 
 func newWireLog() *wireLog {
 	return &wireLog{start: time.Now(), to: "stdin", from: "stdout", read: TailBuffer{Max: wireReadTail}}
+}
+
+// track notes the JSON-RPC messages of a frame written: requests become
+// pending, cancellations are remembered. A frame that is not JSON (a check
+// may send one on purpose) is not tracked. Called with l.mu held.
+func (l *wireLog) track(frame []byte, at time.Duration) {
+	msgs, ok := decodeFrame(frame)
+	if !ok {
+		l.lastAsk = at
+		return
+	}
+	for _, m := range msgs {
+		if m.Method == "notifications/cancelled" {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+				if l.cancelled == nil {
+					l.cancelled = map[string]time.Duration{}
+				}
+				l.cancelled[string(p.RequestID)] = at
+			}
+			continue
+		}
+		l.lastAsk = at
+		if m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+			continue
+		}
+		if l.pending == nil {
+			l.pending = map[string]wireRequest{}
+		}
+		l.pending[string(m.ID)] = wireRequest{id: string(m.ID), method: m.Method, at: at}
+	}
+}
+
+// answered notes the JSON-RPC messages of a frame read: an answer (an id
+// and no method) ends its request's wait.
+func (l *wireLog) answered(frame []byte) {
+	msgs, ok := decodeFrame(frame)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	at := time.Since(l.start)
+	for _, m := range msgs {
+		if m.Method != "" || len(m.ID) == 0 {
+			continue
+		}
+		id := string(m.ID)
+		req, ok := l.pending[id]
+		if !ok {
+			continue
+		}
+		delete(l.pending, id)
+		if c, ok := l.cancelled[id]; ok {
+			delete(l.cancelled, id)
+			l.late = append(l.late, wireLate{wireRequest: req, cancelled: c, answered: at})
+			if len(l.late) > wireShown {
+				l.late = l.late[1:]
+			}
+		}
+	}
+}
+
+// decodeFrame reads the messages of one frame: an object, or a batch.
+func decodeFrame(frame []byte) ([]wireMessage, bool) {
+	frame = bytes.TrimSpace(frame)
+	if len(frame) == 0 {
+		return nil, false
+	}
+	if frame[0] == '[' {
+		var batch []wireMessage
+		if json.Unmarshal(frame, &batch) != nil {
+			return nil, false
+		}
+		for i := range batch {
+			batch[i].ID = compactID(batch[i].ID)
+		}
+		return batch, true
+	}
+	var m wireMessage
+	if json.Unmarshal(frame, &m) != nil {
+		return nil, false
+	}
+	m.ID = compactID(m.ID)
+	return []wireMessage{m}, true
+}
+
+// compactID drops the spaces a server may write around an id.
+func compactID(id json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if len(id) == 0 || json.Compact(&b, id) != nil {
+		return id
+	}
+	return b.Bytes()
 }
 
 // newHTTPWireLog is a wireLog for a Streamable HTTP session: every
@@ -65,20 +198,24 @@ type wireTransport struct {
 
 func (t wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	head := req.Method + " " + req.URL.Path
+	var body []byte
 	if req.GetBody != nil {
-		if body, err := req.GetBody(); err == nil {
-			b, _ := io.ReadAll(io.LimitReader(body, wireFrameHead))
-			_ = body.Close()
-			head += " " + string(b)
+		if rc, err := req.GetBody(); err == nil {
+			body, _ = io.ReadAll(io.LimitReader(rc, wireLineMax))
+			_ = rc.Close()
 		}
 	}
-	t.log.wrote([]byte(head), nil)
+	n := t.log.add(head, len(body), body)
 	resp, err := t.rt.RoundTrip(req)
 	if err != nil {
-		t.log.wrote([]byte(head), err)
+		t.log.failed(n, err)
 	}
 	if resp != nil {
-		resp.Body = wireBody{ReadCloser: resp.Body, r: t.log.reader(resp.Body)}
+		r := &wireReader{r: resp.Body, log: t.log, whole: true}
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			r.whole, r.events = false, true
+		}
+		resp.Body = wireBody{ReadCloser: resp.Body, r: r}
 	}
 	return resp, err
 }
@@ -98,30 +235,53 @@ type wireBody struct {
 
 func (b wireBody) Read(p []byte) (int, error) { return b.r.Read(p) }
 
-// reader records what is read from r.
-func (l *wireLog) reader(r io.Reader) io.Reader { return wireReader{r: r, log: l} }
+// reader records what is read from r, a stream of frames one per line.
+func (l *wireLog) reader(r io.Reader) io.Reader { return &wireReader{r: r, log: l} }
 
-// wrote records one frame written (the SDK writes one frame per call) and
-// the write's error.
-func (l *wireLog) wrote(p []byte, err error) {
-	f := wireFrame{at: time.Since(l.start), size: len(p), head: clip(strings.TrimRight(string(p), "\n"), wireFrameHead), err: err}
+// wrote records one frame about to be written (the SDK writes one frame
+// per call), before it is written so that its answer cannot be read first;
+// it returns the frame's number for failed.
+func (l *wireLog) wrote(p []byte) int {
+	return l.add("", len(p), p)
+}
+
+// add records one frame about to be written: its head (a prefix, for HTTP
+// the method and path), its size and its JSON-RPC body.
+func (l *wireLog) add(head string, size int, body []byte) int {
+	head = strings.TrimSpace(head + " " + strings.TrimRight(string(body), "\n"))
+	f := wireFrame{at: time.Since(l.start), size: size, head: clip(head, wireFrameHead)}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.lastWrite = f.at
+	l.track(body, f.at)
 	if len(l.sent) < wireFrames {
 		l.sent = append(l.sent, f)
 	} else {
 		l.sent[l.sentN%wireFrames] = f
 	}
 	l.sentN++
+	return l.sentN - 1
+}
+
+// failed records the error of writing frame n, if the log still keeps it.
+func (l *wireLog) failed(n int, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n >= l.sentN-len(l.sent) {
+		l.sent[n%wireFrames].err = err
+	}
 }
 
 type wireReader struct {
-	r   io.Reader
-	log *wireLog
+	r      io.Reader
+	log    *wireLog
+	whole  bool
+	events bool
+	line   []byte
+	over   bool // the current frame outgrew wireLineMax and is not looked at
 }
 
-func (r wireReader) Read(p []byte) (int, error) {
+func (r *wireReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if n > 0 {
 		l := r.log
@@ -129,8 +289,46 @@ func (r wireReader) Read(p []byte) (int, error) {
 		l.mu.Lock()
 		l.lastRead = time.Since(l.start)
 		l.mu.Unlock()
+		r.scan(p[:n])
+	}
+	if err != nil && len(r.line) > 0 {
+		r.frame()
 	}
 	return n, err
+}
+
+// scan splits what was read into frames.
+func (r *wireReader) scan(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if r.whole || i < 0 {
+			r.grow(p)
+			return
+		}
+		r.grow(p[:i])
+		r.frame()
+		p = p[i+1:]
+	}
+}
+
+func (r *wireReader) grow(p []byte) {
+	if r.over || len(r.line)+len(p) > wireLineMax {
+		r.over, r.line = true, r.line[:0]
+		return
+	}
+	r.line = append(r.line, p...)
+}
+
+// frame hands the frame gathered to the log and starts the next.
+func (r *wireReader) frame() {
+	line := r.line
+	if r.events {
+		line = bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))
+	}
+	if !r.over {
+		r.log.answered(line)
+	}
+	r.line, r.over = r.line[:0], false
 }
 
 // count is how many bytes were read.
@@ -162,16 +360,47 @@ func (l *wireLog) String() string {
 	} else {
 		fmt.Fprintf(&b, "\n%d B read from %s, the last at +%s, ending: %s", n, l.from, secs(l.lastRead), strings.TrimRight(l.read.String(), "\n"))
 	}
-	switch {
-	case l.sentN == 0:
-	case n == 0:
-		fmt.Fprintf(&b, "\nwaiting on the server: nothing came back at all; the suite wrote last at +%s", secs(l.lastWrite))
-	case l.lastWrite >= l.lastRead:
-		fmt.Fprintf(&b, "\nwaiting on the server: nothing came back for %s (since +%s), though the suite wrote after that, last at +%s", secs(now-l.lastRead), secs(l.lastRead), secs(l.lastWrite))
-	default:
-		fmt.Fprintf(&b, "\nwaiting on the suite: the server's side was read last (+%s) and the suite wrote nothing after it for %s", secs(l.lastRead), secs(now-l.lastRead))
-	}
+	l.waitingOn(&b, now, n)
 	return b.String()
+}
+
+// waitingOn tells which side the session waits on: the requests written
+// and never answered, the answers that came only after the suite cancelled
+// their request, or, when every request was answered, the suite. Called
+// with l.mu held.
+func (l *wireLog) waitingOn(b *strings.Builder, now time.Duration, read int64) {
+	if l.sentN == 0 {
+		return
+	}
+	pending := slices.SortedFunc(func(yield func(wireRequest) bool) {
+		for _, r := range l.pending {
+			if !yield(r) {
+				return
+			}
+		}
+	}, func(a, b wireRequest) int { return int(a.at - b.at) })
+	for _, r := range l.late {
+		fmt.Fprintf(b, "\nanswered late: id %s (%s, written at +%s) was answered at +%s, after the suite cancelled it at +%s", r.id, r.method, secs(r.at), secs(r.answered), secs(r.cancelled))
+	}
+	switch {
+	case len(pending) > 0:
+		fmt.Fprintf(b, "\nwaiting on the server: %d requests written have no answer:", len(pending))
+		for _, r := range pending[:min(len(pending), wireShown)] {
+			fmt.Fprintf(b, "\n  id %s %s, written at +%s (%s ago)", r.id, r.method, secs(r.at), secs(now-r.at))
+			if c, ok := l.cancelled[r.id]; ok {
+				fmt.Fprintf(b, ", cancelled at +%s", secs(c))
+			}
+		}
+	case len(l.late) > 0 && l.late[len(l.late)-1].answered >= l.lastAsk:
+		r := l.late[len(l.late)-1]
+		fmt.Fprintf(b, "\nwaiting on the server: id %s was answered only after the suite gave up on it, %s after it was written", r.id, secs(r.answered-r.at))
+	case read == 0:
+		fmt.Fprintf(b, "\nwaiting on the server: nothing came back at all; the suite wrote last at +%s", secs(l.lastWrite))
+	case l.lastAsk >= l.lastRead:
+		fmt.Fprintf(b, "\nwaiting on the server: nothing came back for %s (since +%s), though the suite wrote after that, last at +%s", secs(now-l.lastRead), secs(l.lastRead), secs(l.lastAsk))
+	default:
+		fmt.Fprintf(b, "\nwaiting on the suite: every request written was answered, the last read at +%s, and the suite wrote nothing after it for %s", secs(l.lastRead), secs(now-l.lastRead))
+	}
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.3fs", d.Seconds()) }
