@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		authModes    = fs.String("auth-modes", strings.Join(AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
 		toolsFlag    = fs.String("tools", "", "comma list of the catalogue tools the server means to implement: a declared tool it does not list fails (default: judge the tools it lists, the rest are unimplemented)")
 		bundlesFlag  = fs.String("bundles", "", "like --tools, by bundle: core, moderation, administration")
+		profile      = fs.String("profile", ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
 		failFast     = fs.Bool("fail-fast", false, "stop at the first failed check")
 		username     = fs.String("username", os.Getenv("OMBI_USERNAME"), "live jwt user")
 		password     = fs.String("password", os.Getenv("OMBI_PASSWORD"), "live jwt password (prefer the OMBI_PASSWORD environment variable)")
@@ -104,6 +106,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-modes: name at least one of jwt, api_key\n")
 		return ExitHarness
 	}
+	if !slices.Contains(Profiles, *profile) {
+		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(Profiles, ", "), *profile)
+		return ExitHarness
+	}
 	if _, err := declaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
@@ -129,7 +135,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := Options{
 		FixturesDir: *fixtures, LabelFilter: *labelFilter, Focus: *focus, Seed: *seed,
 		OmbiURL: *ombiURL, AuthMode: *authMode, AllowMutations: *allowMut,
-		AuthModes: modes, Tools: commaList(*toolsFlag), Bundles: commaList(*bundlesFlag), FailFast: *failFast,
+		AuthModes: modes, Tools: commaList(*toolsFlag), Bundles: commaList(*bundlesFlag), Profile: *profile, FailFast: *failFast,
 		Credentials:  harness.Credentials{Username: *username, Password: *password, APIKey: *apiKey, UserName: *userName},
 		StartTimeout: *startTimeout, CallTimeout: *callTimeout,
 		JUnitFile: *junit, JSONFile: *jsonOut, HTMLFile: *htmlOut, Out: stdout,

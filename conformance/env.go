@@ -31,7 +31,11 @@ type suite struct {
 	calls   int
 	quirks  map[string]bool // quirks a check switched, to restore
 
-	scope *scope // what the preflight learned; nil before it
+	scope   *scope // what the preflight learned; nil before it
+	profile string // the profile the run judges in (ProfileDesign before the preflight)
+
+	anyMu    sync.Mutex
+	reaching map[string]json.RawMessage // per tool: arguments whose call reached upstream
 }
 
 func configKey(c harness.Config) string {

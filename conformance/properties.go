@@ -506,20 +506,25 @@ func isMutation(c mockombi.Call) bool {
 type secret struct{ name, value string }
 
 // secrets lists the mock's canaries and the credentials the server was
-// given or issued: API key, passwords, and every JWT seen on the wire.
-func (e *propEnv) secrets() []secret {
+// given or issued (see upstreamSecrets).
+func (e *propEnv) secrets() []secret { return upstreamSecrets(e.up) }
+
+// upstreamSecrets lists the mock's canaries and the credentials a server
+// of it was given or issued: API key, passwords, and every JWT seen on the
+// wire.
+func upstreamSecrets(up *harness.Upstream) []secret {
 	var out []secret
-	cs, _ := e.up.Canaries()
+	cs, _ := up.Canaries()
 	for _, c := range cs {
 		out = append(out, secret{"canary " + c.Name + " (" + c.Where + ")", c.Value})
 	}
-	creds := e.up.Mock().Credentials()
+	creds := up.Mock().Credentials()
 	out = append(out, secret{"the configured API key", creds.APIKey})
 	for _, u := range creds.Users {
 		out = append(out, secret{"the password of " + u.Username, u.Password})
 	}
 	seen := map[string]bool{}
-	for _, c := range e.up.Journal() {
+	for _, c := range up.Journal() {
 		if tok, ok := strings.CutPrefix(c.Header.Get("Authorization"), "Bearer "); ok && !seen[tok] {
 			seen[tok] = true
 			out = append(out, secret{"the JWT issued to the server", tok})

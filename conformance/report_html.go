@@ -19,7 +19,7 @@ import (
 
 // htmlStates are the states of a check in report order: the columns of
 // the HTML report's summary tables.
-var htmlStates = []string{StatePassed, StateFailed, StateExpected, StateStale, StateSkipped, StateUnimplemented}
+var htmlStates = []string{StatePassed, StateFailed, StateExpected, StateStale, StateSkipped, StateUnimplemented, StateNotApplicable}
 
 // WriteHTML writes the --html report of a run to w: one self-contained
 // page (inline CSS, no script, no external asset) with the run's facts
@@ -163,7 +163,7 @@ func newHTMLPage(opts Options, r *Result, now time.Time) htmlPage {
 			default:
 				p.Stale = append(p.Stale, f)
 			}
-		case StateSkipped, StateUnimplemented:
+		case StateSkipped, StateUnimplemented, StateNotApplicable:
 			if c.Reason == "" {
 				continue
 			}

@@ -38,6 +38,9 @@ type Options struct {
 	// declared tool it does not list is judged, and fails. Checks of a
 	// tool neither listed nor declared are unimplemented.
 	Tools, Bundles []string
+	// Profile is what the server is judged against: ProfileDesign,
+	// ProfileAny, or ProfileAuto ("" too), which picks by what it lists.
+	Profile string
 	// FailFast stops the run at the first failed check.
 	FailFast       bool
 	Credentials    harness.Credentials // live credentials
@@ -85,6 +88,9 @@ const (
 	// StateUnimplemented: the check judges a tool the server does not list
 	// (and was not declared with --tools or --bundles).
 	StateUnimplemented = "unimplemented"
+	// StateNotApplicable: the run's profile does not judge the check (a
+	// catalogue check in profile any).
+	StateNotApplicable = "not-applicable"
 )
 
 // CheckResult is the verdict of one check.
@@ -105,6 +111,8 @@ type Result struct {
 	// order; Modes the outcome of starting the server in each auth mode.
 	Tools []ToolStatus
 	Modes []ModeStatus
+	// Profile is the profile the run judged in.
+	Profile string
 	// HarnessError is why the run could not judge the server at all (it
 	// started in no auth mode, say); Checks is then empty.
 	HarnessError string
@@ -123,7 +131,7 @@ func (r *Result) Count(state string) int {
 
 // Executed returns how many checks ran (passed or failed in any way).
 func (r *Result) Executed() int {
-	return len(r.Checks) - r.Count(StateSkipped) - r.Count(StateUnimplemented)
+	return len(r.Checks) - r.Count(StateSkipped) - r.Count(StateUnimplemented) - r.Count(StateNotApplicable)
 }
 
 // OK reports whether the run passes: no unexpected failure and no stale
@@ -137,7 +145,11 @@ var ErrNothingRan = errors.New("run suite: no check executed (check --label-filt
 
 // tree declares every area on the Ginkgo tree.
 func (s *suite) tree() {
-	ginkgo.BeforeEach(func() { s.requireTool(checkOf(ginkgo.CurrentSpecReport()).Tool) })
+	ginkgo.BeforeEach(func() {
+		c := checkOf(ginkgo.CurrentSpecReport())
+		s.requireProfile(c.Labels)
+		s.requireTool(c.Tool)
+	})
 	s.protocolArea()
 	s.schemaArea()
 	s.wireArea()
@@ -152,6 +164,7 @@ func (s *suite) tree() {
 	s.routingGaps()
 	s.mediaAreas()
 	s.enumAreas()
+	s.anyArea()
 }
 
 // liveFilter narrows a label filter for a live run.
@@ -235,10 +248,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err := s.preflight(ctx); err != nil {
 		return nil, harnessReports(opts, s.scope, err)
 	}
+	s.profile = resolveProfile(opts.Profile, s.scope)
 	if !shard {
 		s.scope.describe(out)
+		describeProfile(out, s.profile, opts.Profile, s.scope)
 	}
-	if shardable(opts) {
+	if shardable(opts) && s.profile == ProfileDesign {
 		res, handled, err := runSharded(ctx, opts, out)
 		if handled {
 			if err != nil {
@@ -251,7 +266,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		s.skipRestarts()
 	}
 
-	res := &Result{Modes: s.scope.modes, Tools: s.scope.toolList()}
+	res := &Result{Modes: s.scope.modes, Tools: s.scope.toolList(), Profile: s.profile}
+	if s.profile == ProfileAny {
+		res.Tools = s.scope.ownTools()
+	}
 	prog := &progress{out: out, start: time.Now()}
 	s.tree()
 	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })
@@ -344,6 +362,9 @@ func verdict(sr types.SpecReport, base Baseline) CheckResult {
 			c.State = StateExpected
 		}
 		c.Failure = sr.Failure.Message
+	case strings.HasPrefix(sr.Failure.Message, notApplicablePrefix):
+		c.State = StateNotApplicable
+		c.Reason = strings.TrimPrefix(sr.Failure.Message, notApplicablePrefix)
 	case strings.HasPrefix(sr.Failure.Message, unimplementedPrefix):
 		c.State = StateUnimplemented
 		c.Reason = strings.TrimPrefix(sr.Failure.Message, unimplementedPrefix)
@@ -406,7 +427,7 @@ func (p *progress) flush() {
 
 // Summary writes the per-area table and the verdict lines.
 func (r *Result) Summary(w io.Writer) {
-	type row struct{ passed, failed, expected, stale, skipped, unimplemented int }
+	type row struct{ passed, failed, expected, stale, skipped, unimplemented, na int }
 	rows := map[string]*row{}
 	var order []string
 	for _, c := range r.Checks {
@@ -429,18 +450,20 @@ func (r *Result) Summary(w io.Writer) {
 			rows[a].stale++
 		case StateUnimplemented:
 			rows[a].unimplemented++
+		case StateNotApplicable:
+			rows[a].na++
 		default:
 			rows[a].skipped++
 		}
 	}
-	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s %14s\n", "area", "passed", "failed", "expected", "stale", "skipped", "unimplemented")
+	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s %14s %14s\n", "area", "passed", "failed", "expected", "stale", "skipped", "unimplemented", "not-applicable")
 	var t row
 	for _, a := range order {
 		x := rows[a]
-		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped, x.unimplemented)
-		t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped, t.unimplemented+x.unimplemented
+		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped, x.unimplemented, x.na)
+		t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped, t.unimplemented+x.unimplemented, t.na+x.na
 	}
-	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented)
+	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na)
 	r.toolSummary(w)
 	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
 	reasons := map[string]int{}

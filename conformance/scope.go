@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
@@ -53,9 +54,20 @@ type ModeStatus struct {
 // scope is what the preflight learned: the auth mode checks run in by
 // default, the modes tried and the catalogue tools listed or declared.
 type scope struct {
-	mode  string // the first mode the server started in
-	modes []ModeStatus
-	tools map[string]ToolStatus
+	mode   string // the first mode the server started in
+	modes  []ModeStatus
+	tools  map[string]ToolStatus
+	listed []*mcp.Tool // what the server lists in mode, in its order
+}
+
+// ownTools are the server's own tools as ToolStatus rows, in its order: the
+// per-tool table of a run in profile any.
+func (sc *scope) ownTools() []ToolStatus {
+	var out []ToolStatus
+	for _, t := range sc.listed {
+		out = append(out, ToolStatus{Name: t.Name, Listed: true})
+	}
+	return out
 }
 
 // declaredTools resolves --tools and --bundles to tool names; an unknown
@@ -109,7 +121,7 @@ func (s *suite) preflight(ctx context.Context) error {
 	var listed []string
 	var reasons []string
 	for _, mode := range s.opts.authModes() {
-		names, err := s.listIn(ctx, mode)
+		tools, err := s.listIn(ctx, mode)
 		if err != nil {
 			sc.modes = append(sc.modes, ModeStatus{Mode: mode, Refused: err.Error()})
 			reasons = append(reasons, fmt.Sprintf("%s: %v", mode, err))
@@ -117,7 +129,7 @@ func (s *suite) preflight(ctx context.Context) error {
 		}
 		sc.modes = append(sc.modes, ModeStatus{Mode: mode})
 		if sc.mode == "" {
-			sc.mode, listed = mode, names
+			sc.mode, listed, sc.listed = mode, toolNames(tools), tools
 		}
 	}
 	for _, t := range spec.Tools() {
@@ -130,17 +142,13 @@ func (s *suite) preflight(ctx context.Context) error {
 	return nil
 }
 
-func (s *suite) listIn(ctx context.Context, mode string) ([]string, error) {
+func (s *suite) listIn(ctx context.Context, mode string) ([]*mcp.Tool, error) {
 	srv, err := s.h.Start(ctx, harness.Config{Bundles: harness.AllBundles, AuthMode: mode})
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Close()
-	tools, err := srv.Tools(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return toolNames(tools), nil
+	return srv.Tools(ctx)
 }
 
 // toolList is what the preflight learned of each catalogue tool, in

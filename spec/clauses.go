@@ -24,6 +24,7 @@ var clauseDocuments = map[string]bool{
 	"06-verification": true,
 	"DECISIONS":       true,
 	"MCP 2025-11-25":  true,
+	"any-profile":     true,
 }
 
 var clauseID = regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*-[0-9]{3}$`)

@@ -1,0 +1,591 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+	"github.com/ombi-mcp/ombi-mcp/spec"
+)
+
+// This file declares the any area: the rules every Ombi MCP server keeps,
+// whatever its tools are called, judged on every tool it lists (the checks
+// of ProfileAny; a run in ProfileDesign runs them too). The rules are the
+// ANY-* clauses; docs/judging-your-server.md explains each.
+
+// Bounds of the any area.
+const (
+	// anyExplore is how many schema-valid argument objects each tool is
+	// called with.
+	anyExplore = 8
+	// anyResultMax bounds the bytes of one result (text and structured).
+	anyResultMax = 256 << 10
+	// anyDescriptionMax bounds a tool description.
+	anyDescriptionMax = 4096
+	// anyHangTimeout is the OMBI_TIMEOUT of the server a hang is judged
+	// on, and anyHangBound how long it may take to give up.
+	anyHangTimeout = 2 * time.Second
+	anyHangBound   = 15 * time.Second
+)
+
+// toolName is MCP's rule for tool names (2025-11-25): 1 to 128 of ASCII
+// letters, digits, '_', '-' and '.'.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+func (s *suite) anyArea() {
+	var tools []*mcp.Tool
+	if s.scope != nil {
+		tools = s.scope.listed
+	}
+	ginkgo.Describe("any", ginkgo.Label(LabelAny), func() {
+		for _, t := range tools {
+			ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly))
+		}
+		ginkgo.Context("against the embedded mock", ginkgo.Label(LabelNeedsMock), func() {
+			ginkgo.BeforeEach(s.clean)
+			for _, t := range tools {
+				ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) })
+				ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) })
+				ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) })
+				ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) })
+			}
+			for _, read := range []bool{true, false} {
+				kind := "write"
+				if read {
+					kind = "read"
+				}
+				ClauseItFor("ANY-TIMEOUT-001", kind, func(ctx ginkgo.SpecContext) { s.anyHang(ctx, tools, read) })
+			}
+		})
+	})
+}
+
+// anySurface judges what tools/list says of one tool: its name, its
+// description, its input and output schemas (JSON Schema 2020-12, objects,
+// portable to the model APIs) and its annotations.
+func (s *suite) anySurface(t *mcp.Tool) {
+	ginkgo.GinkgoHelper()
+	var e errs
+	if !toolName.MatchString(t.Name) {
+		e.addf("the name %q is not 1 to 128 of A-Z a-z 0-9 _ - .", t.Name)
+	}
+	switch d := strings.TrimSpace(t.Description); {
+	case d == "":
+		e.addf("no description: a model picks tools by it")
+	case len(d) > anyDescriptionMax:
+		e.addf("the description has %d bytes, more than %d", len(d), anyDescriptionMax)
+	}
+	for _, sc := range []struct {
+		name string
+		raw  any
+		must bool
+	}{{"inputSchema", t.InputSchema, true}, {"outputSchema", t.OutputSchema, false}} {
+		if sc.raw == nil {
+			if sc.must {
+				e.addf("no inputSchema")
+			}
+			continue
+		}
+		raw, _ := json.Marshal(sc.raw)
+		if _, err := spec.Compile("mem://any/"+t.Name+"/"+sc.name+".json", raw, false); err != nil {
+			e.addf("the %s does not compile as JSON Schema 2020-12: %v", sc.name, err)
+			continue
+		}
+		var top map[string]any
+		if json.Unmarshal(raw, &top) != nil || top["type"] != "object" {
+			e.addf("the %s is not a schema of type object: %s", sc.name, clipString(string(raw), 200))
+		}
+		if sc.name == "inputSchema" {
+			for _, p := range spec.CheckPortable(raw) {
+				e.addf("the inputSchema is not portable to the model APIs: %s", p)
+			}
+		}
+	}
+	switch a := t.Annotations; {
+	case a == nil:
+		e.addf("no annotations: readOnlyHint and destructiveHint tell a client what the tool may change")
+	case !a.ReadOnlyHint && a.DestructiveHint == nil:
+		e.addf("a tool that is not read-only states no destructiveHint (MCP's default is true: every write would count as destructive)")
+	}
+	s.expectNone(e, "ANY-SURFACE-001: tools/list describes "+t.Name+" in ways a client cannot rely on")
+}
+
+// anyServer is the shared server the any checks call, in the run's mode.
+func (s *suite) anyServer(ctx context.Context) *harness.Server {
+	ginkgo.GinkgoHelper()
+	return s.shared(ctx, s.allConfig())
+}
+
+// anyCall calls a tool and judges what every call must keep, whatever its
+// arguments: an answer in time, no credential, HTML, stack trace or control
+// character in what it says, a bounded size, upstream calls to Ombi's
+// routes with the mode's credentials, and the effects its annotations
+// allow. It returns the outcome and the breaches found.
+func (s *suite) anyCall(ctx context.Context, srv *harness.Server, t *mcp.Tool, args json.RawMessage) (*harness.Outcome, []string) {
+	ginkgo.GinkgoHelper()
+	before := srv.StderrAll()
+	o, err := srv.CallRaw(ctx, t.Name, args)
+	s.mu.Lock()
+	s.calls++
+	s.mu.Unlock()
+	if err != nil {
+		s.forget(srv)
+		return nil, []string{fmt.Sprintf("the call got no answer: %v", err)}
+	}
+	stderr := strings.TrimPrefix(srv.StderrAll(), before)
+	var out []string
+	if what, ex, leaked := findSecret(upstreamSecrets(s.h.Upstream), outputs(o, stderr)); leaked {
+		out = append(out, fmt.Sprintf("ANY-LEAK-001: %s: %s", what, ex))
+	}
+	out = append(out, hygiene(o)...)
+	out = append(out, s.upstreamOracle(o.Journal, t)...)
+	return o, out
+}
+
+// anyExplore calls a tool with schema-valid arguments drawn from its own
+// input schema and seeded with the mock's ids and titles: each call
+// answers a result (never a JSON-RPC error) that its outputSchema, if any,
+// accepts, and keeps the rules of anyCall.
+func (s *suite) anyExplore(ctx context.Context, t *mcp.Tool) {
+	ginkgo.GinkgoHelper()
+	srv := s.anyServer(ctx)
+	argsList, err := s.validArgs(t, anyExplore)
+	if err != nil {
+		s.fail(nil, "ANY-EXPLORE-001: %s: %v", t.Name, err)
+	}
+	if len(argsList) == 0 {
+		ginkgo.Skip(notApplicablePrefix + "the suite drew no argument object " + t.Name + "'s input schema accepts")
+	}
+	out := outputSchema(t)
+	for _, args := range argsList {
+		o, breaches := s.anyCall(ctx, srv, t, args)
+		if o != nil && o.RPCError != nil {
+			breaches = append(breaches, fmt.Sprintf("ANY-EXPLORE-001: schema-valid arguments answered a JSON-RPC error (%d %s): a tool's failure is a result with isError true", o.RPCError.Code, o.RPCError.Message))
+		}
+		if o != nil && o.Result != nil && !o.Result.IsError && out != nil && o.Result.StructuredContent != nil {
+			if err := validateJSON(out, o.Structured); err != nil {
+				breaches = append(breaches, fmt.Sprintf("ANY-EXPLORE-001: structuredContent does not validate against the tool's outputSchema: %v", err))
+			}
+		}
+		if o != nil && o.Result != nil && !o.Result.IsError && len(o.Journal) > 0 {
+			s.noteReaching(t.Name, args)
+		}
+		s.expectNoBreach(o, breaches)
+	}
+}
+
+// anyRefuse calls a tool with arguments its own schema refuses (a required
+// member missing, a member of the wrong type, an unknown member, a value
+// outside an enum): each is refused, as a result with isError true or a
+// JSON-RPC invalid-params error, and sends no upstream write.
+func (s *suite) anyRefuse(ctx context.Context, t *mcp.Tool) {
+	ginkgo.GinkgoHelper()
+	srv := s.anyServer(ctx)
+	cases := invalidArgs(t)
+	if len(cases) == 0 {
+		ginkgo.Skip(notApplicablePrefix + t.Name + "'s input schema refuses nothing the suite can build (no required, typed, enumerated or closed members)")
+	}
+	for _, c := range cases {
+		o, breaches := s.anyCall(ctx, srv, t, c.args)
+		if o != nil {
+			refused := (o.Result != nil && o.Result.IsError) || (o.RPCError != nil && o.RPCError.Code == -32602)
+			if !refused {
+				breaches = append(breaches, fmt.Sprintf("ANY-REFUSE-001: arguments with %s were not refused (want isError true, or JSON-RPC -32602)", c.why))
+			}
+			for _, call := range o.Journal {
+				if isWrite(call) {
+					breaches = append(breaches, fmt.Sprintf("ANY-REFUSE-001: arguments with %s sent an upstream write: %s", c.why, callLine(call)))
+				}
+			}
+		}
+		s.expectNoBreach(o, breaches)
+	}
+}
+
+// expectNoBreach fails the check with the breaches of one call, the call
+// and its upstream traffic.
+func (s *suite) expectNoBreach(o *harness.Outcome, breaches []string) {
+	ginkgo.GinkgoHelper()
+	if len(breaches) == 0 {
+		return
+	}
+	s.fail(o, "%s", strings.Join(breaches, "\n"))
+}
+
+// anyFault is one upstream condition a tool must survive.
+type anyFault struct {
+	name  string
+	fault mockombi.Fault
+	// result: the condition is a valid Ombi answer, so a success is
+	// allowed (the data must still be clean); otherwise isError true.
+	result bool
+	// transform: a 200 answer made from the real one (GET calls only).
+	transform func(any) any
+}
+
+// anyFaults are the upstream conditions of ANY-FAULTS-001.
+func anyFaults() []anyFault {
+	ombiStack := "System.NullReferenceException: Object reference not set to an instance of an object.\n" +
+		"   at Ombi.Core.Engine.MovieRequestEngine.GetRequests(Int32 count) in /src/Ombi.Core/Engine/MovieRequestEngine.cs:line 241\n" +
+		"   at Ombi.Controllers.V1.RequestController.GetRequests() in /src/Ombi/Controllers/V1/RequestController.cs:line 62"
+	return []anyFault{
+		{name: "401", fault: mockombi.Fault{Status: http.StatusUnauthorized}},
+		{name: "403", fault: mockombi.Fault{Status: http.StatusForbidden}},
+		{name: "404", fault: mockombi.Fault{Status: http.StatusNotFound}},
+		{name: "429", fault: mockombi.Fault{Status: http.StatusTooManyRequests, Headers: map[string]string{"Retry-After": "1"}}},
+		{name: "500", fault: mockombi.Fault{Status: http.StatusInternalServerError}},
+		{name: "503", fault: mockombi.Fault{Status: http.StatusServiceUnavailable}},
+		{name: "html", fault: mockombi.Fault{Kind: mockombi.FaultHTML}},
+		{name: "stack trace", fault: mockombi.Fault{Status: http.StatusInternalServerError, Headers: map[string]string{"Content-Type": "text/plain"}, Body: ombiStack}},
+		// a tool may not read the answer of a write it only starts
+		{name: "malformed", result: true, fault: mockombi.Fault{Kind: mockombi.FaultMalformed}},
+		{name: "oversized", fault: mockombi.Fault{Kind: mockombi.FaultOversized, Size: 16 << 20}},
+		{name: "null strings", result: true, transform: func(v any) any { return mapStrings(v, func(string) any { return nil }) }},
+		{name: "control characters", result: true, transform: func(v any) any {
+			return mapStrings(v, func(s string) any { return "\u202e" + s + "\u0007\u001b[31m\u2066" })
+		}},
+	}
+}
+
+// anyFaults calls a tool, with arguments that reached upstream, once under
+// each upstream condition of anyFaults: it answers a result, isError true
+// (or, for a valid Ombi answer, a clean success), sends no write twice,
+// and keeps the rules of anyCall.
+func (s *suite) anyFaults(ctx context.Context, t *mcp.Tool) {
+	ginkgo.GinkgoHelper()
+	srv := s.anyServer(ctx)
+	args, calls := s.reachingArgs(ctx, srv, t)
+	var failed []string
+	var first *harness.Outcome // the first call that broke a rule
+	for _, f := range anyFaults() {
+		s.clean()
+		if f.transform != nil {
+			n := s.plantTransformed(calls, f.transform)
+			if n == 0 {
+				continue
+			}
+		} else {
+			fault := f.fault
+			fault.Path = "/**"
+			if err := s.h.Upstream.InjectFault(fault); err != nil {
+				s.fail(nil, "inject the %s fault: %v", f.name, err)
+			}
+		}
+		o, breaches := s.anyCall(ctx, srv, t, args)
+		if o != nil {
+			switch {
+			case o.RPCError != nil:
+				breaches = append(breaches, fmt.Sprintf("ANY-FAULTS-001: answered a JSON-RPC error (%d %s): an upstream failure is a result with isError true", o.RPCError.Code, o.RPCError.Message))
+			case !f.result && !o.Result.IsError:
+				breaches = append(breaches, "ANY-FAULTS-001: answered a success (isError false) though Ombi failed: "+clipString(o.Text, 200))
+			}
+			breaches = append(breaches, writtenTwice(o.Journal)...)
+		}
+		for _, b := range breaches {
+			failed = append(failed, fmt.Sprintf("under %s: %s", f.name, b))
+		}
+		if len(breaches) > 0 && first == nil {
+			first = o
+		}
+	}
+	s.clean()
+	if len(failed) > 0 {
+		s.fail(first, "ANY-FAULTS-001: %s with %s, under upstream conditions (the call shown is the first that broke a rule):\n  - %s", t.Name, args, strings.Join(failed, "\n  - "))
+	}
+}
+
+// anyRedirect answers the calls of a tool with a redirect to another
+// origin (a decoy on a loopback port of its own): no credential of the
+// server's may reach the decoy.
+func (s *suite) anyRedirect(ctx context.Context, t *mcp.Tool) {
+	ginkgo.GinkgoHelper()
+	srv := s.anyServer(ctx)
+	args, _ := s.reachingArgs(ctx, srv, t)
+	d := startDecoy()
+	defer d.close()
+	if err := s.h.Upstream.InjectFault(mockombi.Fault{Path: "/**", Status: http.StatusTemporaryRedirect, Headers: map[string]string{"Location": d.url + "/api/v1/elsewhere"}}); err != nil {
+		s.fail(nil, "inject the redirect: %v", err)
+	}
+	o, breaches := s.anyCall(ctx, srv, t, args)
+	for _, r := range d.requests() {
+		for _, sec := range upstreamSecrets(s.h.Upstream) {
+			if sec.value != "" && strings.Contains(r, sec.value) {
+				breaches = append(breaches, fmt.Sprintf("ANY-REDIRECT-001: %s reached another origin, following a redirect: %s", sec.name, clipString(strings.ReplaceAll(r, sec.value, "«"+sec.name+"»"), 300)))
+			}
+		}
+	}
+	if o != nil && o.RPCError == nil && o.Result != nil && !o.Result.IsError {
+		breaches = append(breaches, "ANY-REDIRECT-001: a redirect to another origin answered a success; the server cannot have Ombi's answer")
+	}
+	s.expectNoBreach(o, breaches)
+}
+
+// anyHang makes Ombi hang on the first read (or write) tool whose calls
+// reach upstream: with OMBI_TIMEOUT at anyHangTimeout the tool answers,
+// isError true, within anyHangBound.
+func (s *suite) anyHang(ctx context.Context, tools []*mcp.Tool, read bool) {
+	ginkgo.GinkgoHelper()
+	cfg := s.allConfig()
+	cfg.Timeout = anyHangTimeout.String()
+	srv := s.shared(ctx, cfg)
+	for _, t := range tools {
+		if t.Annotations == nil || t.Annotations.ReadOnlyHint != read {
+			continue
+		}
+		args, ok := s.tryReaching(ctx, srv, t)
+		if !ok {
+			continue
+		}
+		s.clean()
+		if err := s.h.Upstream.InjectFault(mockombi.Fault{Path: "/**", DelayMS: int((anyHangBound + 30*time.Second) / time.Millisecond)}); err != nil {
+			s.fail(nil, "inject the hang: %v", err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, anyHangBound)
+		defer cancel()
+		start := time.Now()
+		o, breaches := s.anyCall(cctx, srv, t, args)
+		took := time.Since(start)
+		if o == nil {
+			breaches = append(breaches, fmt.Sprintf("ANY-TIMEOUT-001: %s with %s: no answer within %s while Ombi hung (OMBI_TIMEOUT=%s)", t.Name, args, anyHangBound, anyHangTimeout))
+		} else if o.RPCError != nil || !o.Result.IsError {
+			breaches = append(breaches, fmt.Sprintf("ANY-TIMEOUT-001: %s answered in %s, but not a result with isError true, while Ombi hung", t.Name, took.Round(time.Millisecond)))
+		}
+		_ = s.h.Upstream.ClearFaults()
+		s.expectNoBreach(o, breaches)
+		return
+	}
+	kind := "write"
+	if read {
+		kind = "read"
+	}
+	ginkgo.Skip(notApplicablePrefix + "no " + kind + " tool of the server reached upstream")
+}
+
+// reachingArgs returns arguments whose call reached upstream and the
+// upstream calls it made; the check is not applicable when none does.
+func (s *suite) reachingArgs(ctx context.Context, srv *harness.Server, t *mcp.Tool) (json.RawMessage, []mockombi.Call) {
+	ginkgo.GinkgoHelper()
+	args, ok := s.tryReaching(ctx, srv, t)
+	if !ok {
+		ginkgo.Skip(notApplicablePrefix + "no schema-valid call of " + t.Name + " reached upstream")
+	}
+	s.clean()
+	o, err := srv.CallRaw(ctx, t.Name, args)
+	if err != nil {
+		s.fail(nil, "call %s: %v", t.Name, err)
+	}
+	return args, o.Journal
+}
+
+// tryReaching finds arguments whose call answers a success after reaching
+// upstream, remembered per tool.
+func (s *suite) tryReaching(ctx context.Context, srv *harness.Server, t *mcp.Tool) (json.RawMessage, bool) {
+	ginkgo.GinkgoHelper()
+	s.anyMu.Lock()
+	args, ok := s.reaching[t.Name]
+	s.anyMu.Unlock()
+	if ok {
+		return args, true
+	}
+	cands, err := s.validArgs(t, 3*anyExplore)
+	if err != nil {
+		return nil, false
+	}
+	for _, ex := range s.tables[t.Name].Valid { // a catalogue tool's own examples
+		cands = append(cands, ex.Args)
+	}
+	var fallback json.RawMessage
+	for _, a := range cands {
+		s.clean()
+		o, err := srv.CallRaw(ctx, t.Name, a)
+		if err != nil || len(o.Journal) == 0 {
+			continue
+		}
+		if o.Result != nil && !o.Result.IsError {
+			s.noteReaching(t.Name, a)
+			return a, true
+		}
+		if fallback == nil {
+			fallback = a
+		}
+	}
+	if fallback != nil {
+		s.noteReaching(t.Name, fallback)
+	}
+	return fallback, fallback != nil
+}
+
+func (s *suite) noteReaching(tool string, args json.RawMessage) {
+	s.anyMu.Lock()
+	defer s.anyMu.Unlock()
+	if s.reaching == nil {
+		s.reaching = map[string]json.RawMessage{}
+	}
+	if _, ok := s.reaching[tool]; !ok {
+		s.reaching[tool] = args
+	}
+}
+
+// plantTransformed answers each GET the tool made with the mock's real
+// answer passed through transform; it returns how many it planted.
+func (s *suite) plantTransformed(calls []mockombi.Call, transform func(any) any) int {
+	ginkgo.GinkgoHelper()
+	n := 0
+	for _, c := range calls {
+		if c.Method != http.MethodGet || c.Status != http.StatusOK {
+			continue
+		}
+		var real any
+		if s.mockRaw(http.MethodGet, pathOnly(c.Path)+query(c.Query), &real) != http.StatusOK || real == nil {
+			continue
+		}
+		body, _ := json.Marshal(transform(real))
+		f := faultFor(c, mockombi.Fault{Status: http.StatusOK, Body: string(body)})
+		if err := s.h.Upstream.InjectFault(f); err != nil {
+			s.fail(nil, "plant an answer: %v", err)
+		}
+		n++
+	}
+	s.h.Upstream.Mock().ClearJournal()
+	return n
+}
+
+func query(q string) string {
+	if q == "" {
+		return ""
+	}
+	return "?" + q
+}
+
+// isWrite reports whether an upstream call can change Ombi's state: any
+// method but GET, HEAD and OPTIONS, except the POSTs Ombi serves as reads
+// (the searches the route ledger gives read tools).
+func isWrite(c mockombi.Call) bool {
+	if !isMutation(c) {
+		return false
+	}
+	r, ok := ledgerRoute(c)
+	return !ok || !strings.HasPrefix(r.Tool, "read_")
+}
+
+// writtenTwice names the writes one call sent more than once (same method,
+// path and body).
+func writtenTwice(calls []mockombi.Call) []string {
+	seen := map[string]int{}
+	var out []string
+	for _, c := range calls {
+		if !isWrite(c) {
+			continue
+		}
+		key := c.Method + " " + pathOnly(c.Path) + " " + string(c.Body)
+		seen[key]++
+		if seen[key] == 2 {
+			out = append(out, "ANY-EFFECTS-001: the same write was sent twice: "+callLine(c))
+		}
+	}
+	return out
+}
+
+// upstreamOracle judges the upstream calls of one tools/call: each is a
+// route of Ombi (one the mock serves), with a body that binds to the
+// route's model (no member Ombi does not read), and the credentials of the
+// mode; a read-only tool writes nothing; no write is sent twice.
+func (s *suite) upstreamOracle(calls []mockombi.Call, t *mcp.Tool) []string {
+	var out []string
+	mode := s.withMode(harness.Config{}).AuthMode
+	creds := s.h.Upstream.Credentials()
+	readOnly := t.Annotations != nil && t.Annotations.ReadOnlyHint
+	for _, c := range calls {
+		if isLogin(c) {
+			continue
+		}
+		r, known := ledgerRoute(c)
+		switch {
+		case c.Route == "" && !known:
+			out = append(out, "ANY-UPSTREAM-001: "+c.Method+" "+pathOnly(c.Path)+" is not a route of Ombi's API")
+		case known && len(c.Body) > 0:
+			if extra := unknownMembers(c.Body, r.Body); len(extra) > 0 {
+				out = append(out, fmt.Sprintf("ANY-UPSTREAM-001: %s %s sent body members Ombi's model for it does not have: %s (it reads %s)", c.Method, pathOnly(c.Path), strings.Join(extra, ", "), strings.Join(r.Body, ", ")))
+			}
+		}
+		switch mode {
+		case "api_key":
+			if c.Header.Get("ApiKey") != creds.APIKey {
+				out = append(out, "ANY-UPSTREAM-001: "+c.Method+" "+pathOnly(c.Path)+" did not carry the configured ApiKey")
+			}
+		default:
+			if !strings.HasPrefix(c.Header.Get("Authorization"), "Bearer ") {
+				out = append(out, "ANY-UPSTREAM-001: "+c.Method+" "+pathOnly(c.Path)+" was sent without the bearer token")
+			}
+		}
+		if readOnly && isWrite(c) {
+			out = append(out, "ANY-EFFECTS-001: "+t.Name+" is annotated readOnlyHint true but sent a write: "+callLine(c))
+		}
+	}
+	return append(out, writtenTwice(calls)...)
+}
+
+// ledgerRoute finds the route of the ledger a call matches (method and
+// path template, case-insensitively as Ombi routes), with the body members
+// of every branch that routes there.
+func ledgerRoute(c mockombi.Call) (spec.Route, bool) {
+	path := strings.Split(strings.Trim(pathOnly(c.Path), "/"), "/")
+	var found spec.Route
+	ok := false
+	for _, r := range spec.Routes() {
+		if !strings.EqualFold(r.Method, c.Method) {
+			continue
+		}
+		tmpl := strings.Split(strings.Trim(r.Path, "/"), "/")
+		if len(tmpl) != len(path) {
+			continue
+		}
+		match := true
+		for i, seg := range tmpl {
+			if !strings.HasPrefix(seg, "{") && !strings.EqualFold(seg, path[i]) {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		if !ok {
+			found, ok = r, true
+			continue
+		}
+		for _, m := range r.Body {
+			if !slices.Contains(found.Body, m) {
+				found.Body = append(found.Body, m)
+			}
+		}
+	}
+	return found, ok
+}
+
+// unknownMembers lists the top-level members of a JSON object body that
+// match none of the route's members, ignoring case as Newtonsoft binds.
+func unknownMembers(body json.RawMessage, members []string) []string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil {
+		return nil
+	}
+	var out []string
+	for k := range obj {
+		if !slices.ContainsFunc(members, func(m string) bool { return strings.EqualFold(m, k) }) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
