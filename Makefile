@@ -18,7 +18,7 @@ STRESS_CALLS ?= 500000
 STRESS_TIME  ?= 30m
 STRESS_LOAD  ?= 6
 
-.PHONY: all build test unit race spec-independent official-deps official-conformance lint conformance soak stress mutants bench mock browsers clean
+.PHONY: all build test unit race spec-independent official-deps subject-deps official-conformance lint conformance soak stress mutants bench mock browsers clean
 
 all: build
 
@@ -31,7 +31,7 @@ test: browsers lint unit race spec-independent
 
 # Every Go test; the official MCP conformance scenarios run among them
 # (TestOfficialConformance), with the npm package official-deps installs.
-unit: official-deps
+unit: official-deps subject-deps
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 ./...
 
 # The concurrent code again under the race detector: the mock serves many
@@ -53,6 +53,11 @@ spec-independent:
 # ombi-mcp --http on a loopback mockombi (TestOfficialConformance).
 official-deps:
 	cd conformance/official && npm ci --silent --no-audit --no-fund
+
+# The Node subject of the any profile (conformance/subjects/nodeombi) runs
+# on the MCP TypeScript SDK, installed from its lock file.
+subject-deps:
+	cd conformance/subjects/nodeombi && npm ci --silent --no-audit --no-fund
 
 official-conformance: official-deps
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 -v -run '^TestOfficialConformance$$' ./cmd/ombi-mcp/
@@ -83,8 +88,8 @@ conformance: build
 # Not part of make test: the property areas of the reference server over
 # SEEDS seeds and every mutant over MUTANT_SEEDS seeds; ends with a line
 # "N passed, N failed".
-soak: build
-	$(BIN)/ombi-conformance soak --server "$(abspath $(BIN))/ombi-mcp" --seeds $(SEEDS) --mutant-seeds $(MUTANT_SEEDS) --jobs $(JOBS)
+soak: build subject-deps
+	$(BIN)/ombi-conformance soak --server "$(abspath $(BIN))/ombi-mcp" --seeds $(SEEDS) --mutant-seeds $(MUTANT_SEEDS) --subjects conformance/subjects --jobs $(JOBS)
 
 # Not part of make test: the reference server driven the way the
 # conformance runs drive it (long stdio sessions of short tools/calls, two

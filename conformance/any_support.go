@@ -66,11 +66,21 @@ type mockPool struct {
 }
 
 // pool reads ids (integer members whose name ends in "id", by member) and
-// titles (string members named title or name) from the mock's state;
-// empty for a live upstream.
+// titles (string members named title or name) from the mock's state, once
+// a run (its seed data); empty for a live upstream.
 func (s *suite) pool() mockPool {
+	s.anyMu.Lock()
+	defer s.anyMu.Unlock()
+	if s.mockPool == nil {
+		p := readPool(s.h.Upstream)
+		s.mockPool = &p
+	}
+	return *s.mockPool
+}
+
+func readPool(up *harness.Upstream) mockPool {
 	p := mockPool{ids: map[string][]int64{}}
-	m := s.h.Upstream.Mock()
+	m := up.Mock()
 	if m == nil {
 		return p
 	}

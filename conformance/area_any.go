@@ -34,7 +34,7 @@ const (
 	anyDescriptionMax = 4096
 	// anyHangTimeout is the OMBI_TIMEOUT of the server a hang is judged
 	// on, and anyHangBound how long it may take to give up.
-	anyHangTimeout = 2 * time.Second
+	anyHangTimeout = 500 * time.Millisecond
 	anyHangBound   = 15 * time.Second
 )
 
@@ -142,6 +142,7 @@ func (s *suite) anyCall(ctx context.Context, srv *harness.Server, t *mcp.Tool, a
 		s.forget(srv)
 		return nil, []string{fmt.Sprintf("the call got no answer: %v", err)}
 	}
+	o.Violations = nil // the design's result contract, which the any profile does not hold servers to
 	stderr := strings.TrimPrefix(srv.StderrAll(), before)
 	var out []string
 	if what, ex, leaked := findSecret(upstreamSecrets(s.h.Upstream), outputs(o, stderr)); leaked {
@@ -289,7 +290,6 @@ func (s *suite) anyFaults(ctx context.Context, t *mcp.Tool) {
 			case !f.result && !o.Result.IsError:
 				breaches = append(breaches, "ANY-FAULTS-001: answered a success (isError false) though Ombi failed: "+clipString(o.Text, 200))
 			}
-			breaches = append(breaches, writtenTwice(o.Journal)...)
 		}
 		for _, b := range breaches {
 			failed = append(failed, fmt.Sprintf("under %s: %s", f.name, b))
@@ -445,8 +445,8 @@ func (s *suite) plantTransformed(calls []mockombi.Call, transform func(any) any)
 		if c.Method != http.MethodGet || c.Status != http.StatusOK {
 			continue
 		}
-		var real any
-		if s.mockRaw(http.MethodGet, pathOnly(c.Path)+query(c.Query), &real) != http.StatusOK || real == nil {
+		real, ok := s.mockJSON(pathOnly(c.Path) + query(c.Query))
+		if !ok {
 			continue
 		}
 		body, _ := json.Marshal(transform(real))
@@ -458,6 +458,17 @@ func (s *suite) plantTransformed(calls []mockombi.Call, transform func(any) any)
 	}
 	s.h.Upstream.Mock().ClearJournal()
 	return n
+}
+
+// mockJSON is the mock's own answer to a GET, when it is 200 with JSON
+// that is not null.
+func (s *suite) mockJSON(target string) (any, bool) {
+	rec := s.mockDirect(http.MethodGet, target)
+	var v any
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &v) != nil || v == nil {
+		return nil, false
+	}
+	return v, true
 }
 
 func query(q string) string {

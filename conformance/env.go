@@ -36,6 +36,7 @@ type suite struct {
 
 	anyMu    sync.Mutex
 	reaching map[string]json.RawMessage // per tool: arguments whose call reached upstream
+	mockPool *mockPool                  // ids and titles of the mock's data
 }
 
 func configKey(c harness.Config) string {

@@ -114,13 +114,19 @@ func goBuild(dir, pkg, name string) (string, error) {
 // cliBinary builds ombi-conformance once.
 func cliBinary(t *testing.T) string {
 	t.Helper()
+	cli, err := buildCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cli
+}
+
+// buildCLI builds the suite's command once; it may run on any goroutine.
+func buildCLI() (string, error) {
 	bins.once.Do(func() {
 		bins.cli, bins.err = goBuild(bins.dir, "github.com/ombi-mcp/ombi-mcp/cmd/ombi-conformance", "ombi-conformance")
 	})
-	if bins.err != nil {
-		t.Fatal(bins.err)
-	}
-	return bins.cli
+	return bins.cli, bins.err
 }
 
 // serverBinary builds the reference server once.
@@ -143,24 +149,38 @@ type cliRun struct {
 // runCLI runs ombi-conformance with args and extra environment.
 func runCLI(t *testing.T, env []string, args ...string) cliRun {
 	t.Helper()
+	r, err := runCLIErr(env, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// runCLIErr is runCLI for any goroutine: it returns what would fail the
+// test.
+func runCLIErr(env []string, args ...string) (cliRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, cliBinary(t), args...)
+	cli, err := buildCLI()
+	if err != nil {
+		return cliRun{}, err
+	}
+	cmd := exec.CommandContext(ctx, cli, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.WaitDelay = 10 * time.Second // do not wait for grandchildren holding the pipes
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err = cmd.Run()
 	r := cliRun{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run ombi-conformance: %v", err)
+		return r, fmt.Errorf("run ombi-conformance: %v", err)
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("ombi-conformance %v did not finish within 3 minutes", args)
+		return r, fmt.Errorf("ombi-conformance %v did not finish within 3 minutes", args)
 	}
-	return r
+	return r, nil
 }
 
 func selfCommand(t *testing.T) string {

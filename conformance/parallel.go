@@ -352,7 +352,7 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 		if i == 0 {
 			merged = r
 			merged.SpecReports = nil
-			res.Tools, res.Modes = jr.Tools, jr.AuthModes
+			res.Tools, res.Modes, res.Profile = jr.Tools, jr.AuthModes, jr.Profile
 		}
 		merged.SuiteSucceeded = merged.SuiteSucceeded && r.SuiteSucceeded
 		merged.RunTime = max(merged.RunTime, r.RunTime)

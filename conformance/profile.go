@@ -34,13 +34,15 @@ const LabelAny = "any"
 const notApplicablePrefix = "not applicable: "
 
 // resolveProfile turns --profile into the profile of this run: auto picks
-// any when the server lists no catalogue tool.
+// any when the server lists no catalogue tool and none is declared
+// (--tools, --bundles: a server declared to implement the catalogue is
+// judged against it, and fails for what it does not list).
 func resolveProfile(want string, sc *scope) string {
 	if want != "" && want != ProfileAuto {
 		return want
 	}
 	for _, t := range sc.tools {
-		if t.Listed {
+		if t.Judged() {
 			return ProfileDesign
 		}
 	}
@@ -55,7 +57,7 @@ func describeProfile(w io.Writer, profile, asked string, sc *scope) {
 	}
 	why := "as asked (--profile)"
 	if asked == "" || asked == ProfileAuto {
-		why = "the server lists catalogue tools; --profile any judges only the rules every Ombi MCP server keeps"
+		why = "the server lists or declares catalogue tools; --profile any judges only the rules every Ombi MCP server keeps"
 		if profile == ProfileAny {
 			why = "the server lists no catalogue tool; --profile design judges it against the catalogue"
 		}

@@ -36,7 +36,10 @@ type JSONReport struct {
 	Calls    int            `json:"tool_calls"`
 	Counts   map[string]int `json:"counts"`
 	Checks   []JSONCheck    `json:"checks"`
-	// Tools and AuthModes are what the preflight learned of the server.
+	// Profile is what the server was judged against: design or any.
+	Profile string `json:"profile,omitempty"`
+	// Tools and AuthModes are what the preflight learned of the server:
+	// in profile any, its own tools.
 	Tools     []ToolStatus `json:"tools,omitempty"`
 	AuthModes []ModeStatus `json:"auth_modes,omitempty"`
 	// HarnessError is set when the run could not judge the server at all
@@ -60,7 +63,7 @@ func ReadJSONReport(path string) (*JSONReport, error) {
 func writeJSON(path string, opts Options, r *Result) error {
 	rep := JSONReport{Server: opts.Target.String(), Protocol: harness.ProtocolVersion, Seed: r.Seed,
 		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Counts: map[string]int{},
-		Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError}
+		Profile: r.Profile, Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError}
 	for _, c := range r.Checks {
 		rep.Counts[c.State]++
 		jc := JSONCheck{ID: c.ID, Area: c.Area, Tool: c.Tool, Clause: c.Clause, State: c.State, Failure: c.Failure, Reason: c.Reason, Millis: c.Duration.Milliseconds()}

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -31,7 +32,8 @@ type SoakOptions struct {
 	// MutantSeeds is how many seeds every mutant runs over; 0 runs none.
 	MutantSeeds int
 	// Mutants names the mutants to judge, proxy or source-level; nil = all
-	// of them (the source-level ones only with SourceRoot).
+	// of them (the source-level ones only with SourceRoot); "none" judges
+	// none of them (the subjects alone).
 	Mutants []string
 	// SourceRoot is the module root the source-level mutants are built
 	// from (each once, then judged over MutantSeeds seeds); "" judges no
@@ -39,6 +41,10 @@ type SoakOptions struct {
 	SourceRoot string
 	// LabelFilter selects the checks of the server runs; "" = "property".
 	LabelFilter string
+	// Subjects are servers of other designs judged in the any profile over
+	// MutantSeeds seeds: each clean (it must pass) and with each of its
+	// planted bugs (it must be caught).
+	Subjects []Subject
 	// Jobs is how many runs go at once; 0 = 1.
 	Jobs int
 	// Extra are more flags for every run (e.g. --fixtures DIR).
@@ -68,7 +74,8 @@ type MutantVerdict struct {
 }
 
 // MutantArgs are the suite flags that judge mutant m: the mutant wrapped
-// around server, the narrowest filter that kills it, and seed. The run
+// around server, the narrowest filter that kills it, and seed, against the
+// design (a mutant of the reference server is judged as it is). The run
 // stops at the first failed check: one is enough to kill the mutant.
 func MutantArgs(self, server string, m mutant.Mutant, seed int64) []string {
 	filter := m.Area + " && !property"
@@ -76,7 +83,7 @@ func MutantArgs(self, server string, m mutant.Mutant, seed int64) []string {
 		filter = "(" + m.Filter + ") && " + m.Area
 	}
 	args := []string{"--server", shellWord(self) + " mutate --mutant " + m.Name + " -- " + server,
-		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast"}
+		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", ProfileDesign}
 	if m.Focus != "" {
 		args = append(args, "--focus", m.Focus)
 	}
@@ -105,6 +112,11 @@ func JudgeMutant(ctx context.Context, self, server string, m mutant.Mutant, seed
 // runReport runs the suite once with args and a JSON report, and returns
 // the report, the exit code and the combined output.
 func runReport(ctx context.Context, self string, args []string) (*JSONReport, int, string, error) {
+	return runReportEnv(ctx, self, nil, args)
+}
+
+// runReportEnv is runReport with env added to the suite's environment.
+func runReportEnv(ctx context.Context, self string, env, args []string) (*JSONReport, int, string, error) {
 	dir, err := os.MkdirTemp("", "ombi-soak-")
 	if err != nil {
 		return nil, 0, "", fmt.Errorf("soak: %w", err)
@@ -112,6 +124,9 @@ func runReport(ctx context.Context, self string, args []string) (*JSONReport, in
 	defer os.RemoveAll(dir)
 	report := filepath.Join(dir, "report.json")
 	cmd := exec.CommandContext(ctx, self, append(append([]string(nil), args...), "--json", report)...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// an interrupted soak interrupts the run, so its own cleanup stops the
@@ -159,6 +174,9 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			}
 		}
 		for _, name := range o.Mutants {
+			if name == "none" { // the subjects alone
+				continue
+			}
 			if m, ok := mutant.Lookup(name); ok {
 				ms = append(ms, m)
 				continue
@@ -179,6 +197,8 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 		seed int64
 		m    *mutant.Mutant
 		src  *mutant.Source
+		sub  *Subject
+		bug  SubjectBug
 	}
 	var work []job
 	for i := range o.Seeds {
@@ -192,6 +212,15 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 	for i := range srcs {
 		for j := range o.MutantSeeds {
 			work = append(work, job{seed: o.FirstSeed + int64(j), src: &srcs[i]})
+		}
+	}
+	subjectRuns := 0
+	for i := range o.Subjects {
+		for j := range o.MutantSeeds {
+			for _, b := range append([]SubjectBug{{}}, o.Subjects[i].Bugs...) {
+				work = append(work, job{seed: o.FirstSeed + int64(j), sub: &o.Subjects[i], bug: b})
+				subjectRuns++
+			}
 		}
 	}
 	var (
@@ -243,7 +272,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 		return p
 	}
 	start := time.Now()
-	fmt.Fprintf(out, "soak: %d server seeds (%s), %d mutants (%d source-level) x %d seeds, %d at a time\n", o.Seeds, filter, len(ms)+len(srcs), len(srcs), o.MutantSeeds, jobs)
+	fmt.Fprintf(out, "soak: %d server seeds (%s), %d mutants (%d source-level) x %d seeds, %d subject runs, %d at a time\n", o.Seeds, filter, len(ms)+len(srcs), len(srcs), o.MutantSeeds, subjectRuns, jobs)
 	for range jobs {
 		wg.Add(1)
 		go func() {
@@ -251,6 +280,27 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			for j := range next {
 				t0 := time.Now()
 				took := func() string { return time.Since(t0).Round(time.Second).String() }
+				if j.sub != nil {
+					v, err := JudgeSubject(ctx, o.Self, *j.sub, j.bug, j.seed, o.Extra...)
+					if !verdict(err) {
+						continue
+					}
+					name := j.sub.Name + "/" + cmp.Or(j.bug.Name, "clean")
+					switch {
+					case v.Pass(j.bug.Name) && j.bug.Name == "":
+						report(true, fmt.Sprintf("subject %-31s seed %-6d passed (%s)", name, j.seed, took()))
+					case v.Pass(j.bug.Name):
+						report(true, fmt.Sprintf("subject %-31s seed %-6d caught by %s (%s)", name, j.seed, v.Caught[0], took()))
+					default:
+						want := "passing"
+						if j.bug.Name != "" {
+							want = "a failed check of " + j.bug.CaughtBy
+						}
+						report(false, fmt.Sprintf("subject %-31s seed %-6d WRONG: exit %d, %d checks failed, want %s (%s)\n%s    full output: %s", name, j.seed, v.Exit, len(v.Failed), want, took(), indentLines(tail(v.Output, 4000), "    "),
+							keep(fmt.Sprintf("subject-%s-%s-seed-%d.log", j.sub.Name, cmp.Or(j.bug.Name, "clean"), j.seed), v.Output)))
+					}
+					continue
+				}
 				if j.src != nil {
 					bin, err := builds.Binary(ctx, *j.src)
 					if !verdict(err) {
@@ -355,12 +405,13 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&o.Seeds, "seeds", 200, "seeds the property areas of the server run over")
 	fs.Int64Var(&o.FirstSeed, "first-seed", 1, "the first seed; the others follow it")
 	fs.IntVar(&o.MutantSeeds, "mutant-seeds", 20, "seeds every mutant runs over (0: judge no mutant)")
-	mutants := fs.String("mutants", "", "comma list of mutants to judge, proxy or source-level (default: all)")
+	mutants := fs.String("mutants", "", "comma list of mutants to judge, proxy or source-level (default: all; none: no mutant, the subjects alone)")
 	sourceRoot := fs.String("source-root", "", "module root the source-level mutants are built from (default: the ombi-mcp module around the working directory; none found: no source-level mutant)")
 	sources := fs.Bool("source-mutants", true, "also judge the source-level mutants (patched copies of server/, built once each)")
 	fs.StringVar(&o.LabelFilter, "label-filter", "property", "checks of the server runs")
 	fs.IntVar(&o.Jobs, "jobs", 2, "runs at once")
 	fixtures := fs.String("fixtures", "", "fixtures/schema directory for every run")
+	subjects := fs.String("subjects", "", "directory of subjects (servers of other designs with planted bugs, each with subject.json and bugs.json) to judge in the any profile over --mutant-seeds seeds; \"\" = none")
 	fs.StringVar(&o.Keep, "keep", "", "directory for the whole output of every failed run (default: a new temporary directory)")
 	usage(fs, stdout, stderr, "usage: ombi-conformance soak [flags]\n\nRuns the property areas of a server over many seeds and every mutant of it\nover several seeds; prints a line per run and a final \"N passed, N failed\".\n")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
@@ -387,6 +438,12 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *mutants != "" {
 		o.Mutants = strings.Split(*mutants, ",")
+	}
+	if *subjects != "" {
+		if o.Subjects, err = LoadSubjects(*subjects); err != nil {
+			fmt.Fprintf(stderr, "ombi-conformance soak: %v\n", err)
+			return ExitHarness
+		}
 	}
 	if *sources {
 		o.SourceRoot = *sourceRoot

@@ -15,7 +15,7 @@ import (
 // and seed. The run stops at the first failed check: one is enough to
 // kill the mutant.
 func SourceMutantArgs(bin string, m mutant.Source, seed int64) []string {
-	args := []string{"--server", shellWord(bin), "--seed", fmt.Sprint(seed), "--fail-fast"}
+	args := []string{"--server", shellWord(bin), "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", ProfileDesign}
 	if m.Filter != "" {
 		args = append(args, "--label-filter", m.Filter)
 	}

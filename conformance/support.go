@@ -102,21 +102,27 @@ func (s *suite) okData(o *harness.Outcome, v any) {
 // API), outside any server under test, and decodes a 200 answer into out.
 func (s *suite) mockRaw(method, path string, out any) int {
 	ginkgo.GinkgoHelper()
-	m := s.h.Upstream.Mock()
-	if m == nil {
+	if s.h.Upstream.Mock() == nil {
 		s.fail(nil, "a direct upstream read needs the embedded mock")
 	}
-	req := httptest.NewRequest(method, path, nil)
-	req.Header.Set("ApiKey", m.Credentials().APIKey)
-	req.Header.Set("Accept", "application/json")
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, req)
+	rec := s.mockDirect(method, path)
 	if out != nil && rec.Code == http.StatusOK {
 		if err := json.Unmarshal(bytes.TrimSpace(rec.Body.Bytes()), out); err != nil {
 			s.fail(nil, "decode the mock's own answer to %s %s: %v", method, path, err)
 		}
 	}
 	return rec.Code
+}
+
+// mockDirect calls the embedded mock in process with its API key.
+func (s *suite) mockDirect(method, target string) *httptest.ResponseRecorder {
+	m := s.h.Upstream.Mock()
+	req := httptest.NewRequest(method, target, nil)
+	req.Header.Set("ApiKey", m.Credentials().APIKey)
+	req.Header.Set("Accept", "application/json")
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, req)
+	return rec
 }
 
 // jwtConfig starts a server with every bundle logged in as the mock's admin

@@ -1,0 +1,93 @@
+package conformance_test
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance"
+)
+
+// subjectSeed is the seed the subjects are judged with here; make soak
+// judges them over many seeds.
+const subjectSeed = 20261203
+
+// subjectJobs is how many judgments of subjects run at once: each spends
+// much of its time waiting on a hung upstream or a starting interpreter.
+const subjectJobs = 3
+
+// TestSubjects judges each subject (conformance/subjects: Ombi MCP servers
+// of other designs and languages) in the profile the suite picks for a
+// server that lists no catalogue tool: clean, no check fails; with each of
+// its planted bugs switched on, a check of the clause its bugs.json names
+// fails.
+func TestSubjects(t *testing.T) {
+	t.Parallel()
+	subs, err := conformance.LoadSubjects("subjects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := cliBinary(t)
+	type judgment struct {
+		sub conformance.Subject
+		bug conformance.SubjectBug // zero for the clean subject
+		v   conformance.SubjectVerdict
+		err error
+	}
+	var jobs []*judgment
+	for _, sub := range subs {
+		if _, err := exec.LookPath(sub.Command[0]); err != nil {
+			t.Fatalf("%s is needed to run the subject %s (make test installs it): %v", sub.Command[0], sub.Name, err)
+		}
+		if _, err := os.Stat(filepath.Join(sub.Dir, "package.json")); err == nil {
+			if _, err := os.Stat(filepath.Join(sub.Dir, "node_modules")); err != nil {
+				t.Fatalf("the packages of %s are not installed (make subject-deps): %v", sub.Name, err)
+			}
+		}
+		if len(sub.Bugs) < 12 {
+			t.Errorf("%s plants %d bugs, want at least 12", sub.Name, len(sub.Bugs))
+		}
+		jobs = append(jobs, &judgment{sub: sub})
+		for _, bug := range sub.Bugs {
+			jobs = append(jobs, &judgment{sub: sub, bug: bug})
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	sem := make(chan struct{}, subjectJobs)
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			j.v, j.err = conformance.JudgeSubject(ctx, cli, j.sub, j.bug, subjectSeed)
+		})
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		t.Run(j.sub.Name+"/"+cmp.Or(j.bug.Name, "clean"), func(t *testing.T) {
+			if j.err != nil {
+				t.Fatal(j.err)
+			}
+			if j.v.Pass(j.bug.Name) {
+				if j.bug.Name != "" {
+					t.Logf("%s caught by %s", j.bug.Name, strings.Join(j.v.Caught, ", "))
+				} else if !strings.Contains(j.v.Output, "profile any (the server lists no catalogue tool") {
+					t.Errorf("the suite did not pick profile any for a server of its own design:\n%s", clipText(j.v.Output))
+				}
+				return
+			}
+			if j.bug.Name == "" {
+				t.Errorf("the clean subject fails: exit %d, failed %v\n%s", j.v.Exit, j.v.Failed, clipText(j.v.Output))
+				return
+			}
+			t.Errorf("SUBJECT_BUG=%s (%s) was not caught: exit %d, failed %v, none of %s\n%s", j.bug.Name, j.bug.What, j.v.Exit, j.v.Failed, j.bug.CaughtBy, clipText(j.v.Output))
+		})
+	}
+}
