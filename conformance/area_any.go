@@ -47,17 +47,24 @@ func (s *suite) anyArea() {
 	if s.scope != nil {
 		tools = s.scope.listed
 	}
+	// its tool: label names a tool of the server's own design in reports
+	toolLabel := func(t *mcp.Tool) ginkgo.Labels {
+		if !toolName.MatchString(t.Name) { // a name Ginkgo may refuse as a label; ANY-SURFACE-001 fails it
+			return nil
+		}
+		return ginkgo.Label(toolLabelPrefix + t.Name)
+	}
 	ginkgo.Describe("any", ginkgo.Label(LabelAny), func() {
 		for _, t := range tools {
-			ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly))
+			ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly), toolLabel(t))
 		}
 		ginkgo.Context("against the embedded mock", ginkgo.Label(LabelNeedsMock), func() {
 			ginkgo.BeforeEach(s.clean)
 			for _, t := range tools {
-				ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) })
-				ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) })
-				ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) })
-				ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) })
+				ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) }, toolLabel(t))
+				ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) }, toolLabel(t))
+				ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) }, toolLabel(t))
+				ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) }, toolLabel(t))
 			}
 			for _, read := range []bool{true, false} {
 				kind := "write"
@@ -252,10 +259,22 @@ func anyFaults() []anyFault {
 		{name: "malformed", result: true, fault: mockombi.Fault{Kind: mockombi.FaultMalformed}},
 		{name: "oversized", fault: mockombi.Fault{Kind: mockombi.FaultOversized, Size: 16 << 20}},
 		{name: "null strings", result: true, transform: func(v any) any { return mapStrings(v, func(string) any { return nil }) }},
+		{name: "deep nesting", result: true, transform: func(v any) any { return nest(v, anyNesting) }},
 		{name: "control characters", result: true, transform: func(v any) any {
 			return mapStrings(v, func(s string) any { return "\u202e" + s + "\u0007\u001b[31m\u2066" })
 		}},
 	}
+}
+
+// anyNesting is how deep the deep-nesting condition wraps Ombi's answer.
+const anyNesting = 5000
+
+// nest wraps v in depth one-element arrays.
+func nest(v any, depth int) any {
+	for range depth {
+		v = []any{v}
+	}
+	return v
 }
 
 // anyFaults calls a tool, with arguments that reached upstream, once under
@@ -541,6 +560,9 @@ func (s *suite) upstreamOracle(calls []mockombi.Call, t *mcp.Tool) []string {
 		}
 		if readOnly && isWrite(c) {
 			out = append(out, "ANY-EFFECTS-001: "+t.Name+" is annotated readOnlyHint true but sent a write: "+callLine(c))
+		}
+		if !readOnly && t.Annotations != nil && t.Annotations.DestructiveHint != nil && !*t.Annotations.DestructiveHint && c.Method == http.MethodDelete {
+			out = append(out, "ANY-EFFECTS-001: "+t.Name+" is annotated destructiveHint false but sent a DELETE: "+callLine(c))
 		}
 	}
 	return append(out, writtenTwice(calls)...)

@@ -74,7 +74,7 @@ type Check struct {
 	ID     string // check id, e.g. RESULTS-ISERROR-001.read_search
 	Area   string // one of Areas, "" if none
 	Clause string // clause id from the clause: label, "" if none
-	Tool   string // the catalogue tool the check judges (from its id), "" if none
+	Tool   string // the tool the check judges: a catalogue tool (from its id) or one of the server's own (its tool: label); "" if none
 	Labels []string
 	Text   string
 }
@@ -89,6 +89,9 @@ func checkOf(r types.SpecReport) Check {
 	for _, l := range c.Labels {
 		if strings.HasPrefix(l, clauseLabelPrefix) {
 			c.Clause = strings.TrimPrefix(l, clauseLabelPrefix)
+		}
+		if tool, ok := strings.CutPrefix(l, toolLabelPrefix); ok && c.Tool == "" {
+			c.Tool = tool // a tool of the server's own design (the any area)
 		}
 		for _, a := range Areas {
 			if l == a && c.Area == "" {

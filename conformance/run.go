@@ -394,7 +394,7 @@ type progress struct {
 	out     io.Writer
 	start   time.Time
 	area    string
-	counts  [3]int // passed, failed, skipped
+	counts  [3]int // passed, failed, not run (skipped, unimplemented, not applicable)
 	started time.Time
 }
 
@@ -421,7 +421,7 @@ func (p *progress) flush() {
 	if p.area == "" || p.counts[0]+p.counts[1] == 0 {
 		return
 	}
-	fmt.Fprintf(p.out, "\n-- area %-9s %4d passed %4d failed %4d skipped (%s)\n", p.area, p.counts[0], p.counts[1], p.counts[2], time.Since(p.started).Round(time.Millisecond))
+	fmt.Fprintf(p.out, "\n-- area %-9s %4d passed %4d failed %4d not run (%s)\n", p.area, p.counts[0], p.counts[1], p.counts[2], time.Since(p.started).Round(time.Millisecond))
 	p.area = ""
 }
 
