@@ -172,7 +172,7 @@ func (s *suite) anyExplore(ctx context.Context, t *mcp.Tool) {
 		s.fail(nil, "ANY-EXPLORE-001: %s: %v", t.Name, err)
 	}
 	if len(argsList) == 0 {
-		ginkgo.Skip(notApplicablePrefix + "the suite drew no argument object " + t.Name + "'s input schema accepts")
+		skipAs(StateNotApplicable, "the suite drew no argument object "+t.Name+"'s input schema accepts")
 	}
 	out := outputSchema(t)
 	for _, args := range argsList {
@@ -201,7 +201,7 @@ func (s *suite) anyRefuse(ctx context.Context, t *mcp.Tool) {
 	srv := s.anyServer(ctx)
 	cases := invalidArgs(t)
 	if len(cases) == 0 {
-		ginkgo.Skip(notApplicablePrefix + t.Name + "'s input schema refuses nothing the suite can build (no required, typed, enumerated or closed members)")
+		skipAs(StateNotApplicable, t.Name+"'s input schema refuses nothing the suite can build (no required, typed, enumerated or closed members)")
 	}
 	for _, c := range cases {
 		o, breaches := s.anyCall(ctx, srv, t, c.args)
@@ -387,7 +387,7 @@ func (s *suite) anyHang(ctx context.Context, tools []*mcp.Tool, read bool) {
 	if read {
 		kind = "read"
 	}
-	ginkgo.Skip(notApplicablePrefix + "no " + kind + " tool of the server reached upstream")
+	skipAs(StateNotApplicable, "no "+kind+" tool of the server reached upstream")
 }
 
 // reachingArgs returns arguments whose call reached upstream and the
@@ -396,7 +396,7 @@ func (s *suite) reachingArgs(ctx context.Context, srv *harness.Server, t *mcp.To
 	ginkgo.GinkgoHelper()
 	args, ok := s.tryReaching(ctx, srv, t)
 	if !ok {
-		ginkgo.Skip(notApplicablePrefix + "no schema-valid call of " + t.Name + " reached upstream")
+		skipAs(StateNotApplicable, "no schema-valid call of "+t.Name+" reached upstream")
 	}
 	s.clean()
 	o, err := srv.CallRaw(ctx, t.Name, args)

@@ -5,8 +5,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/onsi/ginkgo/v2"
 )
 
 // Profiles: what a run judges a server against.
@@ -28,10 +26,6 @@ var Profiles = []string{ProfileAuto, ProfileDesign, ProfileAny}
 
 // LabelAny marks the checks of ProfileAny; it is also their area.
 const LabelAny = "any"
-
-// notApplicablePrefix starts the skip message of a check the run's profile
-// does not judge; verdict turns such a skip into StateNotApplicable.
-const notApplicablePrefix = "not applicable: "
 
 // resolveProfile turns --profile into the profile of this run: auto picks
 // any when the server lists no catalogue tool and none is declared
@@ -70,6 +64,6 @@ func describeProfile(w io.Writer, profile, asked string, sc *scope) {
 // LabelAny.
 func (s *suite) requireProfile(labels []string) {
 	if s.profile == ProfileAny && !slices.Contains(labels, LabelAny) {
-		ginkgo.Skip(notApplicablePrefix + "a check of the design's catalogue; the run judges profile any")
+		skipAs(StateNotApplicable, "a check of the design's catalogue; the run judges profile any")
 	}
 }

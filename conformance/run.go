@@ -362,17 +362,37 @@ func verdict(sr types.SpecReport, base Baseline) CheckResult {
 			c.State = StateExpected
 		}
 		c.Failure = sr.Failure.Message
-	case strings.HasPrefix(sr.Failure.Message, notApplicablePrefix):
-		c.State = StateNotApplicable
-		c.Reason = strings.TrimPrefix(sr.Failure.Message, notApplicablePrefix)
-	case strings.HasPrefix(sr.Failure.Message, unimplementedPrefix):
-		c.State = StateUnimplemented
-		c.Reason = strings.TrimPrefix(sr.Failure.Message, unimplementedPrefix)
+	case entryState(sr) != "":
+		c.State = entryState(sr)
+		c.Reason = strings.TrimPrefix(sr.Failure.Message, c.State+": ")
 	default:
 		c.State = StateSkipped
 		c.Reason = sr.Failure.Message
 	}
 	return c
+}
+
+// stateEntry names the report entry that carries the state of a check
+// that ended without judging (StateUnimplemented, StateNotApplicable):
+// typed data verdict reads, also from the reports of a split run's
+// processes, instead of a message to parse.
+const stateEntry = "ombi-conformance-state"
+
+// skipAs ends the current check in state, with reason as its message
+// (prefixed with the state, for readers of the JUnit report).
+func skipAs(state, reason string) {
+	ginkgo.AddReportEntry(stateEntry, state, ginkgo.ReportEntryVisibilityNever)
+	ginkgo.Skip(state + ": " + reason)
+}
+
+// entryState is the state skipAs gave a check; "" when none.
+func entryState(sr types.SpecReport) string {
+	for _, e := range sr.ReportEntries {
+		if e.Name == stateEntry {
+			return e.StringRepresentation()
+		}
+	}
+	return ""
 }
 
 // skipRestarts makes a run against a server already running (--url) skip,

@@ -23,10 +23,6 @@ import (
 // in fails one check (VERIFY-AUTH-STARTUP-001.mode.MODE); the checks that
 // need that mode are unimplemented.
 
-// unimplementedPrefix starts the skip message of an unimplemented check;
-// verdict turns such a skip into StateUnimplemented.
-const unimplementedPrefix = "unimplemented: "
-
 // toolReasonPrefix starts the reason of a check unimplemented for its tool.
 const toolReasonPrefix = "the server does not list "
 
@@ -219,7 +215,7 @@ func (s *suite) judgedTools() []spec.Tool {
 // the server neither lists nor declares.
 func (s *suite) requireTool(tool string) {
 	if !s.judged(tool) {
-		ginkgo.Skip(unimplementedPrefix + toolReasonPrefix + tool + " (declare it with --tools or --bundles to have it judged)")
+		skipAs(StateUnimplemented, toolReasonPrefix+tool+" (declare it with --tools or --bundles to have it judged)")
 	}
 }
 
@@ -236,9 +232,9 @@ func (s *suite) requireMode(mode string) {
 	refused, tried := s.scope.refusal(mode)
 	switch {
 	case !tried:
-		ginkgo.Skip(unimplementedPrefix + "needs auth mode " + mode + ", not among --auth-modes")
+		skipAs(StateUnimplemented, "needs auth mode "+mode+", not among --auth-modes")
 	case refused != "":
-		ginkgo.Skip(unimplementedPrefix + "needs auth mode " + mode + ", which the server refused to start in")
+		skipAs(StateUnimplemented, "needs auth mode "+mode+", which the server refused to start in")
 	}
 }
 
@@ -285,7 +281,7 @@ func (s *suite) catalogueCheck() {
 			len(tools), declaredMissing, extra, undeclared)
 		if len(undeclared) > 0 {
 			sort.Strings(undeclared)
-			ginkgo.Skip(fmt.Sprintf("%s%d of the 31 catalogue tools are not listed: %s", unimplementedPrefix, len(undeclared), strings.Join(undeclared, ", ")))
+			skipAs(StateUnimplemented, fmt.Sprintf("%d of the 31 catalogue tools are not listed: %s", len(undeclared), strings.Join(undeclared, ", ")))
 		}
 	})
 }
