@@ -101,6 +101,20 @@ type Options struct {
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	IdleTimeout       time.Duration
+
+	// Proxy, when set, is the base URL of a real Ombi (such as
+	// http://127.0.0.1:5000 or https://ombi.example/ombi): every Ombi call
+	// (not the control API, not the dashboard; with StaticDir, only /api
+	// paths) is forwarded to it below its path and answered with what it
+	// answered. Journal, faults, latency and CORS apply on the way; the
+	// mock's own store and authentication do not.
+	Proxy string
+	// Record, with Proxy, is a data file the calls that pass through
+	// unfaulted are written to, scrubbed of credentials and e-mail
+	// addresses, as "recordings" a mock started with DataFile answers
+	// from. It is written at start, at most once a second while calls come
+	// and on Close or Shutdown.
+	Record string
 }
 
 // User is a login account of the mock.
@@ -160,6 +174,7 @@ type Server struct {
 	quirks   *quirkSet
 	auth     *authKeys
 	answers  answerCache // encoded answers of the search routes
+	proxy    *proxy      // nil unless Options.Proxy
 
 	mu   sync.Mutex
 	ln   net.Listener
@@ -217,6 +232,11 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("load mockombi seed: %w", err)
 	}
 	s.store = st
+	if opts.Proxy != "" {
+		if s.proxy, err = newProxy(opts); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -255,7 +275,7 @@ func checkOptions(o Options) error {
 	if o.Latency < 0 || o.TokenTTL < 0 {
 		return fmt.Errorf("options: Latency and TokenTTL must not be negative")
 	}
-	return nil
+	return checkProxyOptions(o)
 }
 
 // validOrigin reports whether s is a serialized origin: scheme://host[:port].
@@ -309,26 +329,30 @@ func (s *Server) URL() string {
 	return "http://" + s.ln.Addr().String() + s.basePath
 }
 
-// Close stops the listener and open connections.
+// Close stops the listener and open connections, and writes the
+// recording (Options.Record).
 func (s *Server) Close() error {
 	s.mu.Lock()
 	srv := s.http
 	s.mu.Unlock()
-	if srv == nil {
-		return nil
+	var err error
+	if srv != nil {
+		err = srv.Close()
 	}
-	return srv.Close()
+	return errors.Join(err, s.proxy.close())
 }
 
-// Shutdown stops accepting connections and waits for active ones until ctx ends.
+// Shutdown stops accepting connections and waits for active ones until ctx
+// ends, then writes the recording (Options.Record).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	srv := s.http
 	s.mu.Unlock()
-	if srv == nil {
-		return nil
+	var err error
+	if srv != nil {
+		err = srv.Shutdown(ctx)
 	}
-	return srv.Shutdown(ctx)
+	return errors.Join(err, s.proxy.close())
 }
 
 // Reset puts the store back to its seed (the data set or DataFile given at
@@ -461,8 +485,8 @@ func (s *Server) Credentials() Credentials {
 func (s *Server) now() time.Time { return s.opts.Clock() }
 
 // serve is the whole pipeline: control API (and the browser's icon), CORS,
-// journal, latency, faults, base path, API key middleware, routing,
-// authorization and the handler.
+// journal, latency, faults, base path, then the proxy or a recording, or
+// the API key middleware, routing, authorization and the handler.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	escaped := r.URL.EscapedPath()
 	if rest, ok := s.controlPath(escaped); ok {
@@ -553,6 +577,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if !inBase {
 		http.NotFound(out, r)
+		return
+	}
+	if s.forward(out, r, upstream, body, &call) {
 		return
 	}
 	if isAPIPath(upstream) {
@@ -757,7 +784,7 @@ func (s *Server) logRequest(c Call, d time.Duration) {
 		"time":        s.now().UTC().Format(time.RFC3339Nano),
 		"method":      c.Method,
 		"path":        c.Path,
-		"query":       c.Query,
+		"query":       redactQuery(c.Query),
 		"status":      c.Status,
 		"route":       c.Route,
 		"fault":       c.Fault,

@@ -26,7 +26,7 @@ const maxStateProblems = 50
 
 // stateSections lists the top-level keys of a data document in export order.
 func stateSections() []string {
-	return []string{"version", "movies", "collections", "people", "shows", "artists", "users", "requests", "issues", "votes", "settings"}
+	return []string{"version", "movies", "collections", "people", "shows", "artists", "users", "requests", "issues", "votes", "settings", "recordings"}
 }
 
 // StateError is a data document that failed validation. Each problem names
@@ -57,6 +57,8 @@ type stateDoc struct {
 	files  map[string]seedFile
 	// logins are the document's users that carry a password.
 	logins []User
+	// recordings are recorded Ombi answers (Options.Record writes them).
+	recordings []Recording
 }
 
 // seedFile is one seed file built from a data document, with the JSON
@@ -92,6 +94,7 @@ type stateShape struct {
 	Issues      *stateIssues         `json:"issues"`
 	Votes       []vote               `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
+	Recordings  []Recording          `json:"recordings"`
 }
 
 // parseState validates a data document and turns it into seed files.
@@ -166,7 +169,7 @@ func buildStateDoc(source string, top map[string]any, doc *stateShape) (*stateDo
 	}
 	prefixes := map[string]string{"movies.json": "", "tv.json": "/shows", "music.json": "/artists", "users.json": "/users",
 		"requests.json": "/requests", "issues.json": "/issues", "votes.json": ""}
-	d := &stateDoc{source: source, files: map[string]seedFile{}}
+	d := &stateDoc{source: source, files: map[string]seedFile{}, recordings: doc.Recordings}
 	for name, v := range files {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -725,6 +728,7 @@ func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
 			c.addf("$.settings%s: want an object (or, for features and themes, an array), got %s", pathKey(k), describeJSON(d.Settings[k]))
 		}
 	}
+	c.recordingProblems(d.Recordings)
 }
 
 // stateOut is the exported data document, sections in a fixed order.
@@ -740,6 +744,7 @@ type stateOut struct {
 	Issues      stateIssuesOut       `json:"issues"`
 	Votes       []map[string]any     `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
+	Recordings  []Recording          `json:"recordings,omitempty"`
 }
 
 // stateIssuesOut is the exported issues section.
@@ -758,6 +763,7 @@ func (st *store) export() ([]byte, error) {
 			Version: stateVersion, Movies: nonNil(st.search.movies), Collections: nonNil(st.search.collections),
 			People: nonNil(st.search.people), Shows: nonNil(st.search.shows), Artists: nonNil(st.search.artists),
 			Users: []map[string]any{}, Votes: []map[string]any{}, Settings: st.settings.sections,
+			Recordings: st.replay.list(),
 		}
 		for _, a := range st.users.accounts {
 			out.Users = append(out.Users, a.stateRecord())

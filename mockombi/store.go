@@ -68,6 +68,8 @@ type storeData struct {
 	integrations  integrationState
 	notifications notificationState
 	mobile        mobileState
+	// replay answers the calls the data document recorded; nil when none.
+	replay *replaySet
 }
 
 // newStore loads the seed: doc when given, else the built-in dataSet.
@@ -173,6 +175,7 @@ func (st *store) build(doc *stateDoc) (storeData, error) {
 	d.logins, d.label = st.defLogins, st.dataSet
 	if doc != nil {
 		d.logins, d.label = mergeLogins(doc.logins, st.optLogins), doc.source
+		d.replay = newReplaySet(doc.recordings)
 	}
 	return d, nil
 }

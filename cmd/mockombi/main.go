@@ -1,9 +1,12 @@
 // Command mockombi runs the stateful mock Ombi server: the Ombi HTTP API
 // with enforced auth, seeded data (built in or your own file), a bounded
 // journal, fault injection and switchable upstream quirks, plus the /_mock/
-// control API and its dashboard.
+// control API and its dashboard. With --proxy it stands in front of a real
+// Ombi instead, journaling and faulting the calls it forwards, and with
+// --record writes them to a data file that --data serves back offline.
 //
 //	mockombi --addr 127.0.0.1:5000 --data ./my-data.json --user alice:secret:power_user --static ./dist/browser
+//	mockombi --addr 127.0.0.1:5001 --proxy http://127.0.0.1:5000 --record ./recorded.json
 package main
 
 import (
@@ -13,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -111,6 +115,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.Var(&origins, "cors-origin", "browser origin allowed to call the /_mock/ control API cross-origin, e.g. http://localhost:4200; repeatable or comma-separated; * allows any")
 	fs.DurationVar(&c.opts.ReadTimeout, "read-timeout", mockombi.DefaultReadTimeout, "longest time to read a whole request (-1s: none)")
 	fs.DurationVar(&c.opts.IdleTimeout, "idle-timeout", mockombi.DefaultIdleTimeout, "idle keep-alive connections close after this (-1s: never)")
+	fs.StringVar(&c.opts.Proxy, "proxy", "", "forward every Ombi API call to the Ombi at this base URL, e.g. http://127.0.0.1:5000 or https://ombi.example/ombi")
+	fs.StringVar(&c.opts.Record, "record", "", "with --proxy: write the calls that pass through to this data file, for --data to serve back")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -127,6 +133,14 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 			return config{}, fmt.Errorf("parse flags: --data %q: want default, large or a readable JSON data file", data)
 		}
 		c.opts.DataFile = data
+	}
+	if c.opts.Proxy != "" {
+		if u, err := url.Parse(c.opts.Proxy); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return config{}, fmt.Errorf("parse flags: --proxy %q: want the http(s) base URL of an Ombi, e.g. http://127.0.0.1:5000", c.opts.Proxy)
+		}
+	}
+	if c.opts.Record != "" && c.opts.Proxy == "" {
+		return config{}, errors.New("parse flags: --record needs --proxy: it records what the Ombi behind the proxy answers")
 	}
 	if c.opts.JournalSize == 0 {
 		return config{}, errors.New("parse flags: --journal 0 keeps nothing; give a positive count or -1 for no limit")
@@ -163,15 +177,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := srv.Start(c.addr); err != nil {
 		return err
 	}
-	creds := srv.Credentials()
-	source := c.opts.DataSet
+	source := "data " + c.opts.DataSet
 	if c.opts.DataFile != "" {
-		source = c.opts.DataFile
+		source = "data " + c.opts.DataFile
 	}
-	fmt.Fprintf(stdout, "mockombi listening on %s (data %s)\n", srv.URL(), source)
-	fmt.Fprintf(stdout, "  ApiKey: %s\n", creds.APIKey)
-	for _, u := range creds.Users {
-		fmt.Fprintf(stdout, "  user %s / %s (%s)\n", u.Username, u.Password, u.Role)
+	if c.opts.Proxy != "" {
+		source = "proxy to " + c.opts.Proxy
+	}
+	fmt.Fprintf(stdout, "mockombi listening on %s (%s)\n", srv.URL(), source)
+	if c.opts.Proxy == "" {
+		creds := srv.Credentials()
+		fmt.Fprintf(stdout, "  ApiKey: %s\n", creds.APIKey)
+		for _, u := range creds.Users {
+			fmt.Fprintf(stdout, "  user %s / %s (%s)\n", u.Username, u.Password, u.Role)
+		}
+	} else {
+		fmt.Fprintf(stdout, "  the Ombi API is forwarded: use the credentials of the Ombi at %s\n", c.opts.Proxy)
+	}
+	if c.opts.Record != "" {
+		fmt.Fprintf(stdout, "  recording to %s (written every second and on exit)\n", c.opts.Record)
 	}
 	fmt.Fprintf(stdout, "  dashboard: %s/_mock/\n", srv.URL())
 	fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, faults, quirks, state, reset, canaries, auth/rotate, credentials, info)\n", srv.URL())

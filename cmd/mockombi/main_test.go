@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,6 +71,15 @@ func TestParseFlags(t *testing.T) {
 		{"bad data set", []string{"--data", "huge"}, nil, "want default, large or a readable JSON data file"},
 		{"static must exist", []string{"--static", dir + "/nope"}, nil, "not a directory"},
 		{"stray argument", []string{"extra"}, nil, "unexpected argument"},
+		{"proxy and record", []string{"--proxy", "https://ombi.example/ombi", "--record", dir + "/rec.json"}, func(t *testing.T, c config) {
+			if c.opts.Proxy != "https://ombi.example/ombi" || c.opts.Record != dir+"/rec.json" {
+				t.Errorf("config = %+v", c.opts)
+			}
+		}, ""},
+		{"proxy without a scheme", []string{"--proxy", "127.0.0.1:5000"}, nil, "--proxy"},
+		{"proxy not http", []string{"--proxy", "ftp://ombi.example"}, nil, `--proxy "ftp://ombi.example": want the http(s) base URL`},
+		{"proxy without a host", []string{"--proxy", "http:///ombi"}, nil, "--proxy"},
+		{"record without proxy", []string{"--record", dir + "/rec.json"}, nil, "--record needs --proxy"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,6 +330,159 @@ func TestRun_userReplacesDefaultAccounts(t *testing.T) {
 					t.Fatal(err)
 				}
 				resp.Body.Close()
+			}
+		})
+	}
+}
+
+// TestBinary_proxyAndRecord runs the built binary: usage errors of --proxy
+// and --record exit 2 naming the flag; a proxy in front of an Ombi (a
+// mock on the example data) records the calls until SIGINT or SIGTERM, and
+// --data serves the recording back with the same answers.
+func TestBinary_proxyAndRecord(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mockombi")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	t.Run("usage errors", func(t *testing.T) {
+		for _, tt := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"--record", "rec.json"}, "mockombi: parse flags: --record needs --proxy"},
+			{[]string{"--proxy", "ftp://ombi.example"}, `mockombi: parse flags: --proxy "ftp://ombi.example"`},
+			{[]string{"--proxy", "ombi.example"}, `--proxy "ombi.example": want the http(s) base URL`},
+		} {
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, tt.args...)
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("mockombi %s: %v, stderr %q; want exit 2 and %q", strings.Join(tt.args, " "), err, stderr.String(), tt.want)
+			}
+		}
+	})
+	const key = "upstream-binary-test-key-0123456789"
+	up, err := mockombi.New(mockombi.Options{DataFile: "../../mockombi/testdata/example-data.json", APIKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := up.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = up.Close() })
+	calls := []struct{ method, path, body string }{
+		{"POST", "/api/v1/Token", `{"username":"alice","password":"ExampleAlice1!"}`},
+		{"GET", "/api/v1/Settings/customization", ""},
+		{"GET", "/api/v1/Search/movie/arrival?apikey=" + key, ""},
+		{"GET", "/api/v1/Identity/Users", ""},
+	}
+	ask := func(t *testing.T, base string, i int) (int, string) {
+		t.Helper()
+		c := calls[i]
+		req, err := http.NewRequest(c.method, base+c.path, strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("ApiKey", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "recorded.json")
+			cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--proxy", up.URL(), "--record", file)
+			var stderr syncBuffer
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			t.Cleanup(func() {
+				_ = cmd.Process.Kill()
+				<-done
+			})
+			banner := bufio.NewScanner(stdout)
+			base := ""
+			for base == "" && banner.Scan() {
+				if m := regexp.MustCompile(`listening on (http://\S+) \(proxy to `).FindStringSubmatch(banner.Text()); m != nil {
+					base = m[1]
+				}
+			}
+			if base == "" {
+				t.Fatal("no banner")
+			}
+			go func() { _, _ = io.Copy(io.Discard, stdout) }()
+			var want []string
+			for i := range calls {
+				status, body := ask(t, base, i)
+				if status != 200 {
+					t.Fatalf("%s %s = %d %s", calls[i].method, calls[i].path, status, body)
+				}
+				want = append(want, body)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				done <- err
+				if err != nil {
+					t.Fatalf("exit after %v: %v, stderr %s", sig, err, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no exit 10s after %v", sig)
+			}
+			recorded, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, secret := range []string{key, "ExampleAlice1!", "alice@example.test", "eyJ"} {
+				if strings.Contains(string(recorded), secret) || strings.Contains(stderr.String(), secret) {
+					t.Errorf("the recording or the log holds %q", secret)
+				}
+			}
+			if n := strings.Count(stderr.String(), "\n"); n != len(calls) {
+				t.Errorf("%d log lines, want %d:\n%s", n, len(calls), stderr.String())
+			}
+			// offline
+			ctx, cancel := context.WithCancel(context.Background())
+			var out syncBuffer
+			offline := make(chan error, 1)
+			go func() {
+				offline <- run(ctx, []string{"--addr", "127.0.0.1:0", "--quiet", "--data", file}, &out, io.Discard)
+			}()
+			defer func() {
+				cancel()
+				if err := <-offline; err != nil {
+					t.Error(err)
+				}
+			}()
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(out.String(), "control API:") {
+				if time.Now().After(deadline) {
+					t.Fatalf("no banner: %q", out.String())
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			replay := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(out.String())[1]
+			for i := range calls {
+				status, body := ask(t, replay, i)
+				if status != 200 || (i != 0 && i != 3 && body != want[i]) {
+					t.Errorf("replayed %s %s = %d %s\nwant %s", calls[i].method, calls[i].path, status, body, want[i])
+				}
 			}
 		})
 	}
