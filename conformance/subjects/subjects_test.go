@@ -1,8 +1,13 @@
-package conformance_test
+// Package subjects_test judges the subjects of this directory, Ombi MCP
+// servers of other designs and languages with planted bugs, in the any
+// profile of the suite. It is a package of its own so that go test runs it
+// beside the suite's own tests.
+package subjects_test
 
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,18 +27,16 @@ const subjectSeed = 20261203
 // much of its time waiting on a hung upstream or a starting interpreter.
 const subjectJobs = 3
 
-// TestSubjects judges each subject (conformance/subjects: Ombi MCP servers
-// of other designs and languages) in the profile the suite picks for a
+// TestSubjects judges each subject (a directory here: an Ombi MCP server of
+// another design and language) in the profile the suite picks for a
 // server that lists no catalogue tool: clean, no check fails; with each of
 // its planted bugs switched on, a check of the clause its bugs.json names
 // fails.
 func TestSubjects(t *testing.T) {
-	t.Parallel()
-	subs, err := conformance.LoadSubjects("subjects")
+	subs, err := conformance.LoadSubjects(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli := cliBinary(t)
 	type judgment struct {
 		sub conformance.Subject
 		bug conformance.SubjectBug // zero for the clean subject
@@ -90,4 +93,34 @@ func TestSubjects(t *testing.T) {
 			t.Errorf("SUBJECT_BUG=%s (%s) was not caught: exit %d, failed %v, none of %s\n%s", j.bug.Name, j.bug.What, j.v.Exit, j.v.Failed, j.bug.CaughtBy, clipText(j.v.Output))
 		})
 	}
+}
+
+// cli is the suite's command, built once for the package's tests.
+var cli string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ombi-subjects-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	cli = filepath.Join(dir, "ombi-conformance")
+	out, err := exec.Command("go", "build", "-o", cli, "github.com/ombi-mcp/ombi-mcp/cmd/ombi-conformance").CombinedOutput()
+	code := 2
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build ombi-conformance: %v\n%s", err, out)
+	} else {
+		code = m.Run()
+	}
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// clipText keeps the end of a long output, where the failures are.
+func clipText(s string) string {
+	const keep = 6000
+	if len(s) <= keep {
+		return s
+	}
+	return "…" + s[len(s)-keep:]
 }
