@@ -1,11 +1,13 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -585,9 +587,10 @@ func writtenTwice(calls []mockombi.Call) []string {
 }
 
 // upstreamOracle judges the upstream calls of one tools/call: each is a
-// route of Ombi (one the mock serves), with a body that binds to the
-// route's model (no member Ombi does not read), and the credentials of the
-// mode; a read-only tool writes nothing; no write is sent twice.
+// route of Ombi (one the mock serves or the ledger lists), with a body and
+// query Ombi reads (no member or parameter its action does not have), and
+// the credentials of the mode; a read-only tool writes nothing; no write
+// is sent twice.
 func (s *suite) upstreamOracle(calls []mockombi.Call, t *mcp.Tool) []string {
 	var out []string
 	mode := s.withMode(harness.Config{}).AuthMode
@@ -601,9 +604,15 @@ func (s *suite) upstreamOracle(calls []mockombi.Call, t *mcp.Tool) []string {
 		switch {
 		case c.Route == "" && !known:
 			out = append(out, "ANY-UPSTREAM-001: "+c.Method+" "+pathOnly(c.Path)+" is not a route of Ombi's API")
-		case known && len(c.Body) > 0:
+		}
+		if known && len(c.Body) > 0 {
 			if extra := unknownMembers(c.Body, r.Body); len(extra) > 0 {
 				out = append(out, fmt.Sprintf("ANY-UPSTREAM-001: %s %s sent body members Ombi's model for it does not have: %s (it reads %s)", c.Method, pathOnly(c.Path), strings.Join(extra, ", "), strings.Join(r.Body, ", ")))
+			}
+		}
+		if known && c.Query != "" {
+			if extra := unknownParams(c.Query, r.Query); len(extra) > 0 {
+				out = append(out, fmt.Sprintf("ANY-UPSTREAM-001: %s %s sent query parameters Ombi's action for it does not read: %s (it reads %s)", c.Method, pathOnly(c.Path), strings.Join(extra, ", "), cmp.Or(strings.Join(r.Query, ", "), "none")))
 			}
 		}
 		switch mode {
@@ -660,8 +669,30 @@ func ledgerRoute(c mockombi.Call) (spec.Route, bool) {
 				found.Body = append(found.Body, m)
 			}
 		}
+		for _, q := range r.Query {
+			if !slices.Contains(found.Query, q) {
+				found.Query = append(found.Query, q)
+			}
+		}
 	}
 	return found, ok
+}
+
+// unknownParams lists the query parameters of a call that match none of
+// the route's, ignoring case as ASP.NET binds.
+func unknownParams(rawQuery string, params []string) []string {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return []string{rawQuery}
+	}
+	var out []string
+	for k := range q {
+		if !slices.ContainsFunc(params, func(p string) bool { return strings.EqualFold(p, k) }) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // unknownMembers lists the top-level members of a JSON object body that

@@ -470,8 +470,11 @@ def tool_search_media(ombi, args):
     media = args.get("media_type", "movie")
     if not query:
         raise BadArgument("query must not be blank")
-    answer = ombi.call("GET", "/api/v1/Search/%s/{searchTerm}" % media,
-                       "/api/v1/Search/%s/%s" % (media, seg(query)))
+    path = "/api/v1/Search/%s/%s" % (media, seg(query))
+    if BUG == "stray-query":
+        # asks for English titles, a parameter this action of Ombi does not read
+        path += "?languageCode=en"
+    answer = ombi.call("GET", "/api/v1/Search/%s/{searchTerm}" % media, path)
     if answer is None:
         raise Upstream("Ombi answered 200 without data", 200)
     items = as_list(answer)
