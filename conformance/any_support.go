@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,13 +68,18 @@ type mockPool struct {
 }
 
 // pool reads ids (integer members whose name ends in "id", by member) and
-// titles (string members named title or name) from the mock's state, once
-// a run (its seed data); empty for a live upstream.
+// titles (string members named title or name) once a run: from the mock's
+// state (its seed data), or from a live Ombi's own answers.
 func (s *suite) pool() mockPool {
 	s.anyMu.Lock()
 	defer s.anyMu.Unlock()
 	if s.mockPool == nil {
-		p := readPool(s.h.Upstream)
+		var p mockPool
+		if s.h.Upstream.IsLive() { // a live Ombi's data is not the mock's
+			p = discoverPool(s.opts.OmbiURL, s.opts.AuthMode, s.h.Upstream.Credentials())
+		} else {
+			p = readPool(s.h.Upstream)
+		}
 		s.mockPool = &p
 	}
 	return *s.mockPool
@@ -88,13 +95,75 @@ func readPool(up *harness.Upstream) mockPool {
 	if m.WriteState(&buf) != nil {
 		return p
 	}
-	var doc any
-	dec := json.NewDecoder(&buf)
-	dec.UseNumber()
-	if dec.Decode(&doc) != nil {
-		return p
+	p.add(buf.Bytes())
+	p.sort()
+	return p
+}
+
+// discoveryRoutes are the reads that show a live Ombi's ids and titles:
+// popular titles, the newest requests, the pending issues.
+var discoveryRoutes = []string{
+	"/api/v2/Search/movie/popular/0/20",
+	"/api/v2/Search/tv/popular/0/20",
+	"/api/v2/Requests/movie/20/0/RequestedDate/desc",
+	"/api/v2/Requests/tv/20/0/RequestedDate/desc",
+	"/api/v1/Issues/20/0/0",
+}
+
+// discoverPool reads ids and titles from a live Ombi (directly, not through
+// the proxy: these reads are the suite's, not the server's), with the
+// run's credentials; a read that fails adds nothing.
+func discoverPool(base, mode string, creds harness.Credentials) mockPool {
+	p := mockPool{ids: map[string][]int64{}}
+	client := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	base = strings.TrimRight(base, "/")
+	header := http.Header{"Accept": {"application/json"}}
+	if mode == "api_key" {
+		header.Set("ApiKey", creds.APIKey)
+		if creds.UserName != "" {
+			header.Set("UserName", creds.UserName)
+		}
+	} else {
+		body, _ := json.Marshal(map[string]string{"username": creds.Username, "password": creds.Password})
+		resp, err := client.Post(base+"/api/v1/Token", "application/json", bytes.NewReader(body))
+		if err != nil {
+			return p
+		}
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
+		_ = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tok)
+		_ = resp.Body.Close()
+		header.Set("Authorization", "Bearer "+tok.AccessToken)
 	}
-	ids, titles := map[string]map[int64]bool{}, map[string]bool{}
+	for _, route := range discoveryRoutes {
+		req, err := http.NewRequest(http.MethodGet, base+route, nil)
+		if err != nil {
+			continue
+		}
+		req.Header = header.Clone()
+		resp, err := client.Do(req)
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+		_ = resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			p.add(b)
+		}
+	}
+	p.sort()
+	return p
+}
+
+// add reads the ids and titles of a JSON document into the pool.
+func (p *mockPool) add(doc []byte) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return
+	}
 	var walk func(v any)
 	walk = func(v any) {
 		switch t := v.(type) {
@@ -103,15 +172,12 @@ func readPool(up *harness.Upstream) mockPool {
 				lk := strings.ToLower(k)
 				switch x := x.(type) {
 				case json.Number:
-					if n, err := x.Int64(); err == nil && n > 0 && strings.HasSuffix(lk, "id") {
-						if ids[lk] == nil {
-							ids[lk] = map[int64]bool{}
-						}
-						ids[lk][n] = true
+					if n, err := x.Int64(); err == nil && n > 0 && strings.HasSuffix(lk, "id") && !slices.Contains(p.ids[lk], n) {
+						p.ids[lk] = append(p.ids[lk], n)
 					}
 				case string:
-					if (lk == "title" || lk == "name") && x != "" && utf8.RuneCountInString(x) <= 80 {
-						titles[x] = true
+					if (lk == "title" || lk == "name") && x != "" && utf8.RuneCountInString(x) <= 80 && !slices.Contains(p.titles, x) {
+						p.titles = append(p.titles, x)
 					}
 				default:
 					walk(x)
@@ -123,18 +189,16 @@ func readPool(up *harness.Upstream) mockPool {
 			}
 		}
 	}
-	walk(doc)
-	for k, set := range ids {
-		for n := range set {
-			p.ids[k] = append(p.ids[k], n)
-		}
-		slices.Sort(p.ids[k])
-	}
-	for t := range titles {
-		p.titles = append(p.titles, t)
+	walk(v)
+}
+
+// sort orders the pool, so that what is drawn from it depends only on the
+// seed.
+func (p *mockPool) sort() {
+	for _, ids := range p.ids {
+		slices.Sort(ids)
 	}
 	sort.Strings(p.titles)
-	return p
 }
 
 // idClasses are the members of the mock's data whose ids suit an integer

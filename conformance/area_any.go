@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
@@ -57,24 +58,34 @@ func (s *suite) anyArea() {
 		}
 		return ginkgo.Label(toolLabelPrefix + t.Name)
 	}
+	// a live run without --allow-mutations calls read-only tools only
+	effect := func(readOnly bool) ginkgo.Labels {
+		if readOnly {
+			return ginkgo.Label(LabelReadOnly)
+		}
+		return nil
+	}
 	ginkgo.Describe("any", ginkgo.Label(LabelAny), func() {
 		for _, t := range tools {
 			ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly), toolLabel(t))
 		}
-		ginkgo.Context("against the embedded mock", ginkgo.Label(LabelNeedsMock), func() {
+		// the journal and faults: the embedded mock's, or those of the
+		// proxy in front of a live Ombi
+		ginkgo.Context("with the upstream's journal", ginkgo.Label(LabelNeedsJournal), func() {
 			ginkgo.BeforeEach(s.clean)
 			for _, t := range tools {
-				ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) }, toolLabel(t))
-				ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) }, toolLabel(t))
-				ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) }, toolLabel(t))
-				ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) }, toolLabel(t))
+				ro := effect(t.Annotations != nil && t.Annotations.ReadOnlyHint)
+				ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) }, toolLabel(t), ro)
+				ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) }, toolLabel(t), ro)
+				ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) }, toolLabel(t), ro)
+				ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) }, toolLabel(t), ro)
 			}
 			for _, read := range []bool{true, false} {
 				kind := "write"
 				if read {
 					kind = "read"
 				}
-				ClauseItFor("ANY-TIMEOUT-001", kind, func(ctx ginkgo.SpecContext) { s.anyHang(ctx, tools, read) })
+				ClauseItFor("ANY-TIMEOUT-001", kind, func(ctx ginkgo.SpecContext) { s.anyHang(ctx, tools, read) }, effect(read))
 			}
 		})
 	})
@@ -524,7 +535,7 @@ func (s *suite) plantTransformed(calls []mockombi.Call, transform func(any) any)
 		if c.Method != http.MethodGet || c.Status != http.StatusOK {
 			continue
 		}
-		real, ok := s.mockJSON(pathOnly(c.Path) + query(c.Query))
+		real, ok := s.upstreamJSON(c)
 		if !ok {
 			continue
 		}
@@ -539,10 +550,19 @@ func (s *suite) plantTransformed(calls []mockombi.Call, transform func(any) any)
 	return n
 }
 
-// mockJSON is the mock's own answer to a GET, when it is 200 with JSON
-// that is not null.
-func (s *suite) mockJSON(target string) (any, bool) {
-	rec := s.mockDirect(http.MethodGet, target)
+// upstreamJSON is the upstream's own answer to a GET the server made, asked
+// again with the server's credentials (through the proxy, a live Ombi's),
+// when it is 200 with JSON that is not null.
+func (s *suite) upstreamJSON(c mockombi.Call) (any, bool) {
+	m := s.h.Upstream.Mock()
+	req := httptest.NewRequest(http.MethodGet, pathOnly(c.Path)+query(c.Query), nil)
+	for _, h := range []string{"ApiKey", "UserName", "Authorization", "Accept"} {
+		if v := c.Header.Get(h); v != "" {
+			req.Header.Set(h, v)
+		}
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, req)
 	var v any
 	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &v) != nil || v == nil {
 		return nil, false

@@ -22,6 +22,10 @@ const (
 	// LabelNeedsMock marks checks that need the embedded mock (journal,
 	// faults, quirks, canaries); a live run never runs them.
 	LabelNeedsMock = "needs-mock"
+	// LabelNeedsJournal marks checks that need only the upstream's journal
+	// and injected faults, which a live run has through the mockombi proxy
+	// it puts in front of the live Ombi.
+	LabelNeedsJournal = "needs-journal"
 )
 
 const clauseLabelPrefix = "clause:"

@@ -511,17 +511,26 @@ func (e *propEnv) secrets() []secret { return upstreamSecrets(e.up) }
 
 // upstreamSecrets lists the mock's canaries and the credentials a server
 // of it was given or issued: API key, passwords, and every JWT seen on the
-// wire.
+// wire; for a live Ombi, the credentials the run was given and the JWTs.
 func upstreamSecrets(up *harness.Upstream) []secret {
 	var out []secret
-	cs, _ := up.Canaries()
-	for _, c := range cs {
-		out = append(out, secret{"canary " + c.Name + " (" + c.Where + ")", c.Value})
-	}
-	creds := up.Mock().Credentials()
-	out = append(out, secret{"the configured API key", creds.APIKey})
-	for _, u := range creds.Users {
-		out = append(out, secret{"the password of " + u.Username, u.Password})
+	if up.IsLive() { // the credentials the run was given
+		creds := up.Credentials()
+		for _, c := range []secret{{"the configured API key", creds.APIKey}, {"the configured password", creds.Password}} {
+			if len(c.value) >= 6 {
+				out = append(out, c)
+			}
+		}
+	} else {
+		cs, _ := up.Canaries()
+		for _, c := range cs {
+			out = append(out, secret{"canary " + c.Name + " (" + c.Where + ")", c.Value})
+		}
+		creds := up.Mock().Credentials()
+		out = append(out, secret{"the configured API key", creds.APIKey})
+		for _, u := range creds.Users {
+			out = append(out, secret{"the password of " + u.Username, u.Password})
+		}
 	}
 	seen := map[string]bool{}
 	for _, c := range up.Journal() {

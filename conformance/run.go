@@ -219,7 +219,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var up *harness.Upstream
 	if opts.OmbiURL != "" {
-		up = harness.Live(opts.OmbiURL, opts.Credentials)
+		// through a proxy: the journal and faults of the checks that need
+		// only those (LabelNeedsJournal), against the live Ombi's answers
+		p, err := harness.LiveProxied(opts.OmbiURL, opts.Credentials)
+		if err != nil {
+			return nil, err
+		}
+		up = p
 		opts.LabelFilter = liveFilter(opts.LabelFilter, opts.AllowMutations)
 	} else {
 		m, err := harness.StartMockAt(opts.MockAddr, mockombi.Options{})

@@ -21,10 +21,13 @@ type Credentials struct {
 }
 
 // Upstream is the Ombi the server under test talks to: the embedded mockombi
-// (the default) or a live instance.
+// (the default) or a live instance, reached directly or through a mockombi
+// proxy in front of it (LiveProxied), which keeps the journal and injects
+// faults on the way.
 type Upstream struct {
 	url   string
-	mock  *mockombi.Server // nil when live
+	mock  *mockombi.Server // nil when live and reached directly
+	live  bool             // a live Ombi: its data, not the mock's
 	creds Credentials
 }
 
@@ -72,16 +75,31 @@ func StartMockAt(addr string, opts mockombi.Options) (*Upstream, error) {
 
 // Live returns an Upstream for a live Ombi at url.
 func Live(url string, creds Credentials) *Upstream {
-	return &Upstream{url: url, creds: creds}
+	return &Upstream{url: url, creds: creds, live: true}
+}
+
+// LiveProxied returns an Upstream for a live Ombi at url reached through
+// a mockombi proxy on a loopback port chosen at run time: the server under
+// test talks to the proxy, which forwards every call and keeps the journal,
+// and answers injected faults itself. The mock's own data, users and
+// quirks play no part.
+func LiveProxied(url string, creds Credentials) (*Upstream, error) {
+	m, err := StartMock(mockombi.Options{Proxy: url})
+	if err != nil {
+		return nil, err
+	}
+	m.creds, m.live = creds, true
+	return m, nil
 }
 
 // URL returns the upstream base URL, path prefix included.
 func (u *Upstream) URL() string { return u.url }
 
 // IsLive reports whether the upstream is a live Ombi rather than the mock.
-func (u *Upstream) IsLive() bool { return u.mock == nil }
+func (u *Upstream) IsLive() bool { return u.live }
 
-// Mock returns the embedded mock, or nil when live.
+// Mock returns the embedded mock (the proxy in front of a live Ombi), or
+// nil when the upstream is a live Ombi reached directly.
 func (u *Upstream) Mock() *mockombi.Server { return u.mock }
 
 // Credentials returns the credentials handed to servers under test.

@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // subjectSeed is the seed the subjects are judged with here; make soak
@@ -123,4 +125,59 @@ func clipText(s string) string {
 		return s
 	}
 	return "…" + s[len(s)-keep:]
+}
+
+// TestSubjects_live judges a subject against "your own Ombi": a stand-in
+// the suite reaches only by URL and API key (a mockombi with the large
+// data set and an API key of its own, which the suite has never seen),
+// through the proxy a live run puts in front of it. Clean, the read-only
+// checks of the any profile pass; planted bugs in read tools are caught
+// against the stand-in's answers, with ids the run discovered from it.
+func TestSubjects_live(t *testing.T) {
+	const key = "stand-in-key-5d41402abc4b2a76"
+	standIn, err := mockombi.New(mockombi.Options{DataSet: mockombi.DataSetLarge, APIKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := standIn.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = standIn.Close() })
+	subs, err := conformance.LoadSubjects(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(subs, func(s conformance.Subject) bool { return s.Name == "pyombi" })
+	if i < 0 {
+		t.Fatal("no pyombi subject")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	live := []string{"--ombi-url", standIn.URL(), "--auth-mode", "api_key", "--api-key", key}
+	tests := []struct {
+		bug    conformance.SubjectBug
+		caught string // a check that must fail; "" = none may
+	}{
+		{conformance.SubjectBug{}, ""},
+		{conformance.SubjectBug{Name: "readonly-write", CaughtBy: "ANY-EFFECTS-001"}, "ANY-EXPLORE-001.get_media_details"},
+		{conformance.SubjectBug{Name: "key-in-error", CaughtBy: "ANY-LEAK-001"}, "ANY-FAULTS-001.list_requests"},
+		{conformance.SubjectBug{Name: "stray-query", CaughtBy: "ANY-UPSTREAM-001"}, "ANY-EXPLORE-001.search_media"},
+	}
+	for _, tt := range tests {
+		t.Run(cmp.Or(tt.bug.Name, "clean"), func(t *testing.T) {
+			v, err := conformance.JudgeSubject(ctx, cli, subs[i], tt.bug, subjectSeed, live...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !v.Pass(tt.bug.Name) {
+				t.Fatalf("exit %d, failed %v, caught %v\n%s", v.Exit, v.Failed, v.Caught, clipText(v.Output))
+			}
+			if tt.caught != "" && !slices.Contains(v.Caught, tt.caught) {
+				t.Errorf("%s was caught by %v, want among them %s", tt.bug.Name, v.Caught, tt.caught)
+			}
+			if tt.bug.Name == "" && !strings.Contains(v.Output, "-- area any ") {
+				t.Errorf("the any area did not run against the stand-in:\n%s", clipText(v.Output))
+			}
+		})
+	}
 }
