@@ -705,14 +705,7 @@ func unknownParams(rawQuery string, params []string) []string {
 	if err != nil {
 		return []string{rawQuery}
 	}
-	var out []string
-	for k := range q {
-		if !slices.ContainsFunc(params, func(p string) bool { return strings.EqualFold(p, k) }) {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return notAmong(q, params)
 }
 
 // unknownMembers lists the top-level members of a JSON object body that
@@ -722,9 +715,15 @@ func unknownMembers(body json.RawMessage, members []string) []string {
 	if json.Unmarshal(body, &obj) != nil {
 		return nil
 	}
+	return notAmong(obj, members)
+}
+
+// notAmong lists, sorted, the keys of m that match none of names,
+// ignoring case.
+func notAmong[V any](m map[string]V, names []string) []string {
 	var out []string
-	for k := range obj {
-		if !slices.ContainsFunc(members, func(m string) bool { return strings.EqualFold(m, k) }) {
+	for k := range m {
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, k) }) {
 			out = append(out, k)
 		}
 	}
