@@ -144,3 +144,41 @@ func TestQuirks_names(t *testing.T) {
 		t.Fatalf("SetQuirk(nope) = %v", err)
 	}
 }
+
+// With NoControl the mock is a black box: every /_mock/ path is answered as
+// Ombi answers a route it does not have, and nothing it asks for happens,
+// while Ombi's API (and the Go journal) work as ever.
+func TestControl_off(t *testing.T) {
+	s := newTestServer(t, Options{NoControl: true})
+	tests := []struct {
+		method, path, body string
+	}{
+		{"GET", "/_mock", ""},
+		{"GET", "/_mock/", ""},
+		{"GET", "/_mock/journal", ""},
+		{"GET", "/_mock/credentials", ""},
+		{"GET", "/_mock/state", ""},
+		{"POST", "/_mock/faults", `{"path":"/api/v1/Status","status":500}`},
+		{"POST", "/_mock/reset", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			res := do(t, s, call{method: tt.method, path: tt.path, body: tt.body})
+			if res.status != http.StatusNotFound && res.status != http.StatusUnauthorized {
+				t.Errorf("%s %s = %d %s, want Ombi's answer to a route it does not have", tt.method, tt.path, res.status, res.body)
+			}
+			if strings.Contains(string(res.body), DefaultAPIKey) {
+				t.Errorf("%s %s leaks the API key: %s", tt.method, tt.path, res.body)
+			}
+		})
+	}
+	if len(s.Faults()) != 0 {
+		t.Errorf("a fault was injected through the switched-off control API: %v", s.Faults())
+	}
+	if res := do(t, s, call{method: "GET", path: "/api/v1/Status"}); res.status != http.StatusOK {
+		t.Errorf("GET /api/v1/Status = %d, want 200", res.status)
+	}
+	if j := s.Journal(); len(j) == 0 {
+		t.Errorf("the Go journal recorded nothing")
+	}
+}

@@ -115,6 +115,11 @@ type Options struct {
 	// from. It is written at start, at most once a second while calls come
 	// and on Close or Shutdown.
 	Record string
+	// NoControl switches the /_mock/ control API and its dashboard off:
+	// those paths are answered as Ombi answers a route it does not have,
+	// so the mock is a black box reachable only through Ombi's API (a
+	// stand-in for someone's own Ombi).
+	NoControl bool
 }
 
 // User is a login account of the mock.
@@ -489,7 +494,7 @@ func (s *Server) now() time.Time { return s.opts.Clock() }
 // the API key middleware, routing, authorization and the handler.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	escaped := r.URL.EscapedPath()
-	if rest, ok := s.controlPath(escaped); ok {
+	if rest, ok := s.controlPath(escaped); ok && !s.opts.NoControl {
 		s.serveControl(w, r, rest)
 		return
 	}

@@ -115,6 +115,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.Var(&origins, "cors-origin", "browser origin allowed to call the /_mock/ control API cross-origin, e.g. http://localhost:4200; repeatable or comma-separated; * allows any")
 	fs.DurationVar(&c.opts.ReadTimeout, "read-timeout", mockombi.DefaultReadTimeout, "longest time to read a whole request (-1s: none)")
 	fs.DurationVar(&c.opts.IdleTimeout, "idle-timeout", mockombi.DefaultIdleTimeout, "idle keep-alive connections close after this (-1s: never)")
+	fs.BoolVar(&c.opts.NoControl, "no-control", false, "switch the /_mock/ control API and dashboard off: a black box reachable only through Ombi's API")
 	fs.StringVar(&c.opts.Proxy, "proxy", "", "forward every Ombi API call to the Ombi at this base URL, e.g. http://127.0.0.1:5000 or https://ombi.example/ombi")
 	fs.StringVar(&c.opts.Record, "record", "", "with --proxy: write the calls that pass through to this data file, for --data to serve back")
 	if err := fs.Parse(args); err != nil {
@@ -197,9 +198,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.opts.Record != "" {
 		fmt.Fprintf(stdout, "  recording to %s (written every second and on exit)\n", c.opts.Record)
 	}
-	fmt.Fprintf(stdout, "  dashboard: %s/_mock/\n", srv.URL())
-	fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, faults, quirks, state, reset, canaries, auth/rotate, credentials, info)\n", srv.URL())
-	if !loopback(c.addr) {
+	if c.opts.NoControl {
+		fmt.Fprintf(stdout, "  control API and dashboard: off (--no-control)\n")
+	} else {
+		fmt.Fprintf(stdout, "  dashboard: %s/_mock/\n", srv.URL())
+		fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, faults, quirks, state, reset, canaries, auth/rotate, credentials, info)\n", srv.URL())
+	}
+	if !loopback(c.addr) && !c.opts.NoControl {
 		fmt.Fprintf(stdout, "  warning: %s is not a loopback address; anyone who reaches it can read the credentials and drive the control API\n", c.addr)
 	}
 	<-ctx.Done()
