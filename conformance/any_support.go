@@ -35,6 +35,13 @@ func schemaOf(t *mcp.Tool) (json.RawMessage, map[string]any) {
 	return raw, m
 }
 
+// inputSchema is a tool's input schema as JSON, decoded and compiled.
+func inputSchema(t *mcp.Tool) (json.RawMessage, map[string]any, *jsonschema.Schema, error) {
+	raw, m := schemaOf(t)
+	compiled, err := spec.Compile("mem://any/"+t.Name+"/inputSchema.json", raw, false)
+	return raw, m, compiled, err
+}
+
 // outputSchema compiles a tool's outputSchema; nil when it has none or it
 // does not compile (ANY-SURFACE-001 reports that).
 func outputSchema(t *mcp.Tool) *jsonschema.Schema {
@@ -239,14 +246,13 @@ func idsFor(p mockPool, name string, i int) []int64 {
 // have their id and text members replaced with the mock's ids and titles
 // where the schema still accepts them, so that calls reach real entities.
 func (s *suite) validArgs(t *mcp.Tool, n int) ([]json.RawMessage, error) {
-	raw, schema := schemaOf(t)
+	raw, schema, compiled, err := inputSchema(t)
+	if err != nil {
+		return nil, fmt.Errorf("the inputSchema does not compile: %v", err)
+	}
 	g, err := gen.FromSchema(raw)
 	if err != nil {
 		return nil, err
-	}
-	compiled, err := spec.Compile("mem://any/"+t.Name+"/inputSchema.json", raw, false)
-	if err != nil {
-		return nil, fmt.Errorf("the inputSchema does not compile: %v", err)
 	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(t.Name))
@@ -306,8 +312,7 @@ type badArgs struct {
 // an unknown member (when the schema closes the object), a value outside
 // an enum. Each is checked against the schema.
 func invalidArgs(t *mcp.Tool) []badArgs {
-	raw, schema := schemaOf(t)
-	compiled, err := spec.Compile("mem://any/"+t.Name+"/inputSchema.json", raw, false)
+	raw, schema, compiled, err := inputSchema(t)
 	if err != nil {
 		return nil
 	}

@@ -114,19 +114,13 @@ func goBuild(dir, pkg, name string) (string, error) {
 // cliBinary builds ombi-conformance once.
 func cliBinary(t *testing.T) string {
 	t.Helper()
-	cli, err := buildCLI()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cli
-}
-
-// buildCLI builds the suite's command once; it may run on any goroutine.
-func buildCLI() (string, error) {
 	bins.once.Do(func() {
 		bins.cli, bins.err = goBuild(bins.dir, "github.com/ombi-mcp/ombi-mcp/cmd/ombi-conformance", "ombi-conformance")
 	})
-	return bins.cli, bins.err
+	if bins.err != nil {
+		t.Fatal(bins.err)
+	}
+	return bins.cli
 }
 
 // serverBinary builds the reference server once.
@@ -149,38 +143,24 @@ type cliRun struct {
 // runCLI runs ombi-conformance with args and extra environment.
 func runCLI(t *testing.T, env []string, args ...string) cliRun {
 	t.Helper()
-	r, err := runCLIErr(env, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// runCLIErr is runCLI for any goroutine: it returns what would fail the
-// test.
-func runCLIErr(env []string, args ...string) (cliRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cli, err := buildCLI()
-	if err != nil {
-		return cliRun{}, err
-	}
-	cmd := exec.CommandContext(ctx, cli, args...)
+	cmd := exec.CommandContext(ctx, cliBinary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.WaitDelay = 10 * time.Second // do not wait for grandchildren holding the pipes
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
+	err := cmd.Run()
 	r := cliRun{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		return r, fmt.Errorf("run ombi-conformance: %v", err)
+		t.Fatalf("run ombi-conformance: %v", err)
 	}
 	if ctx.Err() != nil {
-		return r, fmt.Errorf("ombi-conformance %v did not finish within 3 minutes", args)
+		t.Fatalf("ombi-conformance %v did not finish within 3 minutes", args)
 	}
-	return r, nil
+	return r
 }
 
 func selfCommand(t *testing.T) string {

@@ -105,7 +105,7 @@ func (s *suite) mockRaw(method, path string, out any) int {
 	if s.h.Upstream.Mock() == nil {
 		s.fail(nil, "a direct upstream read needs the embedded mock")
 	}
-	rec := s.mockDirect(method, path)
+	rec := s.mockDirect(method, path, http.Header{"ApiKey": {s.h.Upstream.Mock().Credentials().APIKey}, "Accept": {"application/json"}})
 	if out != nil && rec.Code == http.StatusOK {
 		if err := json.Unmarshal(bytes.TrimSpace(rec.Body.Bytes()), out); err != nil {
 			s.fail(nil, "decode the mock's own answer to %s %s: %v", method, path, err)
@@ -114,14 +114,13 @@ func (s *suite) mockRaw(method, path string, out any) int {
 	return rec.Code
 }
 
-// mockDirect calls the embedded mock in process with its API key.
-func (s *suite) mockDirect(method, target string) *httptest.ResponseRecorder {
-	m := s.h.Upstream.Mock()
+// mockDirect calls the embedded mock (or the proxy in front of a live
+// Ombi) in process, with header.
+func (s *suite) mockDirect(method, target string, header http.Header) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, target, nil)
-	req.Header.Set("ApiKey", m.Credentials().APIKey)
-	req.Header.Set("Accept", "application/json")
+	req.Header = header
 	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, req)
+	s.h.Upstream.Mock().Handler().ServeHTTP(rec, req)
 	return rec
 }
 

@@ -53,6 +53,15 @@ type wireLog struct {
 	late      []wireLate               // answers read after their cancellation, the last wireShown
 }
 
+// wireFrame is one frame written: when, its size, its head and the
+// write's error.
+type wireFrame struct {
+	at   time.Duration
+	size int
+	head string
+	err  error
+}
+
 func newWireLog() *wireLog {
 	return &wireLog{start: time.Now(), to: "stdin", from: "stdout", read: TailBuffer{Max: wireReadTail}}
 }

@@ -31,13 +31,6 @@ type wireMessage struct {
 	Params json.RawMessage `json:"params"`
 }
 
-type wireFrame struct {
-	at   time.Duration
-	size int
-	head string
-	err  error
-}
-
 // track notes the JSON-RPC messages of a frame written: requests become
 // pending, cancellations are remembered. A frame that is not JSON (a check
 // may send one on purpose) is not tracked. Called with l.mu held.
@@ -56,7 +49,7 @@ func (l *wireLog) track(frame []byte, at time.Duration) {
 				if l.cancelled == nil {
 					l.cancelled = map[string]time.Duration{}
 				}
-				l.cancelled[string(p.RequestID)] = at
+				l.cancelled[string(compactID(p.RequestID))] = at
 			}
 			continue
 		}
