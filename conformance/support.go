@@ -105,7 +105,10 @@ func (s *suite) mockRaw(method, path string, out any) int {
 	if s.h.Upstream.Mock() == nil {
 		s.fail(nil, "a direct upstream read needs the embedded mock")
 	}
-	rec := s.mockDirect(method, path, http.Header{"ApiKey": {s.h.Upstream.Mock().Credentials().APIKey}, "Accept": {"application/json"}})
+	header := http.Header{}
+	header.Set("ApiKey", s.h.Upstream.Mock().Credentials().APIKey)
+	header.Set("Accept", "application/json")
+	rec := s.mockDirect(method, path, header)
 	if out != nil && rec.Code == http.StatusOK {
 		if err := json.Unmarshal(bytes.TrimSpace(rec.Body.Bytes()), out); err != nil {
 			s.fail(nil, "decode the mock's own answer to %s %s: %v", method, path, err)
@@ -115,7 +118,8 @@ func (s *suite) mockRaw(method, path string, out any) int {
 }
 
 // mockDirect calls the embedded mock (or the proxy in front of a live
-// Ombi) in process, with header.
+// Ombi) in process, with header (its keys in canonical form, as
+// http.Header.Set writes them).
 func (s *suite) mockDirect(method, target string, header http.Header) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, target, nil)
 	req.Header = header
