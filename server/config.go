@@ -94,6 +94,11 @@ type Options struct {
 	// use (OMBI_PROFILES). Nil means none: every tester call is NOT_FOUND.
 	Profiles []string
 
+	// ReferenceTTL is how long a reference catalogue read as a resource
+	// (ombi://reference/...) is served from memory before it is read
+	// upstream again. Zero means DefaultReferenceTTL; negative is invalid.
+	ReferenceTTL time.Duration
+
 	// MCPToken, when not empty, is the bearer token the Streamable HTTP
 	// endpoint requires (OMBI_MCP_TOKEN or OMBI_MCP_TOKEN_FILE, see
 	// http.go). Empty means none. Unused on stdio.
@@ -109,7 +114,7 @@ type Options struct {
 
 // OptionsFromEnv reads the harness contract: OMBI_URL, OMBI_AUTH_MODE,
 // OMBI_USERNAME, OMBI_PASSWORD, OMBI_API_KEY, OMBI_USER_NAME, OMBI_BUNDLES,
-// OMBI_TOOLS and OMBI_TIMEOUT, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN (or
+// OMBI_TOOLS, OMBI_TIMEOUT and OMBI_REFERENCE_TTL, and for the Streamable HTTP endpoint OMBI_MCP_TOKEN (or
 // OMBI_MCP_TOKEN_FILE, a file it reads) and OMBI_MCP_ALLOWED_ORIGINS. lookupEnv is usually
 // os.LookupEnv: a token set but empty is an error, not "no token". Bundles left unset are
 // filled in as core, the default. Every problem is reported, joined, and the Options are
@@ -154,6 +159,17 @@ func OptionsFromEnv(lookupEnv func(string) (string, bool)) (Options, error) {
 			errs = append(errs, errors.New("OMBI_TIMEOUT: must be greater than 0 and at most 10m"))
 		default:
 			o.Timeout = d
+		}
+	}
+	if t := strings.TrimSpace(getenv("OMBI_REFERENCE_TTL")); t != "" {
+		d, err := time.ParseDuration(t)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("OMBI_REFERENCE_TTL: %q is not a Go duration such as 10m", t))
+		case d <= 0:
+			errs = append(errs, errors.New("OMBI_REFERENCE_TTL: must be greater than 0"))
+		default:
+			o.ReferenceTTL = d
 		}
 	}
 	if err := o.Validate(); err != nil {
@@ -209,6 +225,9 @@ func (o Options) Validate() error {
 	if o.Timeout < 0 || o.Timeout > 10*time.Minute {
 		errs = append(errs, errors.New("OMBI_TIMEOUT: must be greater than 0 and at most 10m"))
 	}
+	if o.ReferenceTTL < 0 {
+		errs = append(errs, errors.New("reference TTL: must not be negative"))
+	}
 	if o.MaxBodyBytes < 0 {
 		errs = append(errs, errors.New("max body bytes: must not be negative"))
 	}
@@ -233,6 +252,13 @@ func (o Options) bundles() map[string]bool {
 		set[spec.BundleCore] = true
 	}
 	return set
+}
+
+func (o Options) referenceTTL() time.Duration {
+	if o.ReferenceTTL == 0 {
+		return DefaultReferenceTTL
+	}
+	return o.ReferenceTTL
 }
 
 func (o Options) timeout() time.Duration {

@@ -58,6 +58,14 @@ func TestOptionsFromEnv(t *testing.T) {
 				}
 			}},
 		{name: "unknown tool", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TOOLS": "read_search,ombi_read_media"}, wantErr: []string{"OMBI_TOOLS", "ombi_read_media"}},
+		{name: "reference ttl", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_REFERENCE_TTL": "90s"},
+			check: func(t *testing.T, o Options) {
+				if o.referenceTTL() != 90*time.Second {
+					t.Fatalf("reference TTL %v, want 90s", o.referenceTTL())
+				}
+			}},
+		{name: "bad reference ttl", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_REFERENCE_TTL": "an hour"}, wantErr: []string{"OMBI_REFERENCE_TTL"}},
+		{name: "zero reference ttl", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_REFERENCE_TTL": "0s"}, wantErr: []string{"OMBI_REFERENCE_TTL"}},
 		{name: "bad timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "soon"}, wantErr: []string{"OMBI_TIMEOUT"}},
 		{name: "zero timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "0s"}, wantErr: []string{"OMBI_TIMEOUT"}},
 		{name: "negative timeout", env: map[string]string{"OMBI_URL": "http://h", "OMBI_AUTH_MODE": "api_key", "OMBI_API_KEY": "k", "OMBI_TIMEOUT": "-1s"}, wantErr: []string{"OMBI_TIMEOUT"}},

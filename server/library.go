@@ -237,6 +237,9 @@ func readLibrary(d *deps) tool {
 		case u == "":
 		case safeImageURI(u):
 			items = append(items, artwork{URI: u, Name: name, Kind: in.Kind})
+			if ref := artworkURI(in.Action, in.Kind, in.TMDBID, in.TVDBID, in.MusicBrainzID); ref != "" {
+				c.link(ref, strings.TrimPrefix(ref, "ombi://"), name)
+			}
 		default:
 			c.warn("upstream image URL was withheld: it is not a plain http(s) URL without credentials")
 		}

@@ -201,6 +201,9 @@ func readLogs(d *deps) tool {
 				c.warn("%d upstream log entries were left out: not plain log file names", skipped)
 			}
 			window, pg := localPage(files, in.Page, true, unitReferences)
+			for _, f := range window {
+				c.link("ombi://logs/"+f.FileID, "logs/"+f.FileID, f.Name)
+			}
 			res := logsResult{Kind: "logs", Files: nonNilSlice(window), Offset: ptr(pg.Offset), NextOffset: pg.NextOffset}
 			return res, nil
 		case "read":

@@ -24,7 +24,8 @@ var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 // from spec/ (published input schema and composed outputSchema served
 // verbatim); a call to a tool of a disabled bundle is refused with a tool
 // error; nothing is advertised but the tools capability without
-// listChanged.
+// listChanged, and the resources capability (resources.go) when a tool
+// whose data resources serve is enabled.
 func New(opts Options) (*mcp.Server, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("configure server: %w", err)
@@ -43,17 +44,14 @@ func New(opts Options) (*mcp.Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Ombi MCP server", Version: version}, &mcp.ServerOptions{
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
-		Logger:                    opts.logger(),
-		SupportedProtocolVersions: protocolVersions,
-	})
 	handlers := map[string]handlerFunc{}
 	for _, t := range tools(d) {
 		handlers[t.name] = t.handle
 	}
 	enabled := opts.bundles()
 	disabled := map[string]string{} // tool -> bundle
+	served := map[string]registered{}
+	var order []spec.Tool
 	for _, t := range spec.Tools() {
 		h, ok := handlers[t.Name]
 		if !ok {
@@ -66,12 +64,27 @@ func New(opts Options) (*mcp.Server, error) {
 		if len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
 			continue
 		}
+		served[t.Name] = registered{tool: t, h: h}
+		order = append(order, t)
+	}
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}}
+	if servesResources(served) {
+		// neither listChanged nor subscribe: the set is fixed at start
+		caps.Resources = &mcp.ResourceCapabilities{}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Ombi MCP server", Version: version}, &mcp.ServerOptions{
+		Capabilities:              caps,
+		Logger:                    opts.logger(),
+		SupportedProtocolVersions: protocolVersions,
+	})
+	for _, t := range order {
 		mt, err := mcpTool(t)
 		if err != nil {
 			return nil, err
 		}
-		s.AddTool(mt, d.serve(t, h))
+		s.AddTool(mt, d.serve(t, served[t.Name].h))
 	}
+	addResources(s, d, served, opts.referenceTTL())
 	s.AddReceivingMiddleware(refuseDisabled(disabled))
 	return s, nil
 }

@@ -86,11 +86,14 @@ type result struct {
 	Warnings  []string        `json:"warnings"`
 	Truncated bool            `json:"truncated"`
 	raw       []byte
+	links     []*mcp.ResourceLink // the blocks after the text block
 }
 
 // call invokes a tool and checks the result contract on every answer: the
 // envelope validates against the tool's outputSchema, one text block carries
-// the same JSON, isError == !ok, and the serialised result fits the budget.
+// the same JSON, any further block is a resource link to an ombi:// URI of
+// a successful result, isError == !ok, and the serialised result fits the
+// budget.
 func (h *harness) call(t testing.TB, tool string, args any) result {
 	t.Helper()
 	res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
@@ -104,8 +107,16 @@ func (h *harness) call(t testing.TB, tool string, args any) result {
 	if err := h.validator.ValidateOutput(tool, raw); err != nil {
 		t.Fatalf("%s %v: envelope violates outputSchema: %v\n%s", tool, args, err, raw)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: no content block", tool)
+	}
+	var links []*mcp.ResourceLink
+	for _, c := range res.Content[1:] {
+		l, ok := c.(*mcp.ResourceLink)
+		if !ok || !strings.HasPrefix(l.URI, "ombi://") || res.IsError {
+			t.Fatalf("%s: a block after the text block is %T (isError %v), want a resource link to an ombi:// URI of a successful result", tool, c, res.IsError)
+		}
+		links = append(links, l)
 	}
 	text, ok := res.Content[0].(*mcp.TextContent)
 	if !ok {
@@ -126,7 +137,7 @@ func (h *harness) call(t testing.TB, tool string, args any) result {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		t.Fatalf("decode envelope: %v", err)
 	}
-	r.raw = raw
+	r.raw, r.links = raw, links
 	if res.IsError == r.OK {
 		t.Fatalf("%s: isError=%v but ok=%v", tool, res.IsError, r.OK)
 	}
@@ -183,8 +194,14 @@ func TestServer_toolsListPerBundles(t *testing.T) {
 				t.Fatalf("tools/list has %d tools, want %d: %v", len(names), tt.want, names)
 			}
 			init := h.session.InitializeResult()
-			if caps, _ := json.Marshal(init.Capabilities); init.ServerInfo.Name != Name || string(caps) != `{"tools":{}}` {
-				t.Fatalf("initialize: server %q capabilities %s, want ombi-mcp and only tools without listChanged", init.ServerInfo.Name, caps)
+			// resources when read_reference, read_library or read_logs is
+			// listed (resources_test.go)
+			wantCaps := `{"tools":{}}`
+			if slices.ContainsFunc(names, func(n string) bool { return n == "read_reference" || n == "read_library" || n == "read_logs" }) {
+				wantCaps = `{"resources":{},"tools":{}}`
+			}
+			if caps, _ := json.Marshal(init.Capabilities); init.ServerInfo.Name != Name || string(caps) != wantCaps {
+				t.Fatalf("initialize: server %q capabilities %s, want ombi-mcp and only tools and resources, without listChanged or subscribe", init.ServerInfo.Name, caps)
 			}
 			if init.ProtocolVersion != "2025-11-25" {
 				t.Fatalf("protocol version = %s", init.ProtocolVersion)

@@ -103,6 +103,7 @@ type call struct {
 	args      json.RawMessage
 	warnings  []string
 	truncated bool
+	links     []*mcp.ResourceLink // resource links after the text block
 }
 
 // decode fills a typed input struct from the (already validated) arguments.
@@ -118,6 +119,12 @@ func (c *call) warn(format string, a ...any) {
 	c.warnings = append(c.warnings, fmt.Sprintf(format, a...))
 }
 
+// link adds a resource link to the result (S-RESULTS-0120: it need not be
+// in resources/list).
+func (c *call) link(uri, name, title string) {
+	c.links = append(c.links, &mcp.ResourceLink{URI: uri, Name: name, Title: title, MIMEType: resourceMIME})
+}
+
 // truncate marks the result truncated and says why.
 func (c *call) truncate(format string, a ...any) {
 	c.truncated = true
@@ -126,9 +133,9 @@ func (c *call) truncate(format string, a ...any) {
 
 // serve adapts a handler to the go-sdk: strict validation before any
 // upstream traffic, the handler under a panic guard, one mapper for errors,
-// the envelope and the budget.
+// the envelope and the budget; the resource links the handler added follow
+// the text block.
 func (d *deps) serve(t spec.Tool, h handlerFunc) mcp.ToolHandler {
-	write := !t.Annotations.ReadOnlyHint
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		args := json.RawMessage(req.Params.Arguments)
@@ -138,20 +145,13 @@ func (d *deps) serve(t spec.Tool, h handlerFunc) mcp.ToolHandler {
 		if !isObject(args) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool arguments must be a JSON object"}
 		}
-		c := &call{tool: t.Name, args: args}
-		data, err := d.run(ombi.WithIntent(ctx, write), t.Name, h, c)
-		var env *envelope
-		if err != nil {
-			env = failure(t.Name, errorObject(err, write), c.warnings)
-			var part *partialError
-			if errors.As(err, &part) {
-				env.Data = part.data // PARTIAL_FAILURE carries what is known
-			}
-		} else {
-			env = success(t.Name, data, c.warnings)
-		}
-		env.Truncated = env.Truncated || c.truncated
+		env, links := d.envelope(ctx, t, h, args)
 		res := toolResult(env, d.plans)
+		if env.OK {
+			for _, l := range links {
+				res.Content = append(res.Content, l)
+			}
+		}
 		code := "ok"
 		if env.Error != nil {
 			code = env.Error.Code
@@ -159,6 +159,27 @@ func (d *deps) serve(t spec.Tool, h handlerFunc) mcp.ToolHandler {
 		d.log.Info("tool call", "tool", t.Name, "result", code, "ms", time.Since(start).Milliseconds(), "correlation_id", env.CorrelationID)
 		return res, nil
 	}
+}
+
+// envelope runs one call of tool t with args (a JSON object) and wraps what
+// it gave in the envelope, not yet bounded; links are the resource links
+// the handler added. Resource reads go through here too.
+func (d *deps) envelope(ctx context.Context, t spec.Tool, h handlerFunc, args json.RawMessage) (*envelope, []*mcp.ResourceLink) {
+	write := !t.Annotations.ReadOnlyHint
+	c := &call{tool: t.Name, args: args}
+	data, err := d.run(ombi.WithIntent(ctx, write), t.Name, h, c)
+	var env *envelope
+	if err != nil {
+		env = failure(t.Name, errorObject(err, write), c.warnings)
+		var part *partialError
+		if errors.As(err, &part) {
+			env.Data = part.data // PARTIAL_FAILURE carries what is known
+		}
+	} else {
+		env = success(t.Name, data, c.warnings)
+	}
+	env.Truncated = env.Truncated || c.truncated
+	return env, c.links
 }
 
 // run validates and calls the handler; a panic becomes INTERNAL_ERROR.

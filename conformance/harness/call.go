@@ -56,10 +56,11 @@ type Outcome struct {
 	Result    *mcp.CallToolResult // nil on a JSON-RPC error
 	RPCError  *jsonrpc.Error      // non-nil when the server answered with a JSON-RPC error
 
-	Structured json.RawMessage // structuredContent re-encoded; nil if absent
-	Envelope   *Envelope       // decoded structuredContent; nil if absent or not an envelope
-	Text       string          // the first text content block
-	TextBlocks int             // number of text content blocks
+	Structured json.RawMessage     // structuredContent re-encoded; nil if absent
+	Envelope   *Envelope           // decoded structuredContent; nil if absent or not an envelope
+	Text       string              // the first text content block
+	TextBlocks int                 // number of text content blocks
+	Links      []*mcp.ResourceLink // the resource link blocks
 
 	Journal    []mockombi.Call // upstream calls made during this call (nil when live)
 	Violations []Violation     // central contract checks that failed
@@ -191,8 +192,22 @@ func (s *Server) inspect(o *Outcome) {
 		return
 	}
 	o.Structured = structured
-	if len(res.Content) != 1 || o.TextBlocks != 1 {
-		add("RESULTS-STRUCTURED-001", "want exactly one content block, a text block with the envelope JSON; got %d blocks (%d text)", len(res.Content), o.TextBlocks)
+	// one text block with the envelope JSON, first; only resource links
+	// may follow it (S-RESULTS-0120)
+	others := 0
+	for _, c := range res.Content {
+		if l, ok := c.(*mcp.ResourceLink); ok {
+			o.Links = append(o.Links, l)
+		} else if _, ok := c.(*mcp.TextContent); !ok {
+			others++
+		}
+	}
+	first := len(res.Content) > 0
+	if first {
+		_, first = res.Content[0].(*mcp.TextContent)
+	}
+	if o.TextBlocks != 1 || others > 0 || !first {
+		add("RESULTS-STRUCTURED-001", "want one content block, a text block with the envelope JSON, followed only by resource links; got %d blocks (%d text, %d resource links)", len(res.Content), o.TextBlocks, len(o.Links))
 	}
 	if o.TextBlocks > 0 {
 		if eq, why := sameJSON(structured, []byte(o.Text)); !eq {
