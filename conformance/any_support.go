@@ -428,6 +428,13 @@ func hygiene(o *harness.Outcome) []string {
 	if o.RPCError != nil {
 		texts = append(texts, o.RPCError.Message, string(o.RPCError.Data))
 	}
+	return append(out, textBreaches(texts)...)
+}
+
+// textBreaches names what texts a model reads must not carry: a control or
+// bidi character, HTML or a stack trace.
+func textBreaches(texts []string) []string {
+	var out []string
 	for _, t := range texts {
 		if r, at, ok := controlRune(t); ok {
 			out = append(out, fmt.Sprintf("ANY-HYGIENE-001: a control character U+%04X reached the model: …%s…", r, excerptAt(t, at)))

@@ -12,7 +12,7 @@ import (
 )
 
 // Areas are the suite's top-level labels, in report order.
-var Areas = []string{"protocol", "schema", "wire", "errors", "auth", "leak", "budget", "live", "fuzz", LabelAny}
+var Areas = []string{"protocol", "schema", "wire", "errors", "auth", "leak", "budget", "live", "fuzz", LabelAny, LabelResources}
 
 // Labels with a meaning for live runs.
 const (

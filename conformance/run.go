@@ -165,6 +165,7 @@ func (s *suite) tree() {
 	s.mediaAreas()
 	s.enumAreas()
 	s.anyArea()
+	s.resourcesArea()
 }
 
 // liveFilter narrows a label filter for a live run.

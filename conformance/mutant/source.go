@@ -72,6 +72,7 @@ func Sources() []Source {
 	out = append(out, wave3Sources...)
 	out = append(out, gapsResultsSources...)
 	out = append(out, gapsRoutingSources...)
+	out = append(out, resourceSources...)
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i
