@@ -429,7 +429,8 @@ func TestTransport_hostileFrames(t *testing.T) {
 func TestTransport_hostileFramesOneSession(t *testing.T) {
 	p := startPeer(t, newTransportServer(t))
 	p.initialize(t)
-	for i, h := range hostileFrames() {
+	frames := hostileFrames()
+	for i, h := range frames {
 		drew, ok := drive(p, h, i)
 		if !ok {
 			t.Fatalf("session ended after %q (drew %v)", h.name, drew)
@@ -443,6 +444,7 @@ func TestTransport_hostileFramesOneSession(t *testing.T) {
 	if err := p.wait(10 * time.Second); err != nil {
 		t.Fatalf("Run = %v, want nil after EOF", err)
 	}
+	t.Logf("hostile frames through one session: %d, the session served them all and stopped cleanly at EOF", len(frames))
 	g := p.transport.(*mcp.IOTransport).Reader.(*stdioGuard)
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -462,12 +464,16 @@ func TestTransport_idsEchoedExactly(t *testing.T) {
 		`""`, `"a"`, `"\u0041"`, `"a\"b"`, `"\/"`, `"é"`, `"\ud83d\ude00"`, `"` + strings.Repeat("x", 300) + `"`,
 		`"1"`, `"null"`,
 	}
+	tried, exact := 0, 0
+	defer func() { t.Logf("ids tried: %d, answered with the exact id: %d", tried, exact) }()
 	for _, id := range ids {
+		tried++
 		p.send(ping(id))
 		got, ok := p.until(id, 5*time.Second)
 		if !ok {
 			t.Fatalf("ping id %s not answered with that exact id; got %v", id, got)
 		}
+		exact++
 		if r := got[len(got)-1]; r.Error != nil || string(r.Result) != "{}" {
 			t.Errorf("ping id %s: %v", id, r)
 		}
@@ -484,26 +490,32 @@ func TestTransport_idsEchoedExactly(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":3.25,"method":"ping"}`, `3.25`, -32600},
 		{`{"jsonrpc":"2.0","id":99999999999999999999999,"method":5}`, `99999999999999999999999`, -32600},
 	} {
+		tried++
 		p.send(tc.frame)
 		got, ok := p.until(tc.id, 5*time.Second)
 		if !ok {
 			t.Fatalf("%s not answered with id %s; got %v", tc.frame, tc.id, got)
 		}
+		exact++
 		if r := got[len(got)-1]; r.Error == nil || r.Error.Code != tc.code {
 			t.Errorf("%s: %v, want error %d", tc.frame, r, tc.code)
 		}
 	}
 	// tools/list answers with the client's id too.
+	tried++
 	p.send(`{"jsonrpc":"2.0","id":7.0e0,"method":"tools/list"}`)
 	if got, ok := p.until(`7.0e0`, 5*time.Second); !ok || got[len(got)-1].Error != nil {
 		t.Fatalf("tools/list with id 7.0e0: %v", got)
 	}
+	exact++
 }
 
 // TestTransport_answersQueuedRequestsBeforeEOF: requests already written
 // when stdin closes are all answered, then Run returns nil.
 func TestTransport_answersQueuedRequestsBeforeEOF(t *testing.T) {
 	s := newTransportServer(t)
+	requests, once := 0, 0
+	defer func() { t.Logf("requests received before EOF: %d, answered exactly once: %d", requests, once) }()
 	for round := range 3 {
 		p := startPeer(t, s)
 		var b strings.Builder
@@ -533,9 +545,12 @@ func TestTransport_answersQueuedRequestsBeforeEOF(t *testing.T) {
 			}
 		}
 		for id := range want {
+			requests++
 			if seen[id] != 1 {
 				t.Errorf("round %d: request %s answered %d times, want 1", round, id, seen[id])
+				continue
 			}
+			once++
 		}
 		if len(got) != len(want) {
 			t.Errorf("round %d: %d answers for %d requests: %v", round, len(got), len(want), got)
