@@ -482,7 +482,7 @@ func TestTransport_idsEchoedExactly(t *testing.T) {
 	tried, exact, results, refusals := 0, 0, 0, 0
 	defer func() {
 		t.Logf("ids tried: %d, answered with the exact id: %d", tried, exact)
-		t.Logf("of them served: %d, refused by the transport: %d", results, refusals)
+		t.Logf("pings served: %d, pings refused by the transport under their id: %d", results, refusals)
 	}()
 	for _, tc := range []struct {
 		frame, id string
