@@ -3,11 +3,11 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,9 +19,9 @@ import (
 
 // MaxFrameDepth bounds the JSON nesting of one inbound JSON-RPC frame. The
 // SDK's decoder fails the whole session on a frame nested deeper than 1000
-// levels; a guarded transport answers such a frame with a JSON-RPC
-// invalid-params error instead and keeps serving. No tool input comes close:
-// the deepest strict schema nests under ten levels.
+// levels; the guard answers such a frame with a JSON-RPC invalid-params
+// error instead and keeps serving. No tool input comes close: the deepest
+// strict schema nests under ten levels.
 const MaxFrameDepth = 128
 
 // MaxFrameBytes bounds one inbound stdio frame (one line, its newline not
@@ -31,83 +31,69 @@ const MaxFrameDepth = 128
 // Valid tool inputs are a few KiB.
 const MaxFrameBytes = 4 << 20
 
-// drainTimeout bounds how long the transport waits, once stdin is
-// exhausted, for the requests it has already received to be answered before
-// it reports EOF and the session ends. It is longer than any handler runs
-// (the upstream deadline is at most 10 minutes); it only matters if the SDK
-// drops a response without writing it.
-const drainTimeout = 15 * time.Minute
-
-// retainLineBytes is the largest line buffer kept between frames; a larger
-// one, grown for a big frame, is let go. growJumpBytes is where the line
-// buffer stops doubling and is given MaxFrameBytes at once.
+// drainTimeout bounds how long the guard, once stdin is exhausted, waits for
+// the requests it handed on to be answered before it reports EOF. It is
+// longer than any handler runs (the upstream deadline is at most 10
+// minutes). Lines are read into a buffer that doubles up to growJumpBytes,
+// then takes MaxFrameBytes at once; one over retainLineBytes is let go.
 const (
-	retainLineBytes = 1 << 20
+	drainTimeout    = 15 * time.Minute
 	growJumpBytes   = 256 << 10
+	retainLineBytes = 1 << 20
 )
 
-var utf8BOM = []byte("\xef\xbb\xbf")
-
 // NewStdioTransport returns the newline-delimited JSON-RPC transport over in
-// and out that the server runs on: the SDK's IOTransport behind a guard
-// (stdioGuard) that
+// and out that the server runs on: the SDK's IOTransport behind a thin guard
+// that
 //
-//   - answers every malformed frame itself with a JSON-RPC error (-32700 for
-//     a line that is not JSON, -32600 for JSON that is not one request,
-//     notification or response object, -32602 for a frame nested deeper than
-//     MaxFrameDepth, -32600 for a frame over MaxFrameBytes) and keeps
-//     serving; a UTF-8 byte order mark before a frame is ignored;
-//   - hands the SDK only frames it has validated and rebuilt, with every
-//     request id replaced by a synthetic integer, and puts the client's id
-//     back, byte for byte, into the response the SDK writes (the SDK writes
-//     one frame per Write call); an error the SDK left without a code is
-//     given one;
-//   - reports EOF to the SDK only once every request it received has been
-//     answered, so a client may pipe requests and close stdin.
+//   - answers itself, with a JSON-RPC error, every frame the SDK would fail
+//     the session on or would answer under another id (-32700 for a line that
+//     is not JSON, -32600 for JSON that is not one request, notification or
+//     response object, for an id the SDK cannot echo exactly and for an id
+//     already in flight, -32602 for a frame nested deeper than MaxFrameDepth,
+//     -32600 for a frame over MaxFrameBytes), echoing the frame's id as sent,
+//     and keeps serving; a UTF-8 byte order mark before a frame is ignored;
+//   - hands every other frame to the SDK as it came, so the SDK answers it
+//     under the client's own id;
+//   - gives an error the SDK left without a code one, drops the response to
+//     a request the client cancelled, and reports EOF to the SDK only once
+//     every request handed on has been answered, so a client may pipe
+//     requests and close stdin.
 func NewStdioTransport(in io.ReadCloser, out io.WriteCloser) mcp.Transport {
-	g := &stdioGuard{
-		src:          bufio.NewReaderSize(in, 64*1024),
-		in:           in,
-		out:          out,
-		inflight:     map[int64]*inflightRequest{},
-		byKey:        map[string]int64{},
-		changed:      make(chan struct{}, 1),
-		drainTimeout: drainTimeout,
+	return &stdioGuard{
+		src:      bufio.NewReaderSize(in, 64*1024),
+		in:       in,
+		out:      &frameWriter{out: out},
+		inflight: map[jsonrpc.ID]bool{},
+		changed:  make(chan struct{}, 1),
 	}
-	// The guard never hands on a frame over MaxFrameBytes plus a rebuilt
-	// envelope; the SDK's own cap is a backstop.
-	return &mcp.IOTransport{Reader: g, Writer: responseWriter{g}, MaxLineLength: 2 * MaxFrameBytes}
 }
 
-// stdioGuard is the inbound side of the stdio transport (the SDK reads
-// canonical frames from it) and owns the id map the outbound side
-// (responseWriter) consults.
+// stdioGuard is the transport: it reads stdin for the SDK, one checked frame
+// at a time, and keeps the ids of the requests it handed on until they are
+// answered.
 type stdioGuard struct {
-	// Reader side: used only by the SDK's read goroutine.
-	src     *bufio.Reader
+	src     *bufio.Reader // read only by the SDK's read goroutine, as are line, pending and readErr
 	in      io.Closer
 	line    []byte // the frame being read
-	pending []byte // canonical frame not yet read by the SDK
+	pending []byte // frame not yet read by the SDK
 	readErr error  // sticky: stdin is exhausted or broken
+	out     *frameWriter
 
-	wmu sync.Mutex // serialises whole frames on out
-	out io.WriteCloser
-
-	mu           sync.Mutex
-	next         int64                      // last synthetic id handed out
-	inflight     map[int64]*inflightRequest // synthetic id -> request
-	byKey        map[string]int64           // idKey of a client id -> synthetic id, while unanswered
-	closed       bool
-	writeErr     error
-	changed      chan struct{} // poked when inflight shrinks or the guard closes
-	drainTimeout time.Duration
+	mu       sync.Mutex
+	inflight map[jsonrpc.ID]bool // requests handed on and not answered: whether cancelled
+	closed   bool
+	changed  chan struct{} // poked when inflight shrinks or the guard closes
 }
 
-// inflightRequest is a request handed to the SDK and not yet answered.
-type inflightRequest struct {
-	raw       []byte // the id exactly as the client sent it
-	key       string
-	cancelled bool // the client cancelled it: its response is not sent
+func (g *stdioGuard) Connect(ctx context.Context) (mcp.Connection, error) {
+	// The guard hands on no frame over MaxFrameBytes; the SDK's cap is a
+	// backstop.
+	c, err := (&mcp.IOTransport{Reader: g, Writer: g.out, MaxLineLength: 2 * MaxFrameBytes}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return guardedConn{c, g}, nil
 }
 
 func (g *stdioGuard) Read(p []byte) (int, error) {
@@ -158,13 +144,14 @@ func (g *stdioGuard) poke() {
 }
 
 // drain waits until every request handed to the SDK has been answered, the
-// transport is closed, stdout has failed, or drainTimeout has passed.
+// transport is closed, or drainTimeout has passed. When stdout fails the SDK
+// stops writing answers, and closes the transport once its handlers are done.
 func (g *stdioGuard) drain() {
-	timer := time.NewTimer(g.drainTimeout)
+	timer := time.NewTimer(drainTimeout)
 	defer timer.Stop()
 	for {
 		g.mu.Lock()
-		done := len(g.inflight) == 0 || g.closed || g.writeErr != nil
+		done := len(g.inflight) == 0 || g.closed
 		g.mu.Unlock()
 		if done {
 			return
@@ -189,157 +176,131 @@ func (g *stdioGuard) readLine() ([]byte, int, error) {
 			chunk = chunk[:len(chunk)-1]
 		}
 		size += len(chunk)
-		if keep := min(MaxFrameBytes-len(g.line), len(chunk)); keep > 0 {
-			if need := len(g.line) + keep; need > cap(g.line) {
-				// Double small lines; past growJumpBytes go straight to the
-				// cap rather than copying a big line again and again.
-				c := max(2*cap(g.line), need)
-				if c > growJumpBytes {
-					c = MaxFrameBytes
-				}
-				grown := make([]byte, len(g.line), c)
-				copy(grown, g.line)
-				g.line = grown
+		keep := chunk[:min(MaxFrameBytes-len(g.line), len(chunk))]
+		if need := len(g.line) + len(keep); need > cap(g.line) {
+			c := max(2*cap(g.line), need)
+			if c > growJumpBytes {
+				c = MaxFrameBytes
 			}
-			g.line = append(g.line, chunk[:keep]...)
+			g.line = append(make([]byte, 0, c), g.line...)
 		}
+		g.line = append(g.line, keep...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return g.line, size, err
 		}
 	}
 }
 
-// admit checks one frame. It returns the canonical frame to hand to the SDK,
-// or nil when the guard answered the frame itself or drops it; the error is
-// a failure to write that answer.
+// admit checks one frame. It returns the frame to hand to the SDK, as it
+// came, or nil when the guard answered the frame itself or drops it; the
+// error is a failure to write that answer.
 func (g *stdioGuard) admit(line []byte) ([]byte, error) {
 	line = trimFrame(line)
 	if len(line) == 0 {
 		return nil, nil
 	}
-	if !json.Valid(line) {
-		return nil, g.refuse(nil, jsonrpc.CodeParseError, "parse error: frame is not valid JSON")
-	}
-	switch line[0] {
-	case '{':
-	case '[':
-		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batch arrays are not supported (MCP 2025-11-25); send one message object per line")
-	default:
-		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: frame is not a JSON-RPC message object")
-	}
-	if jsonDepth(line) > MaxFrameDepth {
-		// An over-deep notification is dropped: it has no id to answer.
-		if id, ok := topLevelID(line); ok {
-			return nil, g.refuse([]byte(id), jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: JSON nested deeper than %d levels", MaxFrameDepth))
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil || m == nil {
+		var syntax *json.SyntaxError
+		switch {
+		case errors.As(err, &syntax):
+			return nil, g.refuse(nil, jsonrpc.CodeParseError, "parse error: frame is not valid JSON")
+		case line[0] == '[':
+			return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batch arrays are not supported (MCP 2025-11-25); send one message object per line")
 		}
-		return nil, nil
-	}
-	var m frameMembers
-	if !m.parse(line) {
 		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: frame is not a JSON-RPC message object")
 	}
-	if m.dup != "" {
-		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: duplicate member %q", m.dup))
+	rawID, method := m["id"], m["method"]
+	isCall := method != nil
+	isResponse := !isCall && (m["result"] != nil || m["error"] != nil)
+	var id []byte // the id an answer echoes: null for a response, or an id not a string or number
+	if !isResponse && usableID(rawID) {
+		id = rawID
 	}
-	var id []byte // the client's id when it is usable
-	if m.id != nil && usableID(m.id) {
-		id = m.id
-	}
-	if m.jsonrpc == nil || m.jsonrpc[0] != '"' || decodeString(m.jsonrpc) != "2.0" {
+	depth, members := frameShape(line)
+	var version string
+	switch {
+	case depth > MaxFrameDepth && id == nil:
+		return nil, nil // nothing to answer, as for any notification
+	case depth > MaxFrameDepth:
+		return nil, g.refuse(id, jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: JSON nested deeper than %d levels", MaxFrameDepth))
+	case members != len(m):
+		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: duplicate member")
+	case json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0":
 		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
-	}
-	if m.id != nil && id == nil {
-		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or a number")
-	}
-	if m.method == nil {
-		if m.result != nil || m.err != nil {
-			return g.admitResponse(&m)
-		}
+	case rawID != nil && !usableID(rawID):
+		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or an integer")
+	case !isCall && !isResponse:
 		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" is missing`)
+	case isResponse && (rawID == nil || m["result"] != nil && m["error"] != nil):
+		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: a response carries an id and exactly one of result or error")
+	case isCall && (method[0] != '"' || len(method) == 2):
+		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a non-empty string`)
 	}
-	if m.method[0] != '"' {
-		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a string`)
+	key, carried := carriedID(rawID)
+	switch {
+	case isResponse && !carried:
+		return nil, nil // answers nothing: the SDK's own requests have integer ids
+	case rawID != nil && !carried:
+		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %s cannot be echoed exactly; send a string or an integer of at most 2^53 in magnitude", id))
 	}
-	method := decodeString(m.method)
-	methodJSON, _ := json.Marshal(method) // clean UTF-8 for the SDK's decoder
-	if method == "notifications/cancelled" {
-		if id != nil {
-			return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, "invalid request: notifications/cancelled is a notification and takes no id")
-		}
-		return g.admitCancel(methodJSON, m.params), nil
+	// What the checks above let through, the SDK's decoder takes; this
+	// makes sure of it.
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
-	if id == nil {
-		return canonicalMessage(0, methodJSON, m.params), nil
-	}
-	key := idKey(id)
-	g.mu.Lock()
-	if _, busy := g.byKey[key]; busy {
-		g.mu.Unlock()
+	cancel := string(method) == `"notifications/cancelled"`
+	switch {
+	case isResponse:
+	case rawID == nil && cancel && !g.cancel(m["params"]):
+		return nil, nil
+	case rawID == nil:
+	case cancel:
+		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, "invalid request: notifications/cancelled is a notification and takes no id")
+	case !g.handOn(key):
 		return nil, g.refuse(id, jsonrpc.CodeInvalidRequest, "invalid request: request id already in use by a request in flight")
 	}
-	g.next++
-	syn := g.next
-	g.inflight[syn] = &inflightRequest{raw: bytes.Clone(id), key: key}
-	g.byKey[key] = syn
-	g.mu.Unlock()
-	return canonicalMessage(syn, methodJSON, m.params), nil
+	return append(line, '\n'), nil
 }
 
-// admitResponse checks a client's response to a server-to-client request.
-// The SDK issues integer ids, so a response with any other id answers
-// nothing and is dropped.
-func (g *stdioGuard) admitResponse(m *frameMembers) ([]byte, error) {
-	if m.id == nil || (m.result != nil) == (m.err != nil) {
-		return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: a response carries an id and exactly one of result or error")
-	}
-	var errJSON []byte
-	if m.err != nil {
-		var ok bool
-		if errJSON, ok = canonicalWireError(m.err); !ok {
-			return nil, g.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: a response error is an object with an integer code and a string message")
-		}
-	}
-	n, err := strconv.ParseInt(string(m.id), 10, 64)
-	if err != nil {
-		return nil, nil
-	}
-	b := append([]byte(`{"jsonrpc":"2.0","id":`), strconv.FormatInt(n, 10)...)
-	if m.err != nil {
-		b = append(append(b, `,"error":`...), errJSON...)
-	} else {
-		b = append(append(b, `,"result":`...), m.result...)
-	}
-	return append(b, "}\n"...), nil
-}
-
-// admitCancel rewrites a notifications/cancelled to name the synthetic id of
-// the request it cancels, and marks that request so its response is not
-// sent. A cancellation of anything else is a no-op and is dropped: it must
-// not reach a request that merely shares a synthetic id with it.
-func (g *stdioGuard) admitCancel(methodJSON, params []byte) []byte {
-	if len(params) == 0 || params[0] != '{' {
-		return nil
-	}
-	start, end := -1, -1
-	objectMembers(params, func(key string, s, e int) {
-		if key == "requestId" && start < 0 {
-			start, end = s, e
-		}
-	})
-	if start < 0 || !usableID(params[start:end]) {
-		return nil
-	}
+// handOn records a request handed to the SDK, unless its id is in flight.
+func (g *stdioGuard) handOn(id jsonrpc.ID) bool {
 	g.mu.Lock()
-	syn, ok := g.byKey[idKey(params[start:end])]
+	defer g.mu.Unlock()
+	if _, busy := g.inflight[id]; busy {
+		return false
+	}
+	g.inflight[id] = false
+	return true
+}
+
+// cancel marks the request a notifications/cancelled names, so that its
+// response is not sent. It reports whether the notification goes on to the
+// SDK: not when it names an id the SDK would read as another.
+func (g *stdioGuard) cancel(params json.RawMessage) bool {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil || p["requestId"] == nil {
+		return true
+	}
+	id, ok := carriedID(p["requestId"])
 	if ok {
-		g.inflight[syn].cancelled = true
+		g.mu.Lock()
+		if _, inflight := g.inflight[id]; inflight {
+			g.inflight[id] = true
+		}
+		g.mu.Unlock()
 	}
-	g.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	rewritten := slices.Concat(params[:start], strconv.AppendInt(nil, syn, 10), params[end:])
-	return canonicalMessage(0, methodJSON, rewritten)
+	return ok
+}
+
+// answered forgets a request as its response goes out, and reports whether
+// the client cancelled it.
+func (g *stdioGuard) answered(id jsonrpc.ID) (cancelled, known bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	cancelled, known = g.inflight[id]
+	delete(g.inflight, id)
+	return cancelled, known
 }
 
 // refuse writes the guard's own error answer; id nil is written as null.
@@ -349,133 +310,57 @@ func (g *stdioGuard) refuse(id []byte, code int64, message string) error {
 	}
 	msg, _ := json.Marshal(message)
 	b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
-	b = append(b, `,"error":{"code":`...)
-	b = strconv.AppendInt(b, code, 10)
+	b = strconv.AppendInt(append(b, `,"error":{"code":`...), code, 10)
 	b = append(append(append(b, `,"message":`...), msg...), "}}\n"...)
-	g.wmu.Lock()
-	defer g.wmu.Unlock()
-	_, err := g.out.Write(b)
-	return err
+	return g.out.writeFrame(b)
 }
 
 // refuseOversize answers a frame over MaxFrameBytes. Its id is echoed when
-// the kept head of the frame shows one at the top level of an object.
+// it shows in the frame's first 64 KiB.
 func (g *stdioGuard) refuseOversize(head []byte, size int) error {
 	var id []byte
-	head = trimFrame(head)
-	if len(head) > 0 && head[0] == '{' {
-		if raw, ok := topLevelID(head); ok {
-			id = []byte(raw)
-		}
+	if raw, ok := topLevelID(trimFrame(head[:min(len(head), 64<<10)])); ok {
+		id = []byte(raw)
 	}
 	return g.refuse(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: frame is over %d bytes (%d bytes); it was discarded", MaxFrameBytes, size))
 }
 
-// responseWriter is the outbound side: the SDK writes one frame per call.
-type responseWriter struct{ g *stdioGuard }
-
-func (w responseWriter) Write(p []byte) (int, error) {
-	g := w.g
-	frame, syn := g.restore(p)
-	var err error
-	if frame != nil {
-		g.wmu.Lock()
-		_, err = g.out.Write(frame)
-		g.wmu.Unlock()
-	}
-	if syn != 0 {
-		g.mu.Lock()
-		delete(g.inflight, syn)
-		if err != nil && g.writeErr == nil {
-			g.writeErr = err
-		}
-		g.mu.Unlock()
-		g.poke()
-	}
-	if err != nil {
-		return 0, err
-	}
-	return len(p), nil
+// guardedConn is the SDK's connection with the outbound side of the guard.
+type guardedConn struct {
+	mcp.Connection
+	g *stdioGuard
 }
 
-func (w responseWriter) Close() error { return w.g.out.Close() }
-
-// restore maps an outbound response back to the client's id. It returns the
-// frame to write (nil to suppress the response to a cancelled request) and
-// the synthetic id it answered, 0 for frames that are not responses to a
-// request the guard handed on (server-to-client requests, notifications),
-// which pass through unchanged.
-func (g *stdioGuard) restore(p []byte) ([]byte, int64) {
-	body := bytes.TrimRight(p, "\r\n")
-	idStart, idEnd, errStart, errEnd := -1, -1, -1, -1
-	hasMethod := false
-	ok := objectMembers(body, func(key string, s, e int) {
-		switch key {
-		case "id":
-			idStart, idEnd = s, e
-		case "method":
-			hasMethod = true
-		case "error":
-			errStart, errEnd = s, e
-		}
-	})
-	if !ok || hasMethod || idStart < 0 {
-		return p, 0
+// Write sends a response to a request the client cancelled nowhere, and an
+// error the SDK did not classify with a JSON-RPC code.
+func (c guardedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return c.Connection.Write(ctx, msg)
 	}
-	syn, err := strconv.ParseInt(string(body[idStart:idEnd]), 10, 64)
-	if err != nil {
-		return p, 0
-	}
-	g.mu.Lock()
-	req := g.inflight[syn]
-	var raw []byte
-	cancelled := false
-	if req != nil {
-		raw, cancelled = req.raw, req.cancelled
-		// Free the client's id before the answer is out: the client may
-		// reuse it as soon as it reads the answer.
-		if g.byKey[req.key] == syn {
-			delete(g.byKey, req.key)
-		}
-	}
-	g.mu.Unlock()
-	if req == nil {
-		return p, 0
+	cancelled, known := c.g.answered(resp.ID)
+	if known {
+		defer c.g.poke()
 	}
 	if cancelled {
-		return nil, syn
+		return nil
 	}
-	edits := []edit{{idStart, idEnd, raw}}
-	if errStart >= 0 {
-		if e, ok := codeEdit(body[errStart:errEnd]); ok {
-			e.start += errStart
-			e.end += errStart
-			edits = append(edits, e)
-		}
-	}
-	return append(splice(body, edits), '\n'), syn
+	return c.Connection.Write(ctx, withCode(resp))
 }
 
-// codeEdit gives an error object that carries code 0 (the SDK's code for an
-// error it did not classify) a JSON-RPC code.
-func codeEdit(errObj []byte) (edit, bool) {
-	cs, ce, ms, me := -1, -1, -1, -1
-	objectMembers(errObj, func(key string, s, e int) {
-		switch key {
-		case "code":
-			cs, ce = s, e
-		case "message":
-			ms, me = s, e
-		}
-	})
-	if cs < 0 || string(errObj[cs:ce]) != "0" {
-		return edit{}, false
+// withCode gives an error response the SDK would write with code 0 (its
+// code for an error it did not classify) a JSON-RPC code.
+func withCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	if resp.Error == nil {
+		return resp
 	}
-	var message string
-	if ms >= 0 && errObj[ms] == '"' {
-		message = decodeString(errObj[ms:me])
+	var wire *jsonrpc.Error
+	if errors.As(resp.Error, &wire) && wire.Code != 0 {
+		return resp
 	}
-	return edit{cs, ce, strconv.AppendInt(nil, uncodedErrorCode(message), 10)}, true
+	coded := *resp
+	coded.Error = &jsonrpc.Error{Code: uncodedErrorCode(resp.Error.Error()), Message: resp.Error.Error()}
+	return &coded
 }
 
 // uncodedErrorCode classifies the SDK's errors that carry no code: requests
@@ -493,133 +378,34 @@ func uncodedErrorCode(message string) int64 {
 	return jsonrpc.CodeInternalError
 }
 
-// canonicalMessage builds the frame handed to the SDK: a request with
-// synthetic id syn, or a notification when syn is 0.
-func canonicalMessage(syn int64, methodJSON, params []byte) []byte {
-	b := make([]byte, 0, len(methodJSON)+len(params)+64)
-	b = append(b, `{"jsonrpc":"2.0"`...)
-	if syn != 0 {
-		b = strconv.AppendInt(append(b, `,"id":`...), syn, 10)
-	}
-	b = append(append(b, `,"method":`...), methodJSON...)
-	if params != nil {
-		b = append(append(b, `,"params":`...), params...)
-	}
-	return append(b, "}\n"...)
+// frameWriter is stdout, shared by the SDK and the guard's own answers. The
+// SDK writes its frames one after another, each ending in a newline; mu is
+// held from a frame's first byte to its newline, so an answer of the guard
+// never lands inside one.
+type frameWriter struct {
+	out  io.WriteCloser
+	mu   sync.Mutex
+	open bool // the SDK is part way through a frame and holds mu
 }
 
-// canonicalWireError rebuilds a client's response error object as the SDK
-// decodes it: an integer code, a string message and optional data.
-func canonicalWireError(raw []byte) ([]byte, bool) {
-	if raw[0] != '{' {
-		return nil, false
+func (w *frameWriter) Write(p []byte) (int, error) {
+	if !w.open {
+		w.mu.Lock()
+		w.open = true
 	}
-	var code, message, data []byte
-	objectMembers(raw, func(key string, s, e int) {
-		switch key {
-		case "code":
-			code = raw[s:e]
-		case "message":
-			message = raw[s:e]
-		case "data":
-			data = raw[s:e]
-		}
-	})
-	if code == nil || message == nil || message[0] != '"' {
-		return nil, false
+	n, err := w.out.Write(p)
+	if err != nil || bytes.HasSuffix(p, []byte("\n")) {
+		w.open = false
+		w.mu.Unlock()
 	}
-	n, err := strconv.ParseInt(string(code), 10, 64)
-	if err != nil {
-		return nil, false
-	}
-	msg, _ := json.Marshal(decodeString(message))
-	b := strconv.AppendInt([]byte(`{"code":`), n, 10)
-	b = append(append(b, `,"message":`...), msg...)
-	if data != nil {
-		b = append(append(b, `,"data":`...), data...)
-	}
-	return append(b, '}'), true
+	return n, err
 }
 
-// frameMembers are the raw values of the JSON-RPC members of one frame, nil
-// when absent; other members are ignored.
-type frameMembers struct {
-	jsonrpc, id, method, params, result, err []byte
-	dup                                      string // a member given twice
+func (w *frameWriter) writeFrame(b []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err := w.out.Write(b)
+	return err
 }
 
-func (m *frameMembers) parse(b []byte) bool {
-	return objectMembers(b, func(key string, s, e int) {
-		var slot *[]byte
-		switch key {
-		case "jsonrpc":
-			slot = &m.jsonrpc
-		case "id":
-			slot = &m.id
-		case "method":
-			slot = &m.method
-		case "params":
-			slot = &m.params
-		case "result":
-			slot = &m.result
-		case "error":
-			slot = &m.err
-		default:
-			return
-		}
-		if *slot != nil && m.dup == "" {
-			m.dup = key
-		}
-		*slot = b[s:e]
-	})
-}
-
-// trimFrame drops a leading UTF-8 byte order mark and surrounding JSON
-// whitespace.
-func trimFrame(b []byte) []byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	b = bytes.TrimPrefix(b, utf8BOM)
-	return bytes.Trim(b, " \t\r\n")
-}
-
-// usableID reports whether a raw JSON value is a request id this transport
-// echoes: a string or a number.
-func usableID(raw []byte) bool {
-	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
-}
-
-// idKey identifies a client id: strings by their decoded value, numbers by
-// their text.
-func idKey(raw []byte) string {
-	if raw[0] == '"' {
-		return "s" + decodeString(raw)
-	}
-	return "n" + string(raw)
-}
-
-// decodeString decodes a raw JSON string.
-func decodeString(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 && len(raw) >= 2 {
-		return string(raw[1 : len(raw)-1])
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
-}
-
-// edit replaces b[start:end] with repl.
-type edit struct {
-	start, end int
-	repl       []byte
-}
-
-func splice(b []byte, edits []edit) []byte {
-	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
-	out := make([]byte, 0, len(b)+64)
-	at := 0
-	for _, e := range edits {
-		out = append(append(out, b[at:e.start]...), e.repl...)
-		at = e.end
-	}
-	return append(out, b[at:]...)
-}
+func (w *frameWriter) Close() error { return w.out.Close() }

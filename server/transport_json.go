@@ -1,14 +1,19 @@
 package server
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
 
-// This file holds the allocation-light JSON scanning the stdio transport
-// does on every frame.
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
 
-// jsonDepth returns the maximum nesting depth of arrays and objects in a JSON
-// text, ignoring brackets inside strings.
-func jsonDepth(b []byte) int {
-	depth, deepest := 0, 0
+// This file holds what the stdio guard reads from a frame's bytes.
+
+// frameShape returns the maximum nesting depth of arrays and objects in a
+// JSON text, and the number of members of its top-level object (duplicates
+// counted), ignoring brackets and colons inside strings.
+func frameShape(b []byte) (depth, members int) {
+	level := 0
 	inString, escaped := false, false
 	for _, c := range b {
 		switch {
@@ -24,213 +29,79 @@ func jsonDepth(b []byte) int {
 		case c == '"':
 			inString = true
 		case c == '{' || c == '[':
-			depth++
-			deepest = max(deepest, depth)
+			level++
+			depth = max(depth, level)
 		case c == '}' || c == ']':
-			depth--
+			level--
+		case c == ':' && level == 1:
+			members++
 		}
 	}
-	return deepest
+	return depth, members
 }
 
-// topLevelID returns the raw JSON of the "id" member of the top-level object,
-// when it is a number or a string. It works on a truncated frame too: it
-// reads no further than the member.
+// jsonDepth returns the maximum nesting depth of arrays and objects in a
+// JSON text.
+func jsonDepth(b []byte) int {
+	depth, _ := frameShape(b)
+	return depth
+}
+
+// topLevelID returns the raw JSON of the "id" member of the object b when it
+// is a string or a number. On a frame cut short it finds a member that comes
+// before the cut.
 func topLevelID(b []byte) (string, bool) {
-	depth := 0
-	inString, escaped := false, false
-	keyStart := -1
-	var lastKey string
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 1 && keyStart >= 0 {
-					lastKey = string(b[keyStart:i])
-					keyStart = -1
-				}
-			}
-			continue
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		var v json.RawMessage
+		// A member's value is followed by ',' or '}': one that ends b may
+		// have been cut.
+		if err != nil || dec.Decode(&v) != nil || dec.InputOffset() == int64(len(b)) {
+			return "", false
 		}
-		switch c {
-		case '"':
-			inString = true
-			if depth == 1 && expectingKey(b, i) {
-				keyStart = i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		case ':':
-			if depth == 1 && lastKey == "id" {
-				return scanScalar(b[i+1:])
-			}
+		if key == "id" && usableID(v) {
+			return string(v), true
 		}
 	}
 	return "", false
 }
 
-// expectingKey reports whether the string starting at i is an object key:
-// the previous significant byte is '{' or ','.
-func expectingKey(b []byte, i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		switch b[j] {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{', ',':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
+// usableID reports whether a raw JSON value is an id an answer can echo: a
+// string or a number.
+func usableID(raw []byte) bool {
+	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
 }
 
-// scanScalar reads a JSON number or string value at the start of b.
-func scanScalar(b []byte) (string, bool) {
+// carriedID returns the SDK's id for a raw JSON id, and whether the SDK
+// writes that id back as the same bytes. The SDK reads a number as a float64
+// and writes it as an integer, and writes a string as encoding/json does
+// without escaping HTML: so a plain integer of at most 2^53 in magnitude, or
+// a string without needless escapes, comes back as sent.
+func carriedID(raw []byte) (jsonrpc.ID, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	if err != nil || !id.IsValid() {
+		return jsonrpc.ID{}, false
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	return id, enc.Encode(id.Raw()) == nil && bytes.Equal(bytes.TrimSuffix(b.Bytes(), []byte("\n")), raw)
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// trimFrame drops a leading UTF-8 byte order mark and surrounding JSON
+// whitespace.
+func trimFrame(b []byte) []byte {
 	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return "", false
-	}
-	if b[0] == '"' {
-		for i := 1; i < len(b); i++ {
-			switch b[i] {
-			case '\\':
-				i++
-			case '"':
-				return string(b[:i+1]), true
-			}
-		}
-		return "", false
-	}
-	end := bytes.IndexAny(b, ",} \t\r\n")
-	if end <= 0 {
-		return "", false
-	}
-	tok := b[:end]
-	for _, c := range tok {
-		if !(c >= '0' && c <= '9' || c == '-' || c == '.' || c == 'e' || c == 'E' || c == '+') {
-			return "", false
-		}
-	}
-	return string(tok), true
-}
-
-// objectMembers calls visit with the decoded key and the byte range of the
-// raw value of each member of the JSON object b, in order. b should be valid
-// JSON; objectMembers reports false when b is not an object or is cut short,
-// without reading past its end.
-func objectMembers(b []byte, visit func(key string, start, end int)) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return skipSpace(b, i+1) == len(b)
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		kEnd := stringEnd(b, i)
-		if kEnd < 0 {
-			return false
-		}
-		key := decodeString(b[i:kEnd])
-		i = skipSpace(b, kEnd)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		vEnd := valueEnd(b, i)
-		if vEnd < 0 {
-			return false
-		}
-		visit(key, i, vEnd)
-		i = skipSpace(b, vEnd)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the JSON string starting at b[i],
-// or -1.
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// valueEnd returns the index just past the JSON value starting at b[i], or
-// -1.
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e := stringEnd(b, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-scalar:
-	for ; j < len(b); j++ {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			break scalar
-		}
-	}
-	if j == i {
-		return -1
-	}
-	return j
+	b = bytes.TrimPrefix(b, utf8BOM)
+	return bytes.Trim(b, " \t\r\n")
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -317,7 +318,12 @@ func hostileFrames() []hostileFrame {
 		{"response with fractional error code", `{"jsonrpc":"2.0","id":111,"error":{"code":1.5,"message":"x"}}`, -32600, "null", ""},
 		{"response with string error", `{"jsonrpc":"2.0","id":112,"error":"boom"}`, -32600, "null", ""},
 		{"cancel sent as a request", `{"jsonrpc":"2.0","id":113,"method":"notifications/cancelled","params":{"requestId":1}}`, -32600, "113", ""},
-		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, 0, "1e400", ""},
+		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, -32600, "1e400", "id"},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "1.5", "id"},
+		{"id -0", `{"jsonrpc":"2.0","id":-0,"method":"ping"}`, -32600, "-0", "id"},
+		{"id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, -32600, "9007199254740993", "id"},
+		{"string id with a needless escape", `{"jsonrpc":"2.0","id":"\u0041","method":"ping"}`, -32600, `"\u0041"`, "id"},
+		{"string id with invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", -32600, "\"a\xffb\"", "id"},
 		// answered by the server, session continues
 		{"unknown method", `{"jsonrpc":"2.0","id":120,"method":"no/such/method"}`, -32601, "120", ""},
 		{"params a number", `{"jsonrpc":"2.0","id":121,"method":"ping","params":5}`, -32602, "121", ""},
@@ -341,6 +347,8 @@ func hostileFrames() []hostileFrame {
 		{"response with string id", `{"jsonrpc":"2.0","id":"x","result":{}}`, noAnswer, "", ""},
 		{"cancel of an unknown request", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"nope"}}`, noAnswer, "", ""},
 		{"cancel with an object request id", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{}}}`, noAnswer, "", ""},
+		{"cancel with a fractional request id", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`, noAnswer, "", ""},
+		{"response with a fractional id", `{"jsonrpc":"2.0","id":1.5,"result":{}}`, noAnswer, "", ""},
 	}
 }
 
@@ -429,7 +437,8 @@ func TestTransport_hostileFrames(t *testing.T) {
 func TestTransport_hostileFramesOneSession(t *testing.T) {
 	p := startPeer(t, newTransportServer(t))
 	p.initialize(t)
-	for i, h := range hostileFrames() {
+	frames := hostileFrames()
+	for i, h := range frames {
 		drew, ok := drive(p, h, i)
 		if !ok {
 			t.Fatalf("session ended after %q (drew %v)", h.name, drew)
@@ -443,60 +452,88 @@ func TestTransport_hostileFramesOneSession(t *testing.T) {
 	if err := p.wait(10 * time.Second); err != nil {
 		t.Fatalf("Run = %v, want nil after EOF", err)
 	}
-	g := p.transport.(*mcp.IOTransport).Reader.(*stdioGuard)
+	t.Logf("hostile frames through one session: %d, the session served them all and stopped cleanly at EOF", len(frames))
+	g := p.transport.(*stdioGuard)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(g.inflight) != 0 || len(g.byKey) != 0 {
-		t.Fatalf("in-flight map not emptied: %d entries, %d keys", len(g.inflight), len(g.byKey))
+	if len(g.inflight) != 0 {
+		t.Fatalf("in-flight set not emptied: %d ids", len(g.inflight))
 	}
 }
 
-// TestTransport_idsEchoedExactly: every id comes back as the exact bytes
-// the client sent, on results, on server errors and on transport refusals.
+// TestTransport_idsEchoedExactly: every answer carries the id exactly as
+// the client sent it. An id the SDK writes back as sent (a string in the
+// form Go's encoder writes, an integer of at most 2^53 in magnitude) is
+// served; any other string or number id is refused by the transport, under
+// that id.
 func TestTransport_idsEchoedExactly(t *testing.T) {
 	p := startPeer(t, newTransportServer(t))
 	p.initialize(t)
-	ids := []string{
-		`0`, `-1`, `1.5`, `-0`, `1e2`, `1E+2`, `1.0`, `1e400`, `-1e-400`,
-		`123456789012345678901234567890`, `9007199254740993`, `-9223372036854775809`,
-		`""`, `"a"`, `"\u0041"`, `"a\"b"`, `"\/"`, `"é"`, `"\ud83d\ude00"`, `"` + strings.Repeat("x", 300) + `"`,
+	served := []string{
+		`0`, `-1`, `9007199254740992`, `-9007199254740992`,
+		`""`, `"a"`, `"a\"b"`, `"é"`, `"😀"`, `"<&>"`, `"\n"`, `"\u0001"`, `"\u2028"`, `"` + strings.Repeat("x", 300) + `"`,
 		`"1"`, `"null"`,
 	}
-	for _, id := range ids {
-		p.send(ping(id))
-		got, ok := p.until(id, 5*time.Second)
-		if !ok {
-			t.Fatalf("ping id %s not answered with that exact id; got %v", id, got)
-		}
-		if r := got[len(got)-1]; r.Error != nil || string(r.Result) != "{}" {
-			t.Errorf("ping id %s: %v", id, r)
-		}
-		if len(got) != 1 {
-			t.Errorf("ping id %s drew extra frames: %v", id, got[:len(got)-1])
-		}
+	refused := []string{
+		`1.5`, `-0`, `1e2`, `1E+2`, `1.0`, `1e400`, `-1e-400`,
+		`123456789012345678901234567890`, `9007199254740993`, `-9223372036854775809`,
+		`"\u0041"`, `"\/"`, `"\ud83d\ude00"`, `"\ud800"`, "\"a\xffb\"", "\"\u2028\"",
 	}
+	tried, exact, results, refusals := 0, 0, 0, 0
+	defer func() {
+		t.Logf("ids tried: %d, answered with the exact id: %d", tried, exact)
+		t.Logf("pings served: %d, pings refused by the transport under their id: %d", results, refusals)
+	}()
 	for _, tc := range []struct {
 		frame, id string
-		code      int64
+		code      int64 // 0: a result
 	}{
-		{`{"jsonrpc":"2.0","id":2.5,"method":"no/such"}`, `2.5`, -32601},
-		{`{"jsonrpc":"2.0","id":"\u0042","method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`, `"\u0042"`, -32602},
+		{`{"jsonrpc":"2.0","id":25,"method":"no/such"}`, `25`, -32601},
+		{`{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`, `"b"`, -32602},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, `7`, 0},
+		{`{"jsonrpc":"2.0","id":2.5,"method":"no/such"}`, `2.5`, -32600},
+		{`{"jsonrpc":"2.0","id":"\u0042","method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`, `"\u0042"`, -32600},
 		{`{"jsonrpc":"1.0","id":3.25,"method":"ping"}`, `3.25`, -32600},
 		{`{"jsonrpc":"2.0","id":99999999999999999999999,"method":5}`, `99999999999999999999999`, -32600},
+		{`{"jsonrpc":"2.0","id":7.0e0,"method":"tools/list"}`, `7.0e0`, -32600},
 	} {
+		tried++
 		p.send(tc.frame)
 		got, ok := p.until(tc.id, 5*time.Second)
 		if !ok {
 			t.Fatalf("%s not answered with id %s; got %v", tc.frame, tc.id, got)
 		}
-		if r := got[len(got)-1]; r.Error == nil || r.Error.Code != tc.code {
+		exact++
+		switch r := got[len(got)-1]; {
+		case tc.code == 0 && r.Error != nil:
+			t.Errorf("%s: %v, want a result", tc.frame, r)
+		case tc.code != 0 && (r.Error == nil || r.Error.Code != tc.code):
 			t.Errorf("%s: %v, want error %d", tc.frame, r, tc.code)
 		}
 	}
-	// tools/list answers with the client's id too.
-	p.send(`{"jsonrpc":"2.0","id":7.0e0,"method":"tools/list"}`)
-	if got, ok := p.until(`7.0e0`, 5*time.Second); !ok || got[len(got)-1].Error != nil {
-		t.Fatalf("tools/list with id 7.0e0: %v", got)
+	for _, id := range append(served, refused...) {
+		tried++
+		p.send(ping(id))
+		got, ok := p.until(id, 5*time.Second)
+		if !ok {
+			t.Fatalf("ping id %s not answered with that exact id; got %v", id, got)
+		}
+		exact++
+		if len(got) != 1 {
+			t.Errorf("ping id %s drew extra frames: %v", id, got[:len(got)-1])
+		}
+		r := got[len(got)-1]
+		if slices.Contains(served, id) {
+			results++
+			if r.Error != nil || string(r.Result) != "{}" {
+				t.Errorf("ping id %s: %v, want the result {}", id, r)
+			}
+			continue
+		}
+		refusals++
+		if r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "id") {
+			t.Errorf("ping id %s: %v, want -32600 naming the id", id, r)
+		}
 	}
 }
 
@@ -504,6 +541,8 @@ func TestTransport_idsEchoedExactly(t *testing.T) {
 // when stdin closes are all answered, then Run returns nil.
 func TestTransport_answersQueuedRequestsBeforeEOF(t *testing.T) {
 	s := newTransportServer(t)
+	requests, once := 0, 0
+	defer func() { t.Logf("requests received before EOF: %d, answered exactly once: %d", requests, once) }()
 	for round := range 3 {
 		p := startPeer(t, s)
 		var b strings.Builder
@@ -533,9 +572,12 @@ func TestTransport_answersQueuedRequestsBeforeEOF(t *testing.T) {
 			}
 		}
 		for id := range want {
+			requests++
 			if seen[id] != 1 {
 				t.Errorf("round %d: request %s answered %d times, want 1", round, id, seen[id])
+				continue
 			}
+			once++
 		}
 		if len(got) != len(want) {
 			t.Errorf("round %d: %d answers for %d requests: %v", round, len(got), len(want), got)
@@ -701,5 +743,27 @@ func TestTransport_bytesOfRefusalAreJSON(t *testing.T) {
 	}
 	if !json.Valid(bytes.TrimSpace([]byte(got[0].line))) {
 		t.Fatalf("refusal is not JSON: %q", got[0].line)
+	}
+}
+
+// brokenWriter fails every write, as stdout does once the client is gone.
+type brokenWriter struct{}
+
+func (brokenWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+func (brokenWriter) Close() error              { return nil }
+
+// TestTransport_brokenStdoutEndsTheSession: with stdout gone, requests
+// already received cannot be answered; the session still ends promptly at
+// EOF instead of waiting for those answers.
+func TestTransport_brokenStdoutEndsTheSession(t *testing.T) {
+	frames := initFrame + "\n" + initializedFrame + "\n" + ping("1") + "\n" + ping("2") + "\n"
+	done := make(chan error, 1)
+	go func() {
+		done <- newTransportServer(t).Run(context.Background(), NewStdioTransport(io.NopCloser(strings.NewReader(frames)), brokenWriter{}))
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10s of EOF with stdout broken")
 	}
 }

@@ -168,7 +168,8 @@ func bigFrame(prefix, suffix string, n int) io.Reader {
 // TestBinary_malformedFramesThenEOF pipes the real binary a session mixing
 // valid requests with odd ids, malformed frames and frames far over the
 // cap, then closes stdin at once: every request is answered exactly once
-// with its exact id, every malformed frame draws its JSON-RPC error, and the
+// with its exact id (served, or refused when the SDK could not write the id
+// back as sent), every malformed frame draws its JSON-RPC error, and the
 // process exits 0.
 func TestBinary_malformedFramesThenEOF(t *testing.T) {
 	bin := buildBinary(t)
@@ -209,12 +210,13 @@ func TestBinary_malformedFramesThenEOF(t *testing.T) {
 	frames := []frame{
 		line(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"0"}}}`, `"init"`, 0, false),
 		line(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "", 0, false),
-		line(ping(`1.5`), `1.5`, 0, false),
-		line(ping(`123456789012345678901234567890`), `123456789012345678901234567890`, 0, false),
-		line(ping(`-0`), `-0`, 0, false),
-		line(ping(`1e2`), `1e2`, 0, false),
-		line(ping(`1e400`), `1e400`, 0, false),
-		line(ping(`"\u0041"`), `"\u0041"`, 0, false),
+		// ids the SDK cannot write back as sent are refused under the id
+		line(ping(`1.5`), `1.5`, -32600, false),
+		line(ping(`123456789012345678901234567890`), `123456789012345678901234567890`, -32600, false),
+		line(ping(`-0`), `-0`, -32600, false),
+		line(ping(`1e2`), `1e2`, -32600, false),
+		line(ping(`1e400`), `1e400`, -32600, false),
+		line(ping(`"\u0041"`), `"\u0041"`, -32600, false),
 		line(ping(`"é"`), `"é"`, 0, false),
 		line(`this is not json`, "null", -32700, true),
 		line(`{"jsonrpc":"2.0","id":1,"method":"ping"`, "null", -32700, true),
