@@ -18,7 +18,7 @@ STRESS_CALLS ?= 500000
 STRESS_TIME  ?= 30m
 STRESS_LOAD  ?= 6
 
-.PHONY: all build test unit race spec-independent official-deps subject-deps official-conformance lint conformance soak stress mutants bench mock browsers clean
+.PHONY: all build test unit race spec-independent official-deps subject-deps client-deps official-conformance lint conformance soak stress mutants bench mock browsers clean
 
 all: build
 
@@ -31,8 +31,8 @@ test: browsers lint unit race spec-independent
 
 # Every Go test; the official MCP conformance scenarios run among them
 # (TestOfficialConformance), with the npm package official-deps installs.
-unit: official-deps subject-deps
-	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 ./...
+unit: official-deps subject-deps client-deps
+	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) OMBI_MCP_CLIENTS=$(abspath cmd/ombi-mcp/testdata/clients) $(GO) test -count=1 ./...
 
 # The concurrent code again under the race detector: the mock serves many
 # clients at once, the server's client shares one token across calls. The
@@ -58,6 +58,11 @@ official-deps:
 # on the MCP TypeScript SDK, installed from its lock file.
 subject-deps:
 	cd conformance/subjects/nodeombi && npm ci --silent --no-audit --no-fund
+
+# Real MCP clients (the TypeScript SDK, MCP Inspector's CLI) that
+# TestClients_resources drives over stdio and HTTP.
+client-deps:
+	cd cmd/ombi-mcp/testdata/clients && npm ci --silent --no-audit --no-fund
 
 official-conformance: official-deps
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 -v -run '^TestOfficialConformance$$' ./cmd/ombi-mcp/

@@ -147,7 +147,7 @@ func addResources(s *mcp.Server, d *deps, served map[string]registered, ttl time
 		for _, u := range referenceURIs() {
 			s.AddResource(&mcp.Resource{
 				URI: u.uri, Name: strings.TrimPrefix(u.uri, "ombi://"), Title: u.title, MIMEType: resourceMIME, Meta: meta,
-				Description: "The " + strings.ToLower(u.title) + " catalogue as read_reference lists it (cached for " + ttl.String() + ").",
+				Description: "The " + strings.ToLower(u.title) + " catalogue as read_reference lists it (cached for " + shortDuration(ttl) + ").",
 			}, r.readReference)
 		}
 		s.AddResourceTemplate(&mcp.ResourceTemplate{
@@ -324,4 +324,16 @@ func (r *resources) read(ctx context.Context, tool string, args map[string]any, 
 
 func contents(uri, text string) *mcp.ReadResourceResult {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: resourceMIME, Text: text}}}
+}
+
+// shortDuration spells d without zero tails: 10m, 1h, 1m30s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// clientsEnv names the directory where npm ci installed the real MCP
+// clients of testdata/clients (make client-deps sets it).
+const clientsEnv = "OMBI_MCP_CLIENTS"
+
+// TestClients_resources drives the resources with real MCP clients, the
+// official TypeScript SDK and MCP Inspector's CLI, over stdio and
+// Streamable HTTP: every reference catalogue and template is listed, and a
+// listed resource, an artwork link of read_library and a log link of
+// read_logs read as JSON envelopes that say ok.
+func TestClients_resources(t *testing.T) {
+	dir := os.Getenv(clientsEnv)
+	if dir == "" {
+		t.Skipf("set %s to the directory where npm ci installed testdata/clients (make client-deps does)", clientsEnv)
+	}
+	inspector := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js")
+	if _, err := os.Stat(inspector); err != nil {
+		t.Fatalf("find the clients: %v (run npm ci in %s)", err, dir)
+	}
+	bin := buildBinary(t)
+	m := startLoopbackMock(t)
+	env := []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey, "OMBI_BUNDLES=core,administration"}
+	srv := startHTTPBinary(t, bin, append(env, "OMBI_MCP_TOKEN=resources-test-token"))
+	t.Cleanup(func() {
+		_ = srv.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-srv.exited:
+		case <-time.After(10 * time.Second):
+			_ = srv.cmd.Process.Kill()
+		}
+	})
+	wantResources := []string{
+		"ombi://reference/countries", "ombi://reference/genres/movie", "ombi://reference/genres/tv",
+		"ombi://reference/issue-categories", "ombi://reference/languages",
+		"ombi://reference/watch-providers/movie", "ombi://reference/watch-providers/tv",
+	}
+	wantTemplates := []string{"ombi://artwork/{media}/{provider}/{id}/{kind}", "ombi://logs/{file_id}", "ombi://reference/{catalogue}/{media}"}
+	node := func(t *testing.T, extraEnv []string, args ...string) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), extraEnv...)
+		out, err := cmd.Output()
+		if err != nil {
+			var stderr []byte
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = ee.Stderr
+			}
+			t.Fatalf("node %s: %v\n%s\n%s", strings.Join(args, " "), err, out, stderr)
+		}
+		return out
+	}
+
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run("typescript-sdk/"+transport, func(t *testing.T) {
+			var out []byte
+			if transport == "stdio" {
+				out = node(t, env, "resources.mjs", "stdio", bin)
+			} else {
+				out = node(t, []string{"MCP_TOKEN=resources-test-token"}, "resources.mjs", "http", srv.base+"/mcp")
+			}
+			var got struct {
+				Resources, Templates []string
+				Reads                map[string]struct {
+					MIMEType string `json:"mimeType"`
+					OK       bool
+				}
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("the client's output is not JSON: %v\n%s", err, out)
+			}
+			slices.Sort(got.Resources)
+			slices.Sort(got.Templates)
+			if !slices.Equal(got.Resources, wantResources) || !slices.Equal(got.Templates, wantTemplates) {
+				t.Errorf("resources %q, templates %q", got.Resources, got.Templates)
+			}
+			kinds := map[string]bool{}
+			for uri, r := range got.Reads {
+				kind, _, _ := strings.Cut(strings.TrimPrefix(uri, "ombi://"), "/")
+				kinds[kind] = true
+				if r.MIMEType != "application/json" || !r.OK {
+					t.Errorf("read %s: %+v", uri, r)
+				}
+			}
+			if len(kinds) != 3 {
+				t.Errorf("read %d kinds of resource (%v), want reference, artwork and logs", len(kinds), got.Reads)
+			}
+		})
+	}
+
+	// MCP Inspector 0.15's CLI has no header option: over HTTP it judges a
+	// server without a token.
+	open := startHTTPBinary(t, bin, env)
+	t.Cleanup(func() {
+		_ = open.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-open.exited:
+		case <-time.After(10 * time.Second):
+			_ = open.cmd.Process.Kill()
+		}
+	})
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run("inspector/"+transport, func(t *testing.T) {
+			target := []string{open.base + "/mcp", "--transport", "http"}
+			if transport == "stdio" {
+				target = append([]string{"env"}, append(env, bin)...)
+			}
+			inspect := func(args ...string) map[string]json.RawMessage {
+				t.Helper()
+				out := node(t, nil, append(append([]string{inspector}, target...), args...)...)
+				var v map[string]json.RawMessage
+				if err := json.Unmarshal(out, &v); err != nil {
+					t.Fatalf("inspector %s: not JSON: %v\n%s", strings.Join(args, " "), err, out)
+				}
+				return v
+			}
+			var listed []struct{ URI string }
+			_ = json.Unmarshal(inspect("--method", "resources/list")["resources"], &listed)
+			var tmpls []struct {
+				URITemplate string `json:"uriTemplate"`
+			}
+			_ = json.Unmarshal(inspect("--method", "resources/templates/list")["resourceTemplates"], &tmpls)
+			if len(listed) != len(wantResources) || len(tmpls) != len(wantTemplates) {
+				t.Fatalf("inspector lists %d resources and %d templates, want %d and %d", len(listed), len(tmpls), len(wantResources), len(wantTemplates))
+			}
+			// a link read_logs returns; the artwork URI read_library would
+			// link (the TypeScript checks above follow that link)
+			var content []struct{ Type, URI string }
+			_ = json.Unmarshal(inspect("--method", "tools/call", "--tool-name", "read_logs", "--tool-arg", "action=list")["content"], &content)
+			links := []string{"ombi://artwork/movie/tmdb/603/poster"}
+			for _, c := range content {
+				if c.Type == "resource_link" {
+					links = append(links, c.URI)
+					break
+				}
+			}
+			if len(links) != 2 {
+				t.Fatalf("inspector saw no resource link in read_logs' answer: %+v", content)
+			}
+			for _, uri := range append([]string{listed[0].URI}, links...) {
+				var contents []struct{ URI, MIMEType, Text string }
+				_ = json.Unmarshal(inspect("--method", "resources/read", "--uri", uri)["contents"], &contents)
+				var env struct{ OK bool }
+				if len(contents) != 1 || contents[0].URI != uri || json.Unmarshal([]byte(contents[0].Text), &env) != nil || !env.OK {
+					t.Errorf("inspector read %s: %+v", uri, contents)
+				}
+			}
+		})
+	}
+}
