@@ -644,13 +644,15 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // officialScenarios are the server scenarios of the official MCP
-// conformance suite that a domain server can pass (it has no test
-// resources, prompts or sampling tools), plus its DNS rebinding check.
+// conformance suite that apply to a domain server (the others need the
+// suite's own fixture tools, resources, prompts or sampling; the table with
+// every scenario's result is docs/official-conformance.md), plus its DNS
+// rebinding check.
 // server-sse-multiple-streams opens its concurrent streams only on a
 // session id, which a stateless server never issues: against ombi-mcp it
 // ends with one warning and no failure (server/http_test.go
 // TestHTTP_concurrentPOSTs runs its probe without the session id).
-var officialScenarios = []string{"server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"}
+var officialScenarios = []string{"server-initialize", "ping", "tools-list", "resources-list", "server-sse-multiple-streams", "dns-rebinding-protection"}
 
 // officialEnv names the directory where npm ci installed
 // @modelcontextprotocol/conformance (conformance/official; make
