@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
@@ -201,8 +200,8 @@ func servePathHandler(b *testing.B, o Options, name string) mcp.ToolHandler {
 }
 
 // optionDeps is the handler dependencies New builds from o: its upstream
-// client (idle connections closed when tb ends), the validator, o's logger
-// and fit's memory of result types.
+// client (idle connections closed when tb ends), the validator and o's
+// logger.
 func optionDeps(tb testing.TB, o Options) *deps {
 	tb.Helper()
 	client, err := newClient(o)
@@ -214,7 +213,7 @@ func optionDeps(tb testing.TB, o Options) *deps {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &deps{client: client, validator: v, log: o.logger(), plans: &jsonvalue.Plans{}}
+	return &deps{client: client, validator: v, log: o.logger()}
 }
 
 // recordedAnswer is the mock's answer to the journaled call c, sent again.
@@ -283,10 +282,10 @@ var servePathCases = []struct {
 	{"read_requests_cut", "large", "read_requests", map[string]any{"action": "list", "media": "tv", "page": map[string]any{"limit": 100}}},
 }
 
-// BenchmarkFit measures fit's two ways on the data read_search's and
-// read_requests' handlers return from the mock (a search page, a page of
-// 100 requests): the short way (fitWhole, the typed data written as it is
-// walked) and the long way (fitLong, through a generic copy).
+// BenchmarkFit measures the result budget and hygiene (fit: the generic
+// copy, cleaning, caps, serialisation) on the data read_search's and
+// read_requests' handlers return from the mock: a search page, a page of
+// 100 requests.
 func BenchmarkFit(b *testing.B) {
 	for _, tc := range servePathCases[:2] {
 		m := startMock(b, mockombi.Options{DataSet: tc.data})
@@ -304,25 +303,10 @@ func BenchmarkFit(b *testing.B) {
 		if err != nil || data == nil {
 			b.Fatalf("%s: %v", tc.tool, err)
 		}
-		mk := func() *envelope {
-			env := success(tc.tool, data, nil)
-			cleanNotes(env)
-			return env
-		}
-		plans := &jsonvalue.Plans{}
-		if _, ok := fitWhole(mk(), plans); !ok {
-			b.Fatalf("%s: the short way gave up", tc.name)
-		}
-		b.Run(tc.name+"/whole", func(b *testing.B) {
+		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				fitWhole(mk(), plans)
-			}
-		})
-		b.Run(tc.name+"/long", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				fitLong(mk())
+				fit(success(tc.tool, data, nil))
 			}
 		})
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // Response budget of the results document: every serialised result fits in
@@ -26,40 +24,21 @@ const (
 // cutting looks for them.
 var recordKeys = []string{"items", "values", "lines", "files"}
 
-// fit bounds env in place (plans, when not nil, remembers the data's
-// types from call to call) and returns its serialisation, at most
+// fit bounds env in place and returns its serialisation, at most
 // maxResultBytes long. Every result passes here, so here is the output
-// hygiene too: control, escape and bidi characters leave every string
-// (data, warnings, error), and identifiers and *_id fields that are not
-// valid ids are omitted with a warning. Then it caps arrays, shortens long
-// strings, then drops trailing records (keeping page metadata truthful),
-// setting truncated and a warning for every cut. A result that still
-// cannot fit becomes an INTERNAL_ERROR envelope, which always fits.
+// hygiene too: the data is made a generic value (generic), control,
+// escape and bidi characters leave every string (data, warnings, error),
+// and identifiers and *_id fields that are not valid ids are omitted with
+// a warning. Then it caps arrays, shortens long strings, then drops
+// trailing records (keeping page metadata truthful), setting truncated and
+// a warning for every cut. A result that still cannot fit becomes an
+// INTERNAL_ERROR envelope, which always fits.
 // Implements S-RESULTS-0108, S-RESULTS-0109, S-RESULTS-0111 and S-ROUTING-0090.
-func fit(env *envelope, plans *jsonvalue.Plans) []byte {
+func fit(env *envelope) []byte {
 	cleanNotes(env)
-	if out, ok := fitWhole(env, plans); ok {
-		return out
-	}
-	return fitLong(env)
-}
-
-// cleanNotes cleans the warnings and the error's texts.
-func cleanNotes(env *envelope) {
-	for i, w := range env.Warnings {
-		env.Warnings[i] = cleanText(w, false)
-	}
-	if e := env.Error; e != nil {
-		e.Message, e.Field = cleanText(e.Message, false), cleanText(e.Field, false)
-	}
-}
-
-// fitLong is fit's long way: the data made a generic value (jsonvalue.Of),
-// cleaned, capped, then serialised and cut until it fits.
-func fitLong(env *envelope) []byte {
 	b := &budget{env: env}
 	if env.Data != nil {
-		g, err := jsonvalue.Of(env.Data)
+		g, err := generic(env.Data)
 		if err != nil {
 			return mustMarshal(failure(env.Operation, &envelopeError{Code: codeInternalError, Message: "internal error: result could not be encoded"}, nil))
 		}
@@ -75,7 +54,7 @@ func fitLong(env *envelope) []byte {
 		b.capArrays(obj, 0, "")
 	}
 	// Serialised once, then again only after a step that changed something.
-	out := b.encode()
+	out := mustMarshal(env)
 	if obj, ok := env.Data.(map[string]any); ok {
 		for _, step := range []func(map[string]any) bool{
 			func(o map[string]any) bool { return b.shortenStrings(o, 4000) },
@@ -88,74 +67,41 @@ func fitLong(env *envelope) []byte {
 				break
 			}
 			if step(obj) {
-				out = b.encode()
+				out = mustMarshal(env)
 			}
 		}
 	}
 	if len(out) > maxResultBytes {
 		return mustMarshal(failure(env.Operation, &envelopeError{Code: codeInternalError, Message: "internal error: the result does not fit the response budget"}, nil))
 	}
-	if cap(out) > 2*len(out)+4096 { // a cut result: keep the bytes, not the buffer
-		out = bytes.Clone(out)
-	}
 	return out
 }
 
-// fitWhole is fit's short way, for data that needs no cut and loses no
-// value to hygiene: the typed data is written as it is walked
-// (jsonvalue.Plans.AppendOf with hygieneFilter), with no generic copy and no
-// second pass. It gives up (false) wherever fit's long way would do more
-// than clean strings: an array over the caps, an identifier or *_id value
-// hygiene omits, a member name it renames, a result over the budget (the
-// walk stops as soon as it passes maxResultBytes), data Of would hand to
-// encoding/json. Where it does not give up, its bytes are
-// the long way's, byte for byte (TestFit_wholeAgreesWithLongWay).
-func fitWhole(env *envelope, plans *jsonvalue.Plans) ([]byte, bool) {
-	if env.Data == nil {
-		return nil, false
+// cleanNotes cleans the warnings and the error's texts.
+func cleanNotes(env *envelope) {
+	for i, w := range env.Warnings {
+		env.Warnings[i] = cleanText(w, false)
 	}
-	if plans == nil {
-		plans = &jsonvalue.Plans{}
+	if e := env.Error; e != nil {
+		e.Message, e.Field = cleanText(e.Message, false), cleanText(e.Field, false)
 	}
-	var e genericEncoder
-	e.head(env)
-	e.b = append(e.b, `,"data":`...)
-	lim := jsonvalue.Limits{List: min(maxRecords, maxNested), Bytes: maxResultBytes}
-	b, ok := plans.AppendOf(e.b, env.Data, htmlEscaping, lim, hygieneFilter{})
-	if !ok {
-		return nil, false
-	}
-	e.b = b
-	env.Warnings = capWarnings(env.Warnings)
-	e.tail(env)
-	if len(e.b) > maxResultBytes {
-		return nil, false
-	}
-	return e.b, true
 }
 
-// hygieneFilter is hygiene.clean as AppendOf applies it: strings
-// cleaned, member names kept only when clean, identifiers and *_id
-// members rewritten by hygiene's own rules and kept only when nothing is
-// omitted.
-type hygieneFilter struct{}
-
-func (hygieneFilter) Text(s string) string { return cleanText(s, true) }
-
-func (hygieneFilter) Name(k string) bool { return !needsCleaning(k, false) }
-
-func (hygieneFilter) Member(k string) bool { return k == "identifiers" || strings.HasSuffix(k, "_id") }
-
-func (hygieneFilter) Rewrite(k string, v any) (any, bool) {
-	var h hygiene
-	v = h.clean(v)
-	switch {
-	case k == "identifiers":
-		v = h.identifiers(v)
-	case !validIDField(v):
-		return nil, false
+// generic is v as encoding/json writes it and reads it back: maps,
+// slices, json.Number, strings, booleans and nil, the one representation
+// fit cleans and cuts.
+func generic(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
-	return v, h.ids == 0
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var g any
+	if err := dec.Decode(&g); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // hygiene cleans a generic result value: it counts the ids it omitted.
@@ -233,17 +179,9 @@ func (h *hygiene) identifiers(v any) any {
 	return kept
 }
 
+// budget is one fit's cutting of env.
 type budget struct {
 	env *envelope
-	enc genericEncoder // reused by every serialisation of one fit
-}
-
-// encode serialises the envelope as it stands; the bytes are valid until
-// the next encode.
-func (b *budget) encode() []byte {
-	b.enc.b = b.enc.b[:0]
-	b.enc.envelope(b.env)
-	return b.enc.b
 }
 
 func (b *budget) cut(format string, a ...any) {
@@ -345,14 +283,10 @@ func (b *budget) dropRecords(obj map[string]any) bool {
 		// envelope with none plus each record once and n-1 commas:
 		// measured once, not once per probe.
 		obj[k] = arr[:0]
-		var enc genericEncoder
-		enc.envelope(b.env)
-		base := len(enc.b)
+		base := len(mustMarshal(b.env))
 		sum := make([]int, len(arr)+1) // sum[n]: bytes of the first n records
 		for i, r := range arr {
-			enc.b = enc.b[:0]
-			enc.value(r)
-			sum[i+1] = sum[i] + len(enc.b)
+			sum[i+1] = sum[i] + len(mustMarshal(r))
 		}
 		lo, hi := 1, len(arr) // largest n in [lo,hi] that fits
 		for lo < hi {

@@ -1,17 +1,10 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
-	"github.com/ombi-mcp/ombi-mcp/mockombi"
-	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -97,7 +90,7 @@ func TestFit_budget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := success(tt.tool, tt.data, nil)
-			out := fit(env, nil)
+			out := fit(env)
 			if len(out) > maxResultBytes {
 				t.Fatalf("result is %d bytes", len(out))
 			}
@@ -129,7 +122,7 @@ func TestFit_warningsBounded(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		ws = append(ws, strings.Repeat("w", 5000))
 	}
-	out := fit(failure("read_search", &envelopeError{Code: codeNotFound, Message: "m"}, ws), nil)
+	out := fit(failure("read_search", &envelopeError{Code: codeNotFound, Message: "m"}, ws))
 	var got envelope
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
@@ -179,61 +172,25 @@ func TestUpstreamPage(t *testing.T) {
 	}
 }
 
-// TestFit_typedDataWalkedAsRoundTrip: for the data every tool's handler
-// returns on the suite's standalone exact-wire cases, over the default and
-// the large data sets, jsonvalue.Of (fit's first step) gives exactly what
-// encoding/json's text decoded again gives. Several write cases name ids
-// no data set holds (they check the wire only) and return no data.
-func TestFit_typedDataWalkedAsRoundTrip(t *testing.T) {
-	checked := map[string]bool{}
-	eachHandlerResult(t, func(data string, tt exactWireCase, got any) {
-		checked[tt.Tool] = true
-		walked, werr := jsonvalue.Of(got)
-		text, merr := json.Marshal(got)
-		if werr != nil || merr != nil {
-			t.Fatalf("%s/%s: Of error %v, json.Marshal error %v", data, tt.Name, werr, merr)
-		}
-		want, err := jsonvalue.Decode(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(walked, want) {
-			t.Fatalf("%s/%s (%T): Of differs from the round trip of\n%s", data, tt.Name, got, text)
-		}
-	})
-	if len(checked) < 20 {
-		t.Fatalf("only %d tools returned data: %v", len(checked), checked)
+// TestDropRecords_sizeArithmetic: an envelope with the first n records
+// serialises to the envelope with none plus each record once and n-1
+// commas, the sum dropRecords searches with.
+func TestDropRecords_sizeArithmetic(t *testing.T) {
+	g, err := generic(newMediaPage(mediaItems(12, "overview <with> & \u2028 text", 3), localPage3()))
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// eachHandlerResult calls each tool's handler directly with the arguments
-// of every standalone wire case, on a mock of the default and of the large
-// data set (each write on the data set as seeded), and hands check each
-// result that carries data (a PARTIAL_FAILURE's data too).
-func eachHandlerResult(t *testing.T, check func(data string, tt exactWireCase, got any)) {
-	t.Helper()
-	cases := standaloneWireCases(t)
-	ctx := context.Background()
-	for _, data := range []string{"default", "large"} {
-		m := startMock(t, mockombi.Options{DataSet: data})
-		o := Options{URL: m.URL(), AuthMode: AuthAPIKey, APIKey: m.Credentials().APIKey, Timeout: 5 * time.Second}
-		handlers := map[string]handlerFunc{}
-		for _, tl := range tools(optionDeps(t, o)) {
-			handlers[tl.name] = tl.handle
-		}
-		for _, tt := range cases {
-			write := !strings.HasPrefix(tt.Tool, "read_")
-			if write {
-				m.Reset() // each write meets the data set as seeded
-			}
-			got, err := handlers[tt.Tool](ombi.WithIntent(ctx, write), &call{tool: tt.Tool, args: tt.Args})
-			var part *partialError
-			if errors.As(err, &part) {
-				got, err = part.data, nil
-			}
-			if err == nil && got != nil {
-				check(data, tt, got)
-			}
+	obj := g.(map[string]any)
+	env := success("read_search", obj, nil)
+	items := obj["items"].([]any)
+	obj["items"] = items[:0]
+	base := len(mustMarshal(env))
+	sum := 0
+	for n := 1; n <= len(items); n++ {
+		sum += len(mustMarshal(items[n-1]))
+		obj["items"] = items[:n]
+		if got, want := base+sum+n-1, len(mustMarshal(env)); got != want {
+			t.Fatalf("n=%d: arithmetic says %d bytes, json.Marshal %d", n, got, want)
 		}
 	}
 }

@@ -300,7 +300,7 @@ func (r *resources) read(ctx context.Context, tool string, args map[string]any, 
 		return "", err
 	}
 	env, _ := r.d.envelope(ctx, t.tool, t.h, raw)
-	b := fit(env, r.d.plans)
+	b := fit(env)
 	if env.OK {
 		return string(b), nil
 	}

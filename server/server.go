@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -38,7 +37,7 @@ func New(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load spec: %w", err)
 	}
-	d := &deps{client: client, validator: v, log: opts.logger(), plans: &jsonvalue.Plans{},
+	d := &deps{client: client, validator: v, log: opts.logger(),
 		allowedJobs: allowedJobs(opts.AllowedJobs), profiles: parseProfiles(opts.Profiles)}
 	version := opts.Version
 	if version == "" {
@@ -139,7 +138,7 @@ func refuseDisabled(disabled map[string]string) mcp.Middleware {
 			return toolResult(failure(p.Name, &envelopeError{
 				Code:    codeForbidden,
 				Message: fmt.Sprintf("%s belongs to the %s bundle, which this server does not enable (OMBI_BUNDLES)", p.Name, bundle),
-			}, nil), nil), nil
+			}, nil)), nil
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 	"github.com/ombi-mcp/ombi-mcp/server/internal/ombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
@@ -21,7 +20,6 @@ type deps struct {
 	client    *ombi.Client
 	validator *spec.Validator
 	log       *slog.Logger
-	plans     *jsonvalue.Plans // the result types fit has taken apart
 
 	allowedJobs map[string]bool // write_job_run (Options.AllowedJobs)
 	profiles    map[string]bool // write_integration_test (Options.Profiles)
@@ -146,7 +144,7 @@ func (d *deps) serve(t spec.Tool, h handlerFunc) mcp.ToolHandler {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool arguments must be a JSON object"}
 		}
 		env, links := d.envelope(ctx, t, h, args)
-		res := toolResult(env, d.plans)
+		res := toolResult(env)
 		if env.OK {
 			for _, l := range links {
 				res.Content = append(res.Content, l)

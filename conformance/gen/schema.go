@@ -12,8 +12,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
-
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -46,7 +44,7 @@ func FromSchema(raw json.RawMessage) (*rapid.Generator[any], error) {
 }
 
 func mustJSON(v any) json.RawMessage {
-	b, err := jsonvalue.Marshal(v)
+	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("encode generated value: %v", err))
 	}

@@ -4,11 +4,6 @@
 // reflection, byte for byte as encoding/json
 // encodes them: object members sorted by key, the same string escaping and
 // the same number formatting. Any other type is handed to encoding/json.
-// Decode goes the other way: JSON text to those values, as encoding/json
-// decodes it with UseNumber; Unmarshal is json.Unmarshal for any target.
-// Both parse fast and leave the verdict to encoding/json when they refuse.
-// Of turns a typed value into those values directly, as Decode would read
-// json.Marshal's text of it.
 package jsonvalue
 
 import (
@@ -31,9 +26,6 @@ type Options struct {
 	// kept as json.Encoder.SetEscapeHTML(false) keeps them.
 	EscapeHTML bool
 }
-
-// Marshal is json.Marshal for dynamic values.
-func Marshal(v any) ([]byte, error) { return Append(nil, v, Options{EscapeHTML: true}) }
 
 // Append appends the JSON encoding of v to dst.
 func Append(dst []byte, v any, o Options) ([]byte, error) {

@@ -20,8 +20,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // Client is the one upstream Ombi client every tool shares (go-github's
@@ -402,7 +400,7 @@ func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *le
 		return nil
 	}
 	// Unmarshal decodes in place: no second buffer as a Decoder would grow.
-	if err := jsonvalue.Unmarshal(trimmed, v); err != nil {
+	if err := json.Unmarshal(trimmed, v); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) && syn.Offset > 1 && json.Valid(trimmed[:syn.Offset-1]) {
 			return &SchemaError{Op: op, Reason: "trailing data after the JSON value"}

@@ -2,78 +2,111 @@ package server
 
 import (
 	"bytes"
-	"slices"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
-// bothWays fits one data value the short way and the long way, each on an
-// envelope of its own, and reports the short way's bytes (ok false when it
-// gave up) and the long way's.
-func bothWays(data any, warnings []string, plans *jsonvalue.Plans) (whole []byte, ok bool, long []byte) {
-	mk := func() *envelope {
-		env := success("read_search", data, slices.Clone(warnings))
-		env.CorrelationID = "0123456789abcdef"
-		cleanNotes(env)
-		return env
-	}
-	whole, ok = fitWhole(mk(), plans)
-	return whole, ok, fitLong(mk())
+// TestFit_hostileData: whatever the data holds, fit's result is one JSON
+// envelope within the byte budget (S-RESULTS-0108) with every list and the
+// warnings within their caps, truncated set where a record list was cut
+// (S-RESULTS-0109), no control, escape or bidi character in any string
+// or member name, and only valid identifiers and *_id values (S-RESULTS-0111).
+func TestFit_hostileData(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		data := drawHostileData(t)
+		warnings := rapid.SliceOfN(hostileText(), 0, 3).Draw(t, "warnings")
+		switch rapid.IntRange(0, 9).Draw(t, "warnings past the caps") {
+		case 0:
+			warnings = make([]string, maxWarnings+1)
+		case 1:
+			warnings = append(warnings, strings.Repeat("w", maxWarningLen+1))
+		}
+		overCap := false
+		if g, err := generic(data); err == nil {
+			if obj, ok := g.(map[string]any); ok {
+				items, _ := obj["items"].([]any)
+				overCap = len(items) > maxRecords
+			}
+		}
+		out := fit(success("read_search", data, warnings))
+		if len(out) > maxResultBytes {
+			t.Fatalf("%d bytes, over the %d byte budget", len(out), maxResultBytes)
+		}
+		var env struct {
+			OK        bool     `json:"ok"`
+			Data      any      `json:"data"`
+			Warnings  []string `json:"warnings"`
+			Truncated bool     `json:"truncated"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(out))
+		dec.UseNumber()
+		if err := dec.Decode(&env); err != nil || !env.OK {
+			t.Fatalf("not a successful envelope (%v): %s", err, out)
+		}
+		if overCap && !env.Truncated {
+			t.Fatalf("more than %d records, and truncated is not set: %s", maxRecords, out)
+		}
+		if len(env.Warnings) > maxWarnings {
+			t.Fatalf("%d warnings, over the cap of %d", len(env.Warnings), maxWarnings)
+		}
+		for _, w := range env.Warnings {
+			if utf8.RuneCountInString(w) > maxWarningLen {
+				t.Fatalf("a warning of %d characters, over %d", utf8.RuneCountInString(w), maxWarningLen)
+			}
+		}
+		walkStrings(append([]any{env.Data}, anys(env.Warnings)...), func(s string) {
+			if i := strings.IndexFunc(s, forbiddenRune); i >= 0 {
+				t.Fatalf("string %q keeps a forbidden character at %d", s, i)
+			}
+		})
+		_, object := env.Data.(map[string]any) // the caps apply to a result object, as every family is
+		checkIDsAndCaps(t, env.Data, object)
+	})
 }
 
-// TestFit_wholeAgreesWithLongWay guards fitWhole (S-RESULTS-0108,
-// S-RESULTS-0109, S-RESULTS-0111): where the short way does not give up,
-// its bytes are the long way's, for the data every tool's handler returns
-// from the mock and for hostile data drawn at random; and it does not give
-// up on ordinary results.
-func TestFit_wholeAgreesWithLongWay(t *testing.T) {
-	t.Run("handler results", func(t *testing.T) {
-		short := map[string]bool{}
-		plans := &jsonvalue.Plans{} // one memory for every case, as a server keeps
-		eachHandlerResult(t, func(data string, tt exactWireCase, got any) {
-			whole, ok, long := bothWays(got, []string{"a warning"}, plans)
-			if !ok {
-				return
-			}
-			short[tt.Tool] = true
-			if !bytes.Equal(whole, long) {
-				t.Fatalf("%s/%s (%T): the short way wrote\n%s\nthe long way\n%s", data, tt.Name, got, whole, long)
-			}
-		})
-		if len(short) < 20 || !short["read_search"] || !short["read_requests"] {
-			t.Fatalf("the short way served only %d tools: %v", len(short), short)
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// checkIDsAndCaps fails t where v, a decoded result's data, holds an
+// invalid identifier or an invalid *_id value, or, when capped, a list
+// over the caps (the record and the nested cap are both 100).
+func checkIDsAndCaps(t *rapid.T, v any, capped bool) {
+	switch x := v.(type) {
+	case []any:
+		if capped && len(x) > min(maxRecords, maxNested) {
+			t.Fatalf("a list of %d entries, over the caps", len(x))
 		}
-	})
-	t.Run("hostile data", func(t *testing.T) {
-		var taken, gaveUp int
-		plans := &jsonvalue.Plans{}
-		rapid.Check(t, func(t *rapid.T) {
-			data := drawHostileData(t)
-			warnings := rapid.SliceOfN(hostileText(), 0, 3).Draw(t, "warnings")
-			switch rapid.IntRange(0, 9).Draw(t, "warnings past the caps") {
-			case 0:
-				warnings = make([]string, maxWarnings+1)
-			case 1:
-				warnings = append(warnings, strings.Repeat("w", maxWarningLen+1))
-			}
-			whole, ok, long := bothWays(data, warnings, plans)
-			if !ok {
-				gaveUp++
-				return
-			}
-			taken++
-			if !bytes.Equal(whole, long) {
-				t.Fatalf("the short way wrote\n%s\nthe long way\n%s", whole, long)
-			}
-		})
-		if taken == 0 || gaveUp == 0 {
-			t.Fatalf("the short way was taken %d times and gave up %d times: the draw misses a side", taken, gaveUp)
+		for _, e := range x {
+			checkIDsAndCaps(t, e, capped)
 		}
-	})
+	case map[string]any:
+		for k, e := range x {
+			switch {
+			case k == "identifiers":
+				list, _ := e.([]any)
+				for _, id := range list {
+					m, _ := id.(map[string]any)
+					ns, _ := m["namespace"].(string)
+					val, _ := m["value"].(string)
+					if !validIdentifier(ns, val) {
+						t.Fatalf("invalid identifier %v kept", id)
+					}
+				}
+			case strings.HasSuffix(k, "_id") && !validIDField(e):
+				t.Fatalf("invalid %s %v kept", k, e)
+			}
+			checkIDsAndCaps(t, e, capped)
+		}
+	}
 }
 
 // hostileRecord is a result record with every member hygiene and the caps
