@@ -30,6 +30,10 @@ type Source struct {
 	// (always under server/); Old must occur in it exactly once and is
 	// replaced by New.
 	File, Old, New string
+	// At, when above zero, is the byte offset of Old in File instead: Old
+	// must be there, and only that occurrence is replaced (the generated
+	// operator mutants, whose operator text occurs many times).
+	At int
 	// Also are further replacements the same bug needs (an import, say);
 	// each must match exactly once too. Usually none.
 	Also []Edit
@@ -43,6 +47,7 @@ type Source struct {
 // Edit is one exact text replacement in a file of the module.
 type Edit struct {
 	File, Old, New string
+	At             int // see Source.At
 }
 
 // Domains are the server domains source mutants are spread over, in the
@@ -60,7 +65,7 @@ const (
 
 // Edits returns every replacement of the mutant, the primary one first.
 func (m Source) Edits() []Edit {
-	return append([]Edit{{File: m.File, Old: m.Old, New: m.New}}, m.Also...)
+	return append([]Edit{{File: m.File, Old: m.Old, New: m.New, At: m.At}}, m.Also...)
 }
 
 // Sources returns every source mutant, sorted by domain then name.
@@ -125,6 +130,13 @@ func (m Source) Apply(root string) error {
 			}
 			text = b
 			order = append(order, p)
+		}
+		if e.At > 0 {
+			if e.At+len(e.Old) > len(text) || string(text[e.At:e.At+len(e.Old)]) != e.Old {
+				return fmt.Errorf("apply mutant %s: %s has no %q at byte %d", m.Name, e.File, clipText(e.Old), e.At)
+			}
+			files[p] = append(append(append([]byte{}, text[:e.At]...), e.New...), text[e.At+len(e.Old):]...)
+			continue
 		}
 		if n := bytes.Count(text, []byte(e.Old)); n != 1 || e.Old == "" {
 			return fmt.Errorf("apply mutant %s: the old text occurs %d times in %s (want exactly once): %q", m.Name, n, e.File, clipText(e.Old))
