@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -41,21 +40,10 @@ const (
 	anyHangBound   = 15 * time.Second
 )
 
-// toolName is MCP's rule for tool names (2025-11-25): 1 to 128 of ASCII
-// letters, digits, '_', '-' and '.'.
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-
 func (s *suite) anyArea() {
 	var tools []*mcp.Tool
 	if s.scope != nil {
 		tools = s.scope.listed
-	}
-	// its tool: label names a tool of the server's own design in reports
-	toolLabel := func(t *mcp.Tool) ginkgo.Labels {
-		if !toolName.MatchString(t.Name) { // a name Ginkgo may refuse as a label; ANY-SURFACE-001 fails it
-			return nil
-		}
-		return ginkgo.Label(toolLabelPrefix + t.Name)
 	}
 	// a live run without --allow-mutations calls read-only tools only
 	effect := func(readOnly bool) ginkgo.Labels {
@@ -66,7 +54,7 @@ func (s *suite) anyArea() {
 	}
 	ginkgo.Describe("any", ginkgo.Label(LabelAny), func() {
 		for _, t := range tools {
-			ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly), toolLabel(t))
+			s.ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly), ownTool(t.Name))
 		}
 		// the journal and faults: the embedded mock's, or those of the
 		// proxy in front of a live Ombi
@@ -74,14 +62,14 @@ func (s *suite) anyArea() {
 			ginkgo.BeforeEach(s.clean)
 			for _, t := range tools {
 				ro := effect(t.Annotations != nil && t.Annotations.ReadOnlyHint)
-				ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) }, toolLabel(t), ro)
-				ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) }, toolLabel(t), ro)
-				ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) }, toolLabel(t), ro)
-				ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) }, toolLabel(t), ro)
+				s.ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) }, ownTool(t.Name), ro)
+				s.ClauseItFor("ANY-REFUSE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRefuse(ctx, t) }, ownTool(t.Name), ro)
+				s.ClauseItFor("ANY-FAULTS-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyFaults(ctx, t) }, ownTool(t.Name), ro)
+				s.ClauseItFor("ANY-REDIRECT-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyRedirect(ctx, t) }, ownTool(t.Name), ro)
 			}
 			for _, kind := range []string{"read", "write"} {
 				read := kind == "read"
-				ClauseItFor("ANY-TIMEOUT-001", kind, func(ctx ginkgo.SpecContext) { s.anyHang(ctx, tools, kind) }, effect(read))
+				s.ClauseItFor("ANY-TIMEOUT-001", kind, func(ctx ginkgo.SpecContext) { s.anyHang(ctx, tools, kind) }, effect(read))
 			}
 		})
 	})

@@ -19,7 +19,7 @@ func (s *suite) authArea() {
 		read := map[string]any{"action": "text", "media": "movie", "query": "Alien"}
 		s.modeChecks()
 		ginkgo.Context("in jwt mode", func() {
-			ClauseItFor("VERIFY-AUTH-STARTUP-001", "jwt.login-once", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-AUTH-STARTUP-001", "jwt.login-once", func(ctx ginkgo.SpecContext) {
 				start := len(s.h.Upstream.Journal())
 				srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "jwt"})
 				o1 := s.call(ctx, srv, "read_search", read)
@@ -34,7 +34,7 @@ func (s *suite) authArea() {
 			})
 		})
 		ginkgo.Context("in api_key mode", func() {
-			ClauseItFor("VERIFY-AUTH-STARTUP-001", "api_key.no-token", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-AUTH-STARTUP-001", "api_key.no-token", func(ctx ginkgo.SpecContext) {
 				start := len(s.h.Upstream.Journal())
 				srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "api_key"})
 				o := s.call(ctx, srv, "read_search", read)
@@ -56,7 +56,7 @@ func (s *suite) mediaAuth() {
 	ginkgo.Describe("auth media", ginkgo.Label("auth", LabelNeedsMock, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("VERIFY-AUTH-STARTUP-001", "jwt.relogin-after-rotate", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTH-STARTUP-001", "jwt.relogin-after-rotate", func(ctx ginkgo.SpecContext) {
 			s.requireMode("jwt")
 			s.requireTool("read_reference")
 			// A private mock: rotating the shared one would invalidate the
@@ -96,7 +96,7 @@ func (s *suite) mediaAuth() {
 			s.expect(reads == 2, o, "want the rejected read and exactly one retry, got %d reads", reads)
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("VERIFY-AUTH-STARTUP-001", "api_key.media-tools", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTH-STARTUP-001", "api_key.media-tools", func(ctx ginkgo.SpecContext) {
 			start := len(s.h.Upstream.Journal())
 			srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "api_key"})
 			var o *harness.Outcome
@@ -120,7 +120,7 @@ func (s *suite) mediaAuth() {
 			}
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("VERIFY-AUTHZ-NO-REPLAY-001", "write_request_create.401-once", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-NO-REPLAY-001", "write_request_create.401-once", func(ctx ginkgo.SpecContext) {
 			srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "jwt"})
 			s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v1/Request/movie", Status: 401, Body: "Unauthorized", Times: 1})
 			start := len(s.h.Upstream.Journal())
@@ -142,7 +142,7 @@ func (s *suite) mediaAuth() {
 // must start in it.
 func (s *suite) modeChecks() {
 	for _, mode := range s.opts.authModes() {
-		ClauseItFor("VERIFY-AUTH-STARTUP-001", "mode."+mode, func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTH-STARTUP-001", "mode."+mode, func(ctx ginkgo.SpecContext) {
 			if refused, _ := s.scope.refusal(mode); refused != "" {
 				s.fail(nil, "the server did not start in auth mode %s (OMBI_AUTH_MODE=%s with its credentials), which the run judges (--auth-modes, default jwt,api_key: declare only the modes the server supports):\n%s",
 					mode, mode, refused)

@@ -32,7 +32,7 @@ func (s *suite) budgetArea() {
 	ginkgo.Describe("budget", ginkgo.Label("budget", LabelNeedsMock, LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("when upstream returns hundreds of long search records", func() {
-			ClauseItFor("RESULTS-BUDGET-001", "read_search.large", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("RESULTS-BUDGET-001", "read_search.large", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.allConfig())
 				s.injectFault(mockombi.Fault{Method: "GET", Path: searchMoviePrefix + "*", Status: 200,
 					Headers: map[string]string{"Content-Type": "application/json"}, Body: largeSearchBody(400)})

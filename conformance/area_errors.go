@@ -18,7 +18,7 @@ func (s *suite) errorsArea() {
 	ginkgo.Describe("errors", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("when upstream answers 500 to a read", func() {
-			ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_search.500", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_search.500", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.allConfig())
 				s.injectFault(mockombi.Fault{Method: "GET", Path: searchMoviePrefix + "*", Status: 500,
 					Body: `{"error":"Server=db;Password=hunter2","stackTrace":"at Ombi.Controllers"}`})
@@ -64,7 +64,7 @@ func (s *suite) statusCases() []statusCase {
 func (s *suite) errorsTable() {
 	ginkgo.Context("when upstream fails a read", func() {
 		for _, tc := range s.statusCases() {
-			ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "read_search."+tc.name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "read_search."+tc.name, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.allConfig())
 				f := tc.fault
 				f.Method, f.Path = "GET", searchMoviePrefix+"*"
@@ -83,13 +83,13 @@ func (s *suite) errorsTable() {
 
 func (s *suite) errorsTimeouts() {
 	ginkgo.Context("when upstream answers after the deadline", func() {
-		ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "read", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "read", func(ctx ginkgo.SpecContext) {
 			srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "api_key", Timeout: "1s"})
 			s.injectFault(mockombi.Fault{Method: "GET", Path: searchMoviePrefix + "*", DelayMS: 3000, Status: 200, Body: "[]"})
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": "Alien"})
 			s.expect(o.ErrorCode() == "TIMEOUT" && o.Envelope.Error.Retryable, o, "a read past the deadline must be TIMEOUT and retryable")
 		})
-		ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "write", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "write", func(ctx ginkgo.SpecContext) {
 			srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "api_key", Timeout: "1s"})
 			s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/**", DelayMS: 3000})
 			start := len(s.h.Upstream.Journal())
@@ -107,7 +107,7 @@ func (s *suite) errorsTimeouts() {
 		})
 	})
 	ginkgo.Context("when upstream answers 500 with problem details", func() {
-		ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "read_search.problem-details", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "read_search.problem-details", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			secrets := []string{"Server=db.internal;Password=hunter2", "at Ombi.Core.Engine.MovieSearchEngine", "trace-7f3a", "X-Api-Key: abc123"}
 			body, _ := json.Marshal(map[string]any{"type": "about:blank", "title": "Internal", "status": 500,
@@ -139,7 +139,7 @@ func (s *suite) mediaErrors() {
 			}})
 		for _, f := range families {
 			for _, tc := range cases {
-				ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", f.tool+"."+f.family+"."+tc.name, func(ctx ginkgo.SpecContext) {
+				s.ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", f.tool+"."+f.family+"."+tc.name, func(ctx ginkgo.SpecContext) {
 					srv := s.shared(ctx, apiKeyConfig())
 					flt := tc.fault
 					flt.Method, flt.Path = f.method, f.path
@@ -156,7 +156,7 @@ func (s *suite) mediaErrors() {
 			}
 		}
 
-		ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "read_search.500.no-credentials", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "read_search.500.no-credentials", func(ctx ginkgo.SpecContext) {
 			srv := s.fresh(ctx, harness.Config{Bundles: "core", AuthMode: "jwt"})
 			start := len(s.h.Upstream.Journal())
 			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Search/tv/*", Status: 500, Body: `{"error":"boom"}`})
@@ -187,7 +187,7 @@ func (s *suite) adminErrors() {
 			"list":       {"action": "list"},
 			"by-request": {"action": "by_request", "media": "movie", "request_id": 4},
 		} {
-			ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_votes.500-stays-an-error."+name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_votes.500-stays-an-error."+name, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("vote_read_500", true)
 				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_votes", args)
@@ -196,7 +196,7 @@ func (s *suite) adminErrors() {
 			})
 		}
 
-		ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "read_logs.unknown-file-id", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "read_logs.unknown-file-id", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_logs", map[string]any{"action": "read", "file_id": "log20261129"})
 			s.wantCode(o, "INVALID_ARGUMENT")

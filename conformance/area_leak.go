@@ -39,7 +39,7 @@ func (s *suite) leakArea() {
 				continue
 			}
 			name := t.Name
-			ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", name, func(ctx ginkgo.SpecContext) {
 				canaries, err := s.h.Upstream.Canaries()
 				if err != nil {
 					s.fail(nil, "fetch canaries: %v", err)
@@ -71,7 +71,7 @@ func (s *suite) adminLeaks() {
 	ginkgo.Describe("leak administration", ginkgo.Label("leak", LabelNeedsMock, LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			var texts []string
 			for label := range writableSections {
@@ -85,7 +85,7 @@ func (s *suite) adminLeaks() {
 			s.expectNoCanary(texts)
 		})
 
-		ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_users.every-list", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_users.every-list", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			var texts []string
 			for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
@@ -95,7 +95,7 @@ func (s *suite) adminLeaks() {
 			s.expectNoCanary(texts)
 		})
 
-		ClauseItFor("RESULTS-BUDGET-001", "read_logs.sanitised-bounded", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-BUDGET-001", "read_logs.sanitised-bounded", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			list, files := s.logFiles(ctx, srv)
 			var texts []string

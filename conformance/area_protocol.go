@@ -91,24 +91,24 @@ func (s *suite) protocolArea() {
 					s.fail(nil, "decode initialize result %s: %v", msg.Result, err)
 				}
 			})
-			ClauseIt("MCP-INIT-SERVERINFO-001", func() {
+			s.ClauseIt("MCP-INIT-SERVERINFO-001", func() {
 				var info struct{ Name, Version string }
 				err := json.Unmarshal(init["serverInfo"], &info)
 				s.expect(err == nil && info.Name != "" && info.Version != "", nil,
 					"serverInfo must carry a name and a version; got %s", init["serverInfo"])
 			})
-			ClauseIt("MCP-INIT-VERSION-001", func() {
+			s.ClauseIt("MCP-INIT-VERSION-001", func() {
 				var v string
 				_ = json.Unmarshal(init["protocolVersion"], &v)
 				s.expect(v == harness.ProtocolVersion, nil, "requested protocol %s, server answered %s", harness.ProtocolVersion, init["protocolVersion"])
 			})
-			ClauseIt("MCP-TOOLS-CAPABILITY-001", func() {
+			s.ClauseIt("MCP-TOOLS-CAPABILITY-001", func() {
 				var caps map[string]json.RawMessage
 				_ = json.Unmarshal(init["capabilities"], &caps)
 				t := strings.TrimSpace(string(caps["tools"]))
 				s.expect(strings.HasPrefix(t, "{"), nil, "capabilities.tools must be declared as an object; capabilities: %s", init["capabilities"])
 			})
-			ClauseIt("MCP-TOOLS-LISTCHANGED-001", func() {
+			s.ClauseIt("MCP-TOOLS-LISTCHANGED-001", func() {
 				var caps struct {
 					Tools struct {
 						ListChanged *bool `json:"listChanged"`
@@ -118,7 +118,7 @@ func (s *suite) protocolArea() {
 				s.expect(caps.Tools.ListChanged == nil || !*caps.Tools.ListChanged, nil,
 					"the tool list is fixed for a process (bundles are chosen at startup), so listChanged must not be declared; capabilities: %s", init["capabilities"])
 			})
-			ClauseIt("RESULTS-CAPABILITIES-001", func() {
+			s.ClauseIt("RESULTS-CAPABILITIES-001", func() {
 				var caps map[string]json.RawMessage
 				_ = json.Unmarshal(init["capabilities"], &caps)
 				var bad []string
@@ -137,7 +137,7 @@ func (s *suite) protocolArea() {
 
 		ginkgo.Context("tools/list", ginkgo.Label(LabelReadOnly), func() {
 			for _, bundles := range bundleSets {
-				ClauseItFor("VERIFY-AUTHZ-BUNDLES-001", "list."+strings.ReplaceAll(bundles, ",", "+"), func(ctx ginkgo.SpecContext) {
+				s.ClauseItFor("VERIFY-AUTHZ-BUNDLES-001", "list."+strings.ReplaceAll(bundles, ",", "+"), func(ctx ginkgo.SpecContext) {
 					srv := s.shared(ctx, harness.Config{Bundles: bundles})
 					tools, _ := srv.Tools(ctx)
 					want := s.judgedNames(catalogueNames(bundles))
@@ -147,7 +147,7 @@ func (s *suite) protocolArea() {
 				})
 			}
 			s.catalogueCheck()
-			ClauseItFor("VERIFY-CATALOGUE-NAMES-001", "no-ombi-prefix", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-CATALOGUE-NAMES-001", "no-ombi-prefix", func(ctx ginkgo.SpecContext) {
 				tools, _ := s.shared(ctx, s.allConfig()).Tools(ctx)
 				var bad []string
 				for _, t := range tools {
@@ -157,7 +157,7 @@ func (s *suite) protocolArea() {
 				}
 				s.expect(len(bad) == 0, nil, "tools advertised with an ombi_ prefix: %v", bad)
 			})
-			ClauseIt("MCP-TOOLS-NAMES-001", func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("MCP-TOOLS-NAMES-001", func(ctx ginkgo.SpecContext) {
 				tools, _ := s.shared(ctx, s.allConfig()).Tools(ctx)
 				var e errs
 				seen := map[string]bool{}
@@ -172,7 +172,7 @@ func (s *suite) protocolArea() {
 				}
 				s.expectNone(e, "tool names break the MCP naming rules")
 			})
-			ClauseIt("ROUTING-RULE9-ANNOTATIONS-001", func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("ROUTING-RULE9-ANNOTATIONS-001", func(ctx ginkgo.SpecContext) {
 				tools, _ := s.shared(ctx, s.allConfig()).Tools(ctx)
 				var e errs
 				for _, t := range tools {
@@ -191,7 +191,7 @@ func (s *suite) protocolArea() {
 				s.expectNone(e, "annotations are not conservative")
 			})
 			for tool, want := range map[string]int{"write_settings_patch": 32, "read_settings": 41} {
-				ClauseItFor("DECISION-D4-SETTINGS-001", tool, func(ctx ginkgo.SpecContext) {
+				s.ClauseItFor("DECISION-D4-SETTINGS-001", tool, func(ctx ginkgo.SpecContext) {
 					tools, _ := s.shared(ctx, s.allConfig()).Tools(ctx)
 					t := findTool(tools, tool)
 					s.expect(t != nil, nil, "%s is not advertised", tool)
@@ -211,7 +211,7 @@ func (s *suite) protocolArea() {
 		})
 
 		ginkgo.Context("tools/call errors", func() {
-			ClauseItFor("VERIFY-AUTHZ-BUNDLES-001", "call-time", ginkgo.Label(LabelNeedsMock), func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-AUTHZ-BUNDLES-001", "call-time", ginkgo.Label(LabelNeedsMock), func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, harness.Config{Bundles: "core"})
 				for _, t := range s.judgedTools() {
 					if t.Bundle == spec.BundleCore {
@@ -225,7 +225,7 @@ func (s *suite) protocolArea() {
 					s.expect(len(o.Journal) == 0, o, "a disabled tool must not reach upstream")
 				}
 			})
-			ClauseIt("MCP-TOOLS-UNKNOWN-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("MCP-TOOLS-UNKNOWN-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.allConfig())
 				for _, name := range []string{"no_such_tool", "ombi_read_search", "READ_SEARCH"} {
 					o := s.callUnchecked(ctx, srv, name, map[string]any{})
@@ -234,7 +234,7 @@ func (s *suite) protocolArea() {
 						"the JSON-RPC error code %d for unknown tool %q is not a standard code (-32602 expected)", o.RPCError.Code, name)
 				}
 			})
-			ClauseIt("MCP-TOOLS-MALFORMED-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("MCP-TOOLS-MALFORMED-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
 				s.malformed(ctx, map[string]string{
 					"params is a string":         `"read_search"`,
 					"params has no name":         `{"arguments":{}}`,
@@ -246,7 +246,7 @@ func (s *suite) protocolArea() {
 					"arguments is a bare number": `{"name":"read_search","arguments":7}`,
 				})
 			})
-			ClauseIt("MCP-JSONRPC-CODES-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("MCP-JSONRPC-CODES-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
 				raw, _, err := s.h.StartRaw(ctx, s.allConfig())
 				if err != nil {
 					s.fail(nil, "start a raw stdio session: %v", err)
@@ -261,7 +261,7 @@ func (s *suite) protocolArea() {
 				s.expect(json.Unmarshal(msg.Error.Code, &code) == nil, nil, "error code must be an integer; got %s", msg.Line)
 				s.expect(code == -32601, nil, "an unknown method must get -32601 (method not found); got %s", msg.Line)
 			})
-			ClauseIt("MCP-TOOLS-INPUT-ERROR-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("MCP-TOOLS-INPUT-ERROR-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.allConfig())
 				for _, args := range []string{`{}`, `{"action":"text"}`, `{"action":"text","media":"movie","query":7}`} {
 					o := s.call(ctx, srv, "read_search", json.RawMessage(args))
@@ -269,7 +269,7 @@ func (s *suite) protocolArea() {
 					s.expect(o.Result.IsError && o.ErrorCode() == "INVALID_ARGUMENT", o, "invalid arguments must give isError true with INVALID_ARGUMENT")
 				}
 			})
-			ClauseIt("RESULTS-JSONRPC-ERRORS-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
+			s.ClauseIt("RESULTS-JSONRPC-ERRORS-001", ginkgo.Label(LabelReadOnly), func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.allConfig())
 				o := s.call(ctx, srv, "read_search", json.RawMessage(`{"action":"text","media":"movie","query":"Alien","bogus":true}`))
 				s.expect(o.RPCError == nil && o.Result.IsError && o.ErrorCode() == "INVALID_ARGUMENT", o,
@@ -327,7 +327,7 @@ func (s *suite) toolChecks(t spec.Tool) {
 		}
 		return tool
 	}
-	ClauseItFor("RESULTS-REGISTRATION-001", name, func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("RESULTS-REGISTRATION-001", name, func(ctx ginkgo.SpecContext) {
 		tool := get(ctx)
 		var e errs
 		if strings.TrimSpace(tool.Description) == "" {
@@ -349,7 +349,7 @@ func (s *suite) toolChecks(t spec.Tool) {
 		}
 		s.expectNone(e, "tool "+name+" is not registered as the results document requires")
 	})
-	ClauseItFor("RESULTS-ANNOTATIONS-001", name, func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("RESULTS-ANNOTATIONS-001", name, func(ctx ginkgo.SpecContext) {
 		tool := get(ctx)
 		a := tool.Annotations
 		s.expect(a != nil, nil, "%s advertises no annotations", name)
@@ -358,7 +358,7 @@ func (s *suite) toolChecks(t spec.Tool) {
 			DestructiveHint: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorldHint: a.OpenWorldHint == nil || *a.OpenWorldHint}
 		s.expect(got == want, nil, "%s annotations (missing hints read with MCP defaults): got %+v, want the catalogue's %+v", name, got, want)
 	})
-	ClauseItFor("RESULTS-OUTPUTSCHEMA-001", name+".advertised", func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("RESULTS-OUTPUTSCHEMA-001", name+".advertised", func(ctx ginkgo.SpecContext) {
 		tool := get(ctx)
 		want, err := spec.OutputSchema(name)
 		if err != nil {
@@ -368,7 +368,7 @@ func (s *suite) toolChecks(t spec.Tool) {
 		s.expect(tool.OutputSchema != nil && harness.SameJSON(got, want), nil,
 			"advertised outputSchema of %s differs from the composed spec outputSchema (compared as JSON)\n advertised: %s\n spec: %s", name, clip(got, 1500), clip(want, 1500))
 	})
-	ClauseItFor("MCP-TOOLS-INPUTSCHEMA-001", name, func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("MCP-TOOLS-INPUTSCHEMA-001", name, func(ctx ginkgo.SpecContext) {
 		tool := get(ctx)
 		raw, _ := json.Marshal(tool.InputSchema)
 		var root map[string]any
@@ -376,13 +376,13 @@ func (s *suite) toolChecks(t spec.Tool) {
 		_, err := spec.Compile("mem://advertised-input/"+name+".json", raw, true)
 		s.expect(err == nil, nil, "inputSchema does not compile under JSON Schema 2020-12: %v", err)
 	})
-	ClauseItFor("DECISION-D1-PORTABLE-001", name, func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("DECISION-D1-PORTABLE-001", name, func(ctx ginkgo.SpecContext) {
 		tool := get(ctx)
 		raw, _ := json.Marshal(tool.InputSchema)
 		v := spec.CheckPortable(raw)
 		s.expect(len(v) == 0, nil, "published inputSchema of %s is not portable: %s\n schema: %s", name, strings.Join(v, "; "), clip(raw, 1500))
 	})
-	ClauseItFor("DECISION-D1-EXAMPLES-001", name, func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("DECISION-D1-EXAMPLES-001", name, func(ctx ginkgo.SpecContext) {
 		tool := get(ctx)
 		raw, _ := json.Marshal(tool.InputSchema)
 		sch, err := spec.Compile("mem://advertised-input/"+name+".json", raw, true)

@@ -168,7 +168,7 @@ func (s *suite) schemaTool(t spec.Tool) {
 			last := &runs[len(runs)-1]
 			last.out = s.callUnchecked(ctx, srv, name, last.ex.Args)
 		})
-		ClauseItFor("VERIFY-SCHEMA-VALIDATE-001", name+".valid", func() {
+		s.ClauseItFor("VERIFY-SCHEMA-VALIDATE-001", name+".valid", func() {
 			var e errs
 			for _, r := range runs {
 				if !r.valid {
@@ -187,7 +187,7 @@ func (s *suite) schemaTool(t spec.Tool) {
 			}
 			s.expectNone(e, "valid arguments of "+name+" were refused")
 		})
-		ClauseItFor("VERIFY-SCHEMA-VALIDATE-001", name+".invalid", func() {
+		s.ClauseItFor("VERIFY-SCHEMA-VALIDATE-001", name+".invalid", func() {
 			var e errs
 			for _, r := range runs {
 				if r.valid || r.empty || r.derived != "" {
@@ -203,7 +203,7 @@ func (s *suite) schemaTool(t spec.Tool) {
 			s.expectNone(e, "invalid arguments of "+name+" were not rejected with INVALID_ARGUMENT")
 		})
 		derivedCheck := func(clause, kind, what string) {
-			ClauseItFor(clause, name, func() {
+			s.ClauseItFor(clause, name, func() {
 				var e errs
 				n := 0
 				for _, r := range runs {
@@ -227,21 +227,21 @@ func (s *suite) schemaTool(t spec.Tool) {
 			derivedCheck("ROUTING-RULE1-PAGE-001", "page-limit", "a page limit over 100")
 		}
 		if emptyRejecters[name] {
-			ClauseItFor("VERIFY-SCHEMA-EMPTY-001", name, func() {
+			s.ClauseItFor("VERIFY-SCHEMA-EMPTY-001", name, func() {
 				r := runs[len(runs)-1]
 				s.expect(r.empty && r.out.RPCError == nil && r.out.Result.IsError && r.out.ErrorCode() == "INVALID_ARGUMENT", r.out,
 					"{} must not satisfy %s", name)
 			})
 		}
 		if s.h.Validator.ValidateInput(name, json.RawMessage(`{}`)) != nil {
-			ClauseItFor("DECISION-D1-EMPTY-001", name, func() {
+			s.ClauseItFor("DECISION-D1-EMPTY-001", name, func() {
 				r := runs[len(runs)-1]
 				s.expect(r.out.RPCError == nil && r.out.Result.IsError && r.out.ErrorCode() == "INVALID_ARGUMENT", r.out,
 					"{} must be rejected with INVALID_ARGUMENT by %s, whose strict schema requires a discriminator", name)
 				s.expect(len(r.out.Journal) == 0, r.out, "{} must not reach upstream")
 			})
 		}
-		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", name, ginkgo.Label(LabelNeedsMock), func() {
+		s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", name, ginkgo.Label(LabelNeedsMock), func() {
 			var e errs
 			for _, r := range runs {
 				if !r.valid && len(r.out.Journal) > 0 {
@@ -250,7 +250,7 @@ func (s *suite) schemaTool(t spec.Tool) {
 			}
 			s.expectNone(e, "invalid arguments of "+name+" reached upstream")
 		})
-		ClauseItFor("DECISION-D1-STRICT-001", name, func() {
+		s.ClauseItFor("DECISION-D1-STRICT-001", name, func() {
 			var e errs
 			for _, r := range runs {
 				if r.valid || r.out.ErrorCode() != "INVALID_ARGUMENT" || r.ex.Pointer == "" {
@@ -262,7 +262,7 @@ func (s *suite) schemaTool(t spec.Tool) {
 			}
 			s.expectNone(e, "INVALID_ARGUMENT errors of "+name+" do not name the failing field")
 		})
-		ClauseItFor("VERIFY-OUTPUT-STRUCTURED-001", name, func() {
+		s.ClauseItFor("VERIFY-OUTPUT-STRUCTURED-001", name, func() {
 			var e errs
 			for _, r := range runs {
 				for _, v := range r.out.Violations {
@@ -275,7 +275,7 @@ func (s *suite) schemaTool(t spec.Tool) {
 			s.expectNone(e, "results of "+name+" do not validate, differ from their text block or disagree on isError")
 		})
 		for _, clause := range []string{"RESULTS-ISERROR-001", "RESULTS-STRUCTURED-001", "MCP-TOOLS-OUTPUT-CONFORM-001", "RESULTS-OUTPUTSCHEMA-001", "RESULTS-ENVELOPE-001"} {
-			ClauseItFor(clause, name+".results", func() {
+			s.ClauseItFor(clause, name+".results", func() {
 				var e errs
 				for _, r := range runs {
 					for _, v := range r.out.Violations {

@@ -20,7 +20,7 @@ func (s *suite) wireArea() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("read_search text movie", func() {
 			for _, term := range []string{"Alien", "Alien: Resurrection/2?", "100% Amélie & co #1"} {
-				ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_search.text.movie."+term, func(ctx ginkgo.SpecContext) {
+				s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_search.text.movie."+term, func(ctx ginkgo.SpecContext) {
 					srv := s.shared(ctx, s.allConfig())
 					o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": term})
 					calls := withoutLogin(o.Journal)
@@ -53,7 +53,7 @@ func pageOf(o *harness.Outcome) map[string]any {
 
 func (s *suite) wireMore() {
 	ginkgo.Context("behind a reverse-proxy prefix", func() {
-		ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "prefix", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "prefix", func(ctx ginkgo.SpecContext) {
 			up, err := harness.StartMock(mockombi.Options{BasePath: "/ombi"})
 			if err != nil {
 				s.fail(nil, "start a second mock under /ombi: %v", err)
@@ -75,14 +75,14 @@ func (s *suite) wireMore() {
 		})
 	})
 	ginkgo.Context("local paging of read_search", func() {
-		ClauseItFor("ROUTING-RULE7-LOCAL-SLICE-001", "read_search", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE7-LOCAL-SLICE-001", "read_search", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": "Alien"})
 			s.expect(o.Envelope.OK, o, "the search must succeed against the mock")
 			p := pageOf(o)
 			s.expect(p != nil && p["mode"] == "local" && p["total"] == nil, o, "a locally sliced search page must say mode local and total null; got page %v", p)
 		})
-		ClauseItFor("ROUTING-RULE1-PAGE-001", "default.read_search", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE1-PAGE-001", "default.read_search", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": "Alien"})
 			s.expect(o.Envelope.OK, o, "the search must succeed against the mock")
@@ -91,7 +91,7 @@ func (s *suite) wireMore() {
 		})
 	})
 	ginkgo.Context("read_requests list without media", func() {
-		ClauseIt("DECISION-D3-LIST-MEDIA-001", func(ctx ginkgo.SpecContext) {
+		s.ClauseIt("DECISION-D3-LIST-MEDIA-001", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list"})
 			s.expect(o.Envelope.OK, o, "read_requests {\"action\":\"list\"} must succeed")

@@ -243,7 +243,7 @@ const (
 
 func (p *properties) memoryCheck() {
 	ginkgo.Describe("memory", ginkgo.Label("budget", LabelNeedsMock, LabelReadOnly, "property"), func() {
-		ClauseItFor("RESULTS-BUDGET-BOUNDED-READ-001", "oversized", func(ctx ginkgo.SpecContext) {
+		p.s.ClauseItFor("RESULTS-BUDGET-BOUNDED-READ-001", "oversized", func(ctx ginkgo.SpecContext) {
 			p.memory(ctx)
 		})
 	})

@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
@@ -28,29 +29,126 @@ const (
 	LabelNeedsJournal = "needs-journal"
 )
 
+// clauseLabelPrefix labels each check with its clause, so a label filter
+// can select a clause's checks (/^clause:MCP-INIT-VERSION-001$/).
 const clauseLabelPrefix = "clause:"
+
+// Check describes one declared check. ClauseIt builds it when it declares
+// the check, and the runner and the reports read it as it is: from the
+// suite's table (checkTable), which the processes of a split run hand
+// their parent with their reports (shardReport); nothing is parsed back
+// from spec texts or labels.
+type Check struct {
+	ID        string   `json:"id"`                  // check id, e.g. RESULTS-ISERROR-001.read_search
+	Clause    string   `json:"clause"`              // the contract clause it guards
+	Qualifier string   `json:"qualifier,omitempty"` // the instance of the clause (a tool, a case); "" for the clause's one check
+	Area      string   `json:"area"`                // one of Areas, "" if none
+	Tool      string   `json:"tool,omitempty"`      // the tool the check judges: a catalogue tool (named in its id) or one of the server's own (ownTool); "" if none
+	Profile   string   `json:"profile"`             // the profile that judges it: ProfileAny for the checks labelled LabelAny, else ProfileDesign
+	Labels    []string `json:"labels"`              // its labels as Ginkgo reports them: its containers', then its own
+	Text      string   `json:"text"`                // its spec text, "[ID] clause text"
+}
+
+// checkTable holds the checks declared on the spec tree, by spec text:
+// ClauseIt makes each text unique (the check id leads it), and Ginkgo
+// reports the text back exactly.
+type checkTable map[string]Check
+
+// of is the check of a spec report. A spec not declared through ClauseIt
+// has only its text and labels.
+func (t checkTable) of(r types.SpecReport) Check {
+	if c, ok := t[r.LeafNodeText]; ok {
+		return c
+	}
+	return Check{Text: r.LeafNodeText, Labels: r.Labels()}
+}
+
+// current is the check of the running spec.
+func (t checkTable) current() Check {
+	return t.of(ginkgo.CurrentSpecReport())
+}
+
+// ownTool is a ClauseItFor decorator: the check judges this tool of the
+// server's own design (the any area). A name Ginkgo may refuse as a label
+// is dropped (ANY-SURFACE-001 fails it).
+type ownTool string
+
+// toolName is MCP's rule for tool names (2025-11-25): 1 to 128 of ASCII
+// letters, digits, '_', '-' and '.'.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
 // ClauseIt declares one check guarding the contract clause with the given id.
 // body and decorators may come in any order, as with ginkgo.It.
 // The spec text is "[ID] clause text", it carries the label clause:ID, and
-// failures point at the caller (Offset(1)).
-func ClauseIt(id string, body any, decorators ...any) bool {
-	return ginkgo.It(checkText(id, ""), append([]any{ginkgo.Offset(1), checkLabels(id, ""), body}, decorators...)...)
+// its location (and a failure's) is the caller's.
+func (s *suite) ClauseIt(id string, body any, decorators ...any) bool {
+	return s.declare(id, "", body, decorators)
 }
 
 // ClauseItFor is ClauseIt for one instance of a clause (a tool, a bundle
 // set, a case): the check id is ID.qualifier.
-func ClauseItFor(id, qualifier string, body any, decorators ...any) bool {
-	return ginkgo.It(checkText(id, qualifier), append([]any{ginkgo.Offset(1), checkLabels(id, qualifier), body}, decorators...)...)
+func (s *suite) ClauseItFor(id, qualifier string, body any, decorators ...any) bool {
+	return s.declare(id, qualifier, body, decorators)
 }
 
-// checkLabels are the labels every check carries: clause:ID, and
-// tool:NAME when it judges a catalogue tool.
-func checkLabels(id, qualifier string) ginkgo.Labels {
-	if tool := toolOfID(CheckID(id, qualifier)); tool != "" {
-		return ginkgo.Label(clauseLabelPrefix+id, toolLabelPrefix+tool)
+// declare builds the check, enters it in the suite's table and declares
+// its spec. It runs while Ginkgo builds the tree, inside the check's
+// containers, whose labels it reads.
+func (s *suite) declare(id, qualifier string, body any, decorators []any) bool {
+	c := Check{ID: CheckID(id, qualifier), Clause: id, Qualifier: qualifier, Text: checkText(id, qualifier)}
+	own := ginkgo.Label(clauseLabelPrefix + id)
+	if c.Tool = toolOfID(c.ID); c.Tool != "" {
+		own = append(own, toolLabelPrefix+c.Tool)
 	}
-	return ginkgo.Label(clauseLabelPrefix + id)
+	args := []any{ginkgo.Offset(2), own} // the caller of ClauseIt
+	for _, d := range append([]any{body}, decorators...) {
+		t, ok := d.(ownTool)
+		switch {
+		case !ok:
+			args = append(args, d)
+		case toolName.MatchString(string(t)):
+			args = append(args, ginkgo.Label(toolLabelPrefix+string(t)))
+			if c.Tool == "" {
+				c.Tool = string(t)
+			}
+		}
+	}
+	c.Labels = specLabels(ginkgo.CurrentTreeConstructionNodeReport().ContainerHierarchyLabels, args)
+	for _, l := range c.Labels {
+		if slices.Contains(Areas, l) {
+			c.Area = l
+			break
+		}
+	}
+	c.Profile = ProfileDesign
+	if slices.Contains(c.Labels, LabelAny) {
+		c.Profile = ProfileAny
+	}
+	s.checks[c.Text] = c
+	return ginkgo.It(c.Text, args...)
+}
+
+// specLabels are a spec's labels as Ginkgo reports them
+// (types.SpecReport.Labels): its containers', then those among the
+// arguments of its It, each once.
+func specLabels(containers [][]string, args []any) []string {
+	out := []string{}
+	add := func(ls []string) {
+		for _, l := range ls {
+			if !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	for _, ls := range containers {
+		add(ls)
+	}
+	for _, d := range args {
+		if ls, ok := d.(ginkgo.Labels); ok {
+			add(ls)
+		}
+	}
+	return out
 }
 
 var unsafeQualifier = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -69,41 +167,6 @@ func checkText(id, qualifier string) string {
 		text = c.Text
 	}
 	return fmt.Sprintf("[%s] %s", CheckID(id, qualifier), text)
-}
-
-var checkIDText = regexp.MustCompile(`^\[([A-Za-z0-9_.-]+)\] `)
-
-// Check describes one declared check.
-type Check struct {
-	ID     string // check id, e.g. RESULTS-ISERROR-001.read_search
-	Area   string // one of Areas, "" if none
-	Clause string // clause id from the clause: label, "" if none
-	Tool   string // the tool the check judges: a catalogue tool (from its id) or one of the server's own (its tool: label); "" if none
-	Labels []string
-	Text   string
-}
-
-// checkOf extracts a Check from a spec report.
-func checkOf(r types.SpecReport) Check {
-	c := Check{Text: r.LeafNodeText, Labels: r.Labels()}
-	if m := checkIDText.FindStringSubmatch(r.LeafNodeText); m != nil {
-		c.ID = m[1]
-		c.Tool = toolOfID(c.ID)
-	}
-	for _, l := range c.Labels {
-		if strings.HasPrefix(l, clauseLabelPrefix) {
-			c.Clause = strings.TrimPrefix(l, clauseLabelPrefix)
-		}
-		if tool, ok := strings.CutPrefix(l, toolLabelPrefix); ok && c.Tool == "" {
-			c.Tool = tool // a tool of the server's own design (the any area)
-		}
-		for _, a := range Areas {
-			if l == a && c.Area == "" {
-				c.Area = a
-			}
-		}
-	}
-	return c
 }
 
 // clauseLine renders a clause for a failure message.

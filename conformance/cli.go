@@ -79,8 +79,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		mockAddr     = fs.String("mock-addr", "", "listen address of the embedded mock (default: a free loopback port); with --url, where the running server's OMBI_URL points")
 		parallel     = fs.Int("parallel", 0, "split a run of the embedded mock over this many processes of the suite, a tool's example checks in one, each property check on its own (0: two per CPU, at most 8; 1: one process); small runs are not split")
 		shardFilter  = fs.String("shard-filter", "", "internal: the label filter of one process of a split run")
-		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo JSON report")
-		shardList    = fs.Bool("shard-list", false, "internal: with --list, print each check's id, area and labels for planning a split run")
+		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo report and the checks it declared")
+		shardList    = fs.Bool("shard-list", false, "internal: with --list, print the checks as JSON for planning a split run")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	usage(fs, stdout, stderr, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance stress [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n")
@@ -153,13 +153,15 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitHarness
 		}
 		checks, err := Checks(opts)
+		if err == nil && *shardList {
+			err = writeShardList(stdout, checks)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 			return ExitHarness
 		}
 		switch {
 		case *shardList:
-			writeShardList(stdout, checks)
 		case *byClause:
 			WriteMatrix(stdout, checks)
 		case *bySentence:

@@ -31,6 +31,8 @@ type suite struct {
 	calls   int
 	quirks  map[string]bool // quirks a check switched, to restore
 
+	checks checkTable // the checks declared on the spec tree
+
 	scope   *scope // what the preflight learned; nil before it
 	profile string // the profile the run judges in (ProfileDesign before the preflight)
 
@@ -217,8 +219,7 @@ func (s *suite) fail(o *harness.Outcome, format string, a ...any) {
 }
 
 func (s *suite) failure(o *harness.Outcome, msg string) string {
-	r := ginkgo.CurrentSpecReport()
-	c := checkOf(r)
+	c := s.checks.current()
 	var b strings.Builder
 	fmt.Fprintf(&b, "check %s failed\n", c.ID)
 	if c.Clause != "" {

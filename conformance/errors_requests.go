@@ -34,7 +34,7 @@ func (s *suite) requestsErrors() {
 	ginkgo.Describe("errors requests", ginkgo.Label("errors", LabelNeedsMock, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "read_requests.v2-list-null-reference", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "read_requests.v2-list-null-reference", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			s.setQuirk("v2_list_null_reference", true)
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv"})
@@ -44,7 +44,7 @@ func (s *suite) requestsErrors() {
 			s.expect(!strings.Contains(o.Text, "Object reference"), o, "the upstream exception text must not be forwarded")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "read_requests.timeout", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "read_requests.timeout", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, harness.Config{Bundles: harness.AllBundles, AuthMode: "api_key", Timeout: "1s"})
 			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Request/count", DelayMS: 2500})
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "counts"})
@@ -53,7 +53,7 @@ func (s *suite) requestsErrors() {
 			rqSettle(ctx, 2*time.Second) // let the abandoned call land in this check's journal
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("RESULTS-BUSINESS-FAILURE-001", "write_request_create.already-requested", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-BUSINESS-FAILURE-001", "write_request_create.already-requested", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
@@ -67,7 +67,7 @@ func (s *suite) requestsErrors() {
 			s.expect(len(o.Envelope.Data) == 0 || string(o.Envelope.Data) == "null", o, "a failed write carries no data (no invented id)")
 		})
 
-		ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "write_request_moderate.missing-request", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "write_request_moderate.missing-request", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_moderate", map[string]any{"action": "approve", "media": "movie", "request_id": 987654})
 			s.oneCall(o, "POST", "/api/v1/Request/movie/approve")
@@ -75,7 +75,7 @@ func (s *suite) requestsErrors() {
 			s.expect(strings.Contains(o.Envelope.Error.Message, "does not exist"), o, "the business message must be kept, got %q", o.Envelope.Error.Message)
 		})
 
-		ClauseItFor("VERIFY-OUTPUT-UNKNOWN-OUTCOME-001", "write_request_create.timeout", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-UNKNOWN-OUTCOME-001", "write_request_create.timeout", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, harness.Config{Bundles: harness.AllBundles, AuthMode: "api_key", Timeout: "1s"})
 			start := len(s.h.Upstream.Journal())
 			s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v1/Request/movie", DelayMS: 2500})
@@ -88,7 +88,7 @@ func (s *suite) requestsErrors() {
 		})
 
 		for _, w := range rqWrites {
-			ClauseItFor("VERIFY-OUTPUT-UNKNOWN-OUTCOME-001", w.tool+"."+w.name+".reset", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-OUTPUT-UNKNOWN-OUTCOME-001", w.tool+"."+w.name+".reset", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				start := len(s.h.Upstream.Journal())
 				s.injectFault(mockombi.Fault{Method: w.method, Path: w.path, Kind: "reset"})
@@ -100,7 +100,7 @@ func (s *suite) requestsErrors() {
 			})
 		}
 
-		ClauseItFor("VERIFY-AUTHZ-NO-REPLAY-001", "write_request_create.401", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-NO-REPLAY-001", "write_request_create.401", func(ctx ginkgo.SpecContext) {
 			srv := s.fresh(ctx, jwtConfig())
 			tmdb := s.rqFreshMovie()
 			s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v1/Request/movie", Status: 401, Times: 1})
@@ -118,7 +118,7 @@ func (s *suite) requestsErrors() {
 			}
 		})
 
-		ClauseItFor("VERIFY-AUTHZ-PRINCIPAL-001", "read_request_stats.quota.follows-principal", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-PRINCIPAL-001", "read_request_stats.quota.follows-principal", func(ctx ginkgo.SpecContext) {
 			user := s.shared(ctx, s.plainUserConfig())
 			before := s.rqMetrics(s.call(ctx, user, "read_request_stats", map[string]any{"action": "quota", "media": "movie"}))
 			rem, ok := before["remaining"].(float64)

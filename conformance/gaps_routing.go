@@ -23,7 +23,7 @@ func (s *suite) routingGaps() {
 	ginkgo.Describe("wire cross-origin redirects", ginkgo.Label("wire", LabelNeedsMock), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "read_server.status.login-redirect-cross-origin", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "read_server.status.login-redirect-cross-origin", func(ctx ginkgo.SpecContext) {
 			other := s.otherOrigin()
 			// a fresh server logs in on its first call, into the 307
 			srv := s.fresh(ctx, jwtConfig())
@@ -47,7 +47,7 @@ func (s *suite) routingGaps() {
 			{"read_server.status.jwt-redirect-cross-origin", jwtConfig, http.StatusTemporaryRedirect},
 			{"read_server.status.api-key-redirect-cross-origin", apiKeyConfig, http.StatusFound},
 		} {
-			ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", tc.name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", tc.name, func(ctx ginkgo.SpecContext) {
 				other := s.otherOrigin()
 				srv := s.shared(ctx, tc.cfg())
 				s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Status", Status: tc.status,

@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,7 +37,11 @@ func Checks(opts Options) ([]Check, error) {
 		if sr.State.Is(types.SpecStateSkipped) && (opts.LabelFilter != "" || opts.Focus != "") {
 			continue
 		}
-		out = append(out, checkOf(sr))
+		c := s.checks.of(sr)
+		if !slices.Equal(c.Labels, sr.Labels()) { // the label filters select by Ginkgo's
+			return nil, fmt.Errorf("check %s: declared with the labels %v, Ginkgo reports %v", c.ID, c.Labels, sr.Labels())
+		}
+		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return areaRank(out[i].Area) < areaRank(out[j].Area) })
 	return out, nil

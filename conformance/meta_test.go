@@ -25,10 +25,10 @@ func TestChecks_nameRealClauses(t *testing.T) {
 	for _, c := range checks {
 		switch {
 		case c.ID == "":
-			t.Errorf("check %q was not declared through ClauseIt (no [ID] prefix)", c.Text)
+			t.Errorf("check %q was not declared through ClauseIt (no id)", c.Text)
 			continue
 		case c.Clause == "":
-			t.Errorf("check %s carries no clause: label", c.ID)
+			t.Errorf("check %s guards no clause", c.ID)
 		case c.ID != c.Clause && !strings.HasPrefix(c.ID, c.Clause+"."):
 			t.Errorf("check %s does not start with its clause id %s", c.ID, c.Clause)
 		case !slices.Contains(conformance.Areas, c.Area):

@@ -117,7 +117,7 @@ type shard struct {
 	filter  string
 	out     bytes.Buffer
 	code    int
-	ginkgo  string // its Ginkgo JSON report
+	report  string // its shard report (shardReport)
 	jsonRep string // its JSON report
 }
 
@@ -287,11 +287,11 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(checks), len(shards), opts.Seed)
 	var wg sync.WaitGroup
 	for i, s := range shards {
-		s.ginkgo = filepath.Join(dir, fmt.Sprintf("ginkgo-%d.json", i))
+		s.report = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		s.jsonRep = filepath.Join(dir, fmt.Sprintf("report-%d.json", i))
 		args := append(append([]string(nil), opts.ChildArgs...),
 			"--parallel=1", fmt.Sprintf("--seed=%d", opts.Seed),
-			"--shard-filter", s.filter, "--shard-report", s.ginkgo, "--json", s.jsonRep)
+			"--shard-filter", s.filter, "--shard-report", s.report, "--json", s.jsonRep)
 		cmd := exec.CommandContext(ctx, opts.Self, args...)
 		cmd.Stdout, cmd.Stderr = &s.out, &s.out
 		// an interrupted run interrupts each process, so its own cleanup
@@ -322,33 +322,28 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 			owner[u] = i
 		}
 	}
-	owns := func(i int, sr types.SpecReport) bool {
-		if sr.LeafNodeType != types.NodeTypeIt {
-			return i == 0
-		}
-		return owner[unitOf(checkOf(sr))] == i
-	}
 	merged := types.Report{}
+	var verdicts []CheckResult
 	res = &Result{Seed: opts.Seed}
 	var harnessErrs []string
 	for i, s := range shards {
 		fmt.Fprintf(out, "\n--- process %d of %d: %d checks of %s\n", i+1, len(shards), s.checks, s.describe())
 		_, _ = out.Write(s.out.Bytes())
-		var reps []types.Report
-		b, rerr := os.ReadFile(s.ginkgo)
+		var rep shardReport
+		b, rerr := os.ReadFile(s.report)
 		if rerr == nil {
-			rerr = json.Unmarshal(b, &reps)
+			rerr = json.Unmarshal(b, &rep)
 		}
 		jr, jerr := ReadJSONReport(s.jsonRep)
 		switch {
-		case rerr != nil || len(reps) == 0 || jerr != nil:
+		case rerr != nil || jerr != nil:
 			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d (%s) exited %d without its reports", i+1, len(shards), s.describe(), s.code))
 			continue
 		case jr.HarnessError != "":
 			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d: %s", i+1, len(shards), jr.HarnessError))
 			continue
 		}
-		r := reps[0]
+		r := rep.Ginkgo
 		if i == 0 {
 			merged = r
 			merged.SpecReports = nil
@@ -357,8 +352,15 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 		merged.SuiteSucceeded = merged.SuiteSucceeded && r.SuiteSucceeded
 		merged.RunTime = max(merged.RunTime, r.RunTime)
 		for _, sr := range r.SpecReports {
-			if owns(i, sr) {
+			if sr.LeafNodeType != types.NodeTypeIt {
+				if i == 0 {
+					merged.SpecReports = append(merged.SpecReports, sr)
+				}
+				continue
+			}
+			if c := rep.Checks.of(sr); owner[unitOf(c)] == i {
 				merged.SpecReports = append(merged.SpecReports, sr)
+				verdicts = append(verdicts, verdict(c, sr, opts.Expected))
 			}
 		}
 		res.Calls += jr.Calls
@@ -366,11 +368,7 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	if len(harnessErrs) > 0 {
 		return res, true, errors.New(strings.Join(harnessErrs, "; "))
 	}
-	for _, sr := range merged.SpecReports {
-		if sr.LeafNodeType == types.NodeTypeIt {
-			res.Checks = append(res.Checks, verdict(sr, opts.Expected))
-		}
-	}
+	res.Checks = verdicts
 	sort.SliceStable(res.Checks, func(i, j int) bool {
 		if a, b := areaRank(res.Checks[i].Area), areaRank(res.Checks[j].Area); a != b {
 			return a < b
@@ -386,9 +384,9 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	return res, true, nil
 }
 
-// listChecks lists the checks opts selects, with their labels, from a
-// process of the suite (a process builds its check tree once, and this
-// one may still run its own).
+// listChecks lists the checks opts selects from a process of the suite
+// (a process builds its check tree once, and this one may still run its
+// own).
 func listChecks(ctx context.Context, opts Options) ([]Check, error) {
 	args := []string{"--list", "--shard-list"}
 	if opts.LabelFilter != "" {
@@ -405,29 +403,30 @@ func listChecks(ctx context.Context, opts Options) ([]Check, error) {
 		return nil, fmt.Errorf("run suite: list the checks to split: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	var checks []Check
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			continue // the end
-		}
-		c := Check{ID: f[0], Area: f[1], Tool: toolOfID(f[0])}
-		if f[2] != "" {
-			c.Labels = strings.Split(f[2], ",")
-		}
-		for _, l := range c.Labels {
-			if id, ok := strings.CutPrefix(l, clauseLabelPrefix); ok {
-				c.Clause = id
-			}
-		}
-		checks = append(checks, c)
+	if err := json.Unmarshal(b, &checks); err != nil {
+		return nil, fmt.Errorf("run suite: list the checks to split: %w", err)
 	}
 	return checks, nil
 }
 
-// writeShardList prints one line per check for planning a split run: id,
-// area and labels (comma-separated), tab-separated.
-func writeShardList(w io.Writer, checks []Check) {
-	for _, c := range checks {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", c.ID, c.Area, strings.Join(c.Labels, ","))
+// writeShardList prints the checks as JSON, for planning a split run.
+func writeShardList(w io.Writer, checks []Check) error {
+	return json.NewEncoder(w).Encode(checks)
+}
+
+// shardReport is what a process of a split run hands its parent: its
+// Ginkgo report, and the checks it declared (its tree holds the checks of
+// the tools its preflight found, which a listing does not), by spec text.
+type shardReport struct {
+	Ginkgo types.Report `json:"ginkgo"`
+	Checks checkTable   `json:"checks"`
+}
+
+// writeShardReport writes a process's shard report to path.
+func writeShardReport(path string, r types.Report, checks checkTable) error {
+	b, err := json.Marshal(shardReport{Ginkgo: r, Checks: checks})
+	if err != nil {
+		return err
 	}
+	return os.WriteFile(path, b, 0o644)
 }

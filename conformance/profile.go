@@ -3,7 +3,6 @@ package conformance
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 )
 
@@ -60,10 +59,9 @@ func describeProfile(w io.Writer, profile, asked string, sc *scope) {
 }
 
 // requireProfile ends the current check as not applicable when the run's
-// profile does not judge it: in ProfileAny every check not labelled
-// LabelAny.
-func (s *suite) requireProfile(labels []string) {
-	if s.profile == ProfileAny && !slices.Contains(labels, LabelAny) {
+// profile does not judge it: in ProfileAny every check of ProfileDesign.
+func (s *suite) requireProfile(c Check) {
+	if s.profile == ProfileAny && c.Profile != ProfileAny {
 		skipAs(StateNotApplicable, "a check of the design's catalogue; the run judges profile any")
 	}
 }

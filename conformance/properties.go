@@ -85,7 +85,7 @@ func (p *properties) perTool(d perToolProperty) {
 			if t.Annotations.ReadOnlyHint && !d.readOnly {
 				toolLabels = ginkgo.Label(LabelReadOnly)
 			}
-			ClauseItFor(d.clause, d.qualifier+"."+t.Name, toolLabels, func(ctx ginkgo.SpecContext) {
+			p.s.ClauseItFor(d.clause, d.qualifier+"."+t.Name, toolLabels, func(ctx ginkgo.SpecContext) {
 				d.check(ctx, tool)
 			})
 		}
@@ -267,7 +267,7 @@ func (t *propTB) Failed() bool   { return t.failed }
 // returns nil when the case holds, or the report of a falsified case.
 func (p *properties) check(property string, body func(t *rapid.T) *caseReport) {
 	ginkgo.GinkgoHelper()
-	c := checkOf(ginkgo.CurrentSpecReport())
+	c := p.s.checks.current()
 	runSeed := ginkgo.GinkgoRandomSeed()
 	n := cases(property)
 	if err := configureRapid(n, rapidSeed(runSeed, c.ID)); err != nil {

@@ -74,7 +74,8 @@ type Options struct {
 	Self      string   // the suite's executable
 	ChildArgs []string // the arguments a process of a split run starts from
 	// ShardFilter (a label filter) narrows a process of a split run to its
-	// share, and ShardReport is where it writes its Ginkgo JSON report.
+	// share, and ShardReport is where it writes its Ginkgo report and the
+	// checks it declared, for its parent to merge.
 	ShardFilter, ShardReport string
 }
 
@@ -146,8 +147,8 @@ var ErrNothingRan = errors.New("run suite: no check executed (check --label-filt
 // tree declares every area on the Ginkgo tree.
 func (s *suite) tree() {
 	ginkgo.BeforeEach(func() {
-		c := checkOf(ginkgo.CurrentSpecReport())
-		s.requireProfile(c.Labels)
+		c := s.checks.current()
+		s.requireProfile(c)
 		s.requireTool(c.Tool)
 	})
 	s.protocolArea()
@@ -198,6 +199,7 @@ func newSuite(opts Options, up *harness.Upstream, needTables bool) (*suite, erro
 	return &suite{
 		opts:    opts,
 		tables:  tables,
+		checks:  checkTable{},
 		servers: map[string]*harness.Server{},
 		quirks:  map[string]bool{},
 		h: &harness.Harness{Target: opts.Target, Upstream: up, Validator: v,
@@ -276,7 +278,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if s.profile == ProfileAny {
 		res.Tools = s.scope.ownTools()
 	}
-	prog := &progress{out: out, start: time.Now()}
+	prog := &progress{out: out, start: time.Now(), checks: s.checks}
 	s.tree()
 	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })
 	ginkgo.ReportAfterSuite("ombi-conformance", func(r ginkgo.Report) {
@@ -286,10 +288,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			if sr.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			res.Checks = append(res.Checks, verdict(sr, opts.Expected))
+			res.Checks = append(res.Checks, verdict(s.checks.of(sr), sr, opts.Expected))
 		}
 		if opts.ShardReport != "" {
-			if err := reporters.GenerateJSONReport(r, opts.ShardReport); err != nil {
+			if err := writeShardReport(opts.ShardReport, r, s.checks); err != nil {
 				fmt.Fprintf(out, "write the process report: %v\n", err)
 			}
 		}
@@ -353,8 +355,9 @@ func areaRank(a string) int {
 	return len(Areas)
 }
 
-func verdict(sr types.SpecReport, base Baseline) CheckResult {
-	c := CheckResult{Check: checkOf(sr), Duration: sr.RunTime}
+// verdict is the result of check c from its spec report sr.
+func verdict(check Check, sr types.SpecReport, base Baseline) CheckResult {
+	c := CheckResult{Check: check, Duration: sr.RunTime}
 	listed := base.Has(c.ID)
 	switch {
 	case sr.State.Is(types.SpecStatePassed):
@@ -418,6 +421,7 @@ func (s *suite) skipRestarts() {
 // progress prints one line per area as the run moves through the areas.
 type progress struct {
 	out     io.Writer
+	checks  checkTable
 	start   time.Time
 	area    string
 	counts  [3]int // passed, failed, not run (skipped, unimplemented, not applicable)
@@ -428,7 +432,7 @@ func (p *progress) spec(r types.SpecReport) {
 	if r.LeafNodeType != types.NodeTypeIt {
 		return
 	}
-	c := checkOf(r)
+	c := p.checks.of(r)
 	if c.Area != p.area {
 		p.flush()
 		p.area, p.counts, p.started = c.Area, [3]int{}, time.Now()

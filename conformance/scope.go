@@ -265,7 +265,7 @@ func (s *suite) judgedNames(names []string) []string {
 // tool among them. Tools neither listed nor declared make it
 // unimplemented, naming them.
 func (s *suite) catalogueCheck() {
-	ClauseItFor("VERIFY-CATALOGUE-NAMES-001", "all-bundles", func(ctx ginkgo.SpecContext) {
+	s.ClauseItFor("VERIFY-CATALOGUE-NAMES-001", "all-bundles", func(ctx ginkgo.SpecContext) {
 		tools, _ := s.shared(ctx, s.allConfig()).Tools(ctx)
 		missing, extra := diffNames(toolNames(tools), catalogueNames(harness.AllBundles))
 		var declaredMissing, undeclared []string

@@ -84,13 +84,13 @@ func (s *suite) issuesVotesUsersWire() {
 	ginkgo.Describe("wire issues votes users", ginkgo.Label("wire", LabelNeedsMock, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.list.take-then-skip", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.list.take-then-skip", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "list", "status": "in_progress", "page": map[string]any{"offset": 5, "limit": 10}})
 			s.oneCall(o, "GET", "/api/v1/Issues/10/5/1")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.summary.position-then-take", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.summary.position-then-take", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "summary", "status": "resolved", "page": map[string]any{"offset": 5, "limit": 10}})
 			s.oneCall(o, "GET", "/api/v2/Issues/5/10/2")
@@ -106,7 +106,7 @@ func (s *suite) issuesVotesUsersWire() {
 				"a v2 summary is an upstream page of provider groups; got kind %q unit %q mode %q", page.Kind, page.Page.Unit, page.Page.Mode)
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "read_issues.provider_summary.empty-is-a-page", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "read_issues.provider_summary.empty-is-a-page", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "provider_summary", "provider_id": "no-such-provider-4242"})
 			s.oneCall(o, "GET", "/api/v2/Issues/details/no-such-provider-4242")
@@ -118,7 +118,7 @@ func (s *suite) issuesVotesUsersWire() {
 			s.expect(page.Kind == "group_page" && len(page.Items) == 0, o, "an empty provider summary is an empty group page, not an error")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("VERIFY-ROUTING-LEDGER-001", "write_issue_create.body", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", "write_issue_create.body", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_issue_create", map[string]any{"title": "Conformance", "subject": "Audio", "description": "Out of sync.",
 				"category_id": 1, "request_type": "tv", "provider_id": "95396"})
@@ -130,7 +130,7 @@ func (s *suite) issuesVotesUsersWire() {
 			s.expect(m.Kind == "mutation" && m.Outcome == "completed", o, "a created issue is a completed mutation")
 		})
 
-		ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "write_issue_comment.missing-issue", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "write_issue_comment.missing-issue", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_issue_comment", map[string]any{"issue_id": 987654, "comment": "Anyone?"})
 			c := s.oneCall(o, "POST", "/api/v1/Issues/comments")
@@ -138,19 +138,19 @@ func (s *suite) issuesVotesUsersWire() {
 			s.wantCode(o, "NOT_FOUND")
 		})
 
-		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_votes.album-reads-music", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_votes.album-reads-music", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_votes", map[string]any{"action": "by_request", "media": "album", "request_id": 7})
 			s.oneCall(o, "GET", "/api/v1/Vote/music/7")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_vote.album-writes-album", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_vote.album-writes-album", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_vote", map[string]any{"action": "down", "media": "album", "request_id": 2})
 			s.oneCall(o, "POST", "/api/v1/Vote/down/album/2")
 		})
 
-		ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_users.get", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_users.get", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
 			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")
@@ -161,7 +161,7 @@ func (s *suite) issuesVotesUsersWire() {
 			s.expect(o.Envelope.OK, o, "reading an existing user must succeed")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("ROUTING-RULE9-PERMISSIONS-001", "read_users.preferences.other-user-needs-role", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE9-PERMISSIONS-001", "read_users.preferences.other-user-needs-role", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
 			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			srv := s.shared(ctx, s.plainUserConfig())
@@ -185,7 +185,7 @@ func (s *suite) libraryServerIntegrationWire() {
 	ginkgo.Describe("wire library server integration", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats.query", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats.query", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_server", map[string]any{"action": "stats", "from": "2026-01-01T00:00:00Z", "to": "2026-12-31T23:59:59Z"})
 			c := s.oneCall(o, "GET", "/api/v1/Stats")
@@ -198,7 +198,7 @@ func (s *suite) libraryServerIntegrationWire() {
 			"from-after-to": {"action": "stats", "from": "2026-03-01T00:00:00Z", "to": "2026-02-01T00:00:00Z"},
 			"not-rfc3339":   {"action": "stats", "from": "2026-02-30T00:00:00Z", "to": "2026-03-01T00:00:00Z"},
 		} {
-			ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats."+name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats."+name, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_server", args)
 				s.wantCode(o, "INVALID_ARGUMENT")
@@ -206,7 +206,7 @@ func (s *suite) libraryServerIntegrationWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_integration.lidarr-metadata-post", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_integration.lidarr-metadata-post", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_integration", map[string]any{"action": "arr_options", "service": "lidarr", "kind": "metadata_profiles"})
 			var last mockombi.Call
@@ -219,7 +219,7 @@ func (s *suite) libraryServerIntegrationWire() {
 			}
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_integration.root-folders-path-as-name", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_integration.root-folders-path-as-name", func(ctx ginkgo.SpecContext) {
 			var raw []map[string]any
 			s.mockRaw("GET", "/api/v1/Sonarr/RootFolders", &raw)
 			s.expect(len(raw) > 0, nil, "the mock has no Sonarr root folders")
@@ -239,7 +239,7 @@ func (s *suite) libraryServerIntegrationWire() {
 			if wrapped {
 				q = "wrapped"
 			}
-			ClauseItFor("RESULTS-PROJECTION-001", "read_integration.plex-servers."+q, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("RESULTS-PROJECTION-001", "read_integration.plex-servers."+q, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("plex_servers_wrapper", wrapped)
 				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_integration", map[string]any{"action": "plex_servers"})
@@ -253,7 +253,7 @@ func (s *suite) libraryServerIntegrationWire() {
 			})
 		}
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_library.artwork-uris", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_library.artwork-uris", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			for _, args := range []map[string]any{
 				{"action": "movie_images", "tmdb_id": 603, "kind": "poster"},
@@ -284,7 +284,7 @@ func (s *suite) settingsWire() {
 	ginkgo.Describe("wire settings", ginkgo.Label("wire", LabelNeedsMock, "administration", "settings"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("DECISION-D4-SETTINGS-001", "read_settings.revisions", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("DECISION-D4-SETTINGS-001", "read_settings.revisions", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			var e errs
 			for label, wire := range writableSections {
@@ -310,7 +310,7 @@ func (s *suite) settingsWire() {
 			s.expectNone(e, "settings sections")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "read_settings.no-credential-values", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "read_settings.no-credential-values", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			var e errs
 			for label := range writableSections {
@@ -336,7 +336,7 @@ func (s *suite) settingsWire() {
 			s.expectNone(e, "settings values")
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.cycle", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.cycle", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			var before map[string]any
 			s.mockRaw("GET", "/api/v1/Settings/ombi", &before)
@@ -374,7 +374,7 @@ func (s *suite) settingsWire() {
 			"array-replacement": {"user_management", `{"defaultRoles":["Admin"]}`},
 			"type-change":       {"vote", `{"enabled":"yes"}`},
 		} {
-			ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.rejects."+name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.rejects."+name, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				read := s.call(ctx, srv, "read_settings", map[string]any{"section": tc.section})
 				var v settingsView
@@ -387,7 +387,7 @@ func (s *suite) settingsWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.no-op", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "write_settings_patch.no-op", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			var cur map[string]any
 			s.mockRaw("GET", "/api/v1/Settings/vote", &cur)
@@ -401,7 +401,7 @@ func (s *suite) settingsWire() {
 			}
 		})
 
-		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_settings_patch.feature-unknown-name", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_settings_patch.feature-unknown-name", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_settings_patch", map[string]any{"action": "feature", "name": "NoSuchFeature", "enabled": true})
 			s.wantCode(o, "INVALID_ARGUMENT")
@@ -417,7 +417,7 @@ func (s *suite) adminEffectsWire() {
 		ginkgo.BeforeEach(s.clean)
 
 		for _, job := range []string{"update", "clearmediaserverdata", "autodeleterequests", "newsletter"} {
-			ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_job_run.off-by-default."+job, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_job_run.off-by-default."+job, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_job_run", map[string]any{"action": "run", "job": job})
 				s.wantCode(o, "FORBIDDEN")
@@ -425,7 +425,7 @@ func (s *suite) adminEffectsWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_job_run.accepted-not-completed", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_job_run.accepted-not-completed", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_job_run", map[string]any{"action": "run", "job": "arrAvailability"})
 			s.oneCall(o, "POST", "/api/v1/Job/arrAvailability")
@@ -434,14 +434,14 @@ func (s *suite) adminEffectsWire() {
 			s.expect(m.Outcome == "accepted", o, "a started job is accepted, never completed; got %q", m.Outcome)
 		})
 
-		ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "write_integration_test.unprovisioned-profile", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "write_integration_test.unprovisioned-profile", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_integration_test", map[string]any{"service": "discord", "profile_id": "not-provisioned-7f3a"})
 			s.wantCode(o, "NOT_FOUND")
 			s.noTraffic(o)
 		})
 
-		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_notification_send.unknown-recipient", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_notification_send.unknown-recipient", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
 			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")
@@ -453,7 +453,7 @@ func (s *suite) adminEffectsWire() {
 			}
 		})
 
-		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_notification_send.minimal-recipients", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_notification_send.minimal-recipients", func(ctx ginkgo.SpecContext) {
 			var users []map[string]any
 			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")

@@ -20,7 +20,7 @@ func (s *suite) boundsWire() {
 	ginkgo.Describe("wire bounds", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "bounds"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("RESULTS-BUDGET-001", "read_issues.summary.nested-truncated", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-BUDGET-001", "read_issues.summary.nested-truncated", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			issues := make([]map[string]any, 101)
 			for i := range issues {
@@ -45,7 +45,7 @@ func (s *suite) boundsWire() {
 			s.expect(o.Envelope.Truncated && len(o.Envelope.Warnings) > 0, o, "nested issues cut to the budget need truncated and a warning; truncated %v, warnings %q", o.Envelope.Truncated, o.Envelope.Warnings)
 		})
 
-		ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_logs.read.windows-match-the-file", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_logs.read.windows-match-the-file", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			_, files := s.logFiles(ctx, srv)
 			f := files[0]

@@ -15,7 +15,7 @@ import (
 // (DECISIONS D5) and the bounded-feed paging rule (04-results).
 func (s *suite) enumAreas() {
 	ginkgo.Describe("protocol", ginkgo.Label("protocol"), func() {
-		ClauseItFor("ROUTING-RULE3-MEDIA-NAMES-001", "no-artist-request", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE3-MEDIA-NAMES-001", "no-artist-request", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			ginkgo.By("no published tool offers an artist request: creation, request reads, votes and moderation name movie, tv and album only")
 			var e errs
@@ -46,7 +46,7 @@ func (s *suite) enumAreas() {
 	ginkgo.Describe("wire", ginkgo.Label("wire", LabelNeedsMock), func() {
 		ginkgo.BeforeEach(func() { s.clean() })
 
-		ClauseItFor("ROUTING-RULE4-ENUM-READ-001", "read_issues.mapped-and-unmapped-status", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE4-ENUM-READ-001", "read_issues.mapped-and-unmapped-status", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			ginkgo.By("upstream answers one issue with a mapped status (1) and one with an unmapped status (99)")
 			s.injectFault(mockombi.Fault{Method: "GET", Path: "/api/v1/Issues/*/*/*", Status: 200, Times: 1,
@@ -79,7 +79,7 @@ func (s *suite) enumAreas() {
 				"want the warning %q, got %q", "unmapped upstream enum value 99 for status", o.Envelope.Warnings)
 		}, ginkgo.Label(LabelReadOnly))
 
-		ClauseItFor("DECISION-D5-ISSUE-CLOSED-001", "write_issue_manage.set_status.closed", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("DECISION-D5-ISSUE-CLOSED-001", "write_issue_manage.set_status.closed", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_issue_manage", map[string]any{"action": "set_status", "issue_id": 1, "status": "closed"})
 			var post *mockombi.Call
@@ -94,7 +94,7 @@ func (s *suite) enumAreas() {
 			s.expect(flagged, o, "setting closed must warn that upstream names 3 Deleted; warnings %q", o.Envelope.Warnings)
 		})
 
-		ClauseItFor("RESULTS-PAGING-TOTAL-001", "read_discover.requested-feed", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PAGING-TOTAL-001", "read_discover.requested-feed", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_discover", map[string]any{"action": "browse", "media": "movie", "list": "requested"})
 			var page struct {

@@ -152,7 +152,7 @@ func (s *suite) exactWire() {
 	f, err := exactCases()
 	if err != nil {
 		ginkgo.Describe("wire exact", ginkgo.Label("wire"), func() {
-			ClauseItFor("VERIFY-ROUTING-LEDGER-001", "exact.cases", func() { s.fail(nil, "%v", err) })
+			s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", "exact.cases", func() { s.fail(nil, "%v", err) })
 		})
 		return
 	}
@@ -163,7 +163,7 @@ func (s *suite) exactWire() {
 			if c.readOnly() {
 				labels = ginkgo.Label(LabelReadOnly)
 			}
-			ClauseItFor(c.Clause, "exact."+c.Name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor(c.Clause, "exact."+c.Name, func(ctx ginkgo.SpecContext) {
 				s.runExact(ctx, f.Vars, c)
 			}, labels)
 		}

@@ -30,7 +30,7 @@ func (s *suite) wireGaps() {
 				{"write_vote.refusal-unquoted", "/api/v1/Vote/up/movie/987654", "write_vote",
 					map[string]any{"action": "up", "media": "movie", "request_id": 987654}},
 			} {
-				ClauseItFor("RESULTS-ERRORS-SANITIZE-001", tc.qualifier, func(ctx ginkgo.SpecContext) {
+				s.ClauseItFor("RESULTS-ERRORS-SANITIZE-001", tc.qualifier, func(ctx ginkgo.SpecContext) {
 					srv := s.shared(ctx, apiKeyConfig())
 					text := s.hostileRefusal()
 					s.injectFault(mockombi.Fault{Method: "POST", Path: tc.path, Status: 200, Headers: jsonHeaders, Body: engineFailure(text)})
@@ -40,7 +40,7 @@ func (s *suite) wireGaps() {
 				})
 			}
 
-			ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "write_settings_patch.refusal-unquoted", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("RESULTS-ERRORS-SANITIZE-001", "write_settings_patch.refusal-unquoted", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				var saved map[string]any
 				s.expect(s.mockRaw("GET", "/api/v1/Settings/vote", &saved) == 200, nil, "the mock must answer GET /api/v1/Settings/vote")
@@ -61,7 +61,7 @@ func (s *suite) wireGaps() {
 		})
 
 		ginkgo.Context("as the mock's power user", func() {
-			ClauseItFor("ROUTING-RULE9-PERMISSIONS-001", "write_user_preferences.newsletter_opt_out.power-user-refused", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE9-PERMISSIONS-001", "write_user_preferences.newsletter_opt_out.power-user-refused", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, s.powerUserConfig())
 				plainName := s.mockUser(mockombi.RoleUser).Username
 				var users []map[string]any

@@ -104,7 +104,7 @@ func (s *suite) mediaWire() {
 	ginkgo.Describe("wire media", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 		for _, tc := range mdWireCases() {
-			ClauseItFor("VERIFY-ROUTING-LEDGER-001", tc.name, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", tc.name, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, tc.tool, tc.args)
 				calls := upstreamCalls(o)
@@ -145,7 +145,7 @@ func (s *suite) mediaProjection() {
 	ginkgo.Describe("wire media projection", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("RESULTS-PROJECTION-001", "media.undocumented-fields", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "media.undocumented-fields", func(ctx ginkgo.SpecContext) {
 			values, err := mdUndocumented()
 			if err != nil {
 				s.fail(nil, "%v", err)
@@ -183,7 +183,7 @@ func (s *suite) mediaProjection() {
 			s.expectNone(e, "undocumented upstream fields reached the result")
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_search.absent-available", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_search.absent-available", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			s.injectFault(mockombi.Fault{Method: "GET", Path: searchMoviePrefix + "*", Status: 200, Headers: map[string]string{"Content-Type": "application/json"},
 				Body: `[{"id":603,"theMovieDbId":603,"title":"The Matrix","overview":"A hacker.","releaseDate":"1999-03-31T00:00:00"}]`})
@@ -196,7 +196,7 @@ func (s *suite) mediaProjection() {
 			}
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_search.text.tv.v1-namespaces", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_search.text.tv.v1-namespaces", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "tv", "query": "Breaking"})
 			var raw []map[string]any
@@ -214,7 +214,7 @@ func (s *suite) mediaProjection() {
 			}
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_media.details.tv.tmdb-namespaces", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_media.details.tv.tmdb-namespaces", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_media", mdDetails("tv", "tmdb", 1396))
 			var raw map[string]any
@@ -231,7 +231,7 @@ func (s *suite) mediaProjection() {
 			}
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_search.multi.media-type-case", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_search.multi.media-type-case", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			s.injectFault(mockombi.Fault{Method: "POST", Path: "/api/v2/Search/multi/*", Status: 200, Headers: map[string]string{"Content-Type": "application/json"},
 				Body: `[{"id":"` + mdArtist + `","title":"Radiohead","mediaType":"Artist"},{"id":"603","title":"The Matrix","mediaType":"MOVIE"}]`})
@@ -242,7 +242,7 @@ func (s *suite) mediaProjection() {
 			s.expect(items[1].Media == "movie" && strings.Join(items[1].ids("tmdb"), ",") == "603", o, "mediaType MOVIE is a movie with a tmdb id, got %+v", items[1])
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "media.identifiers-unique", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "media.identifiers-unique", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			var e errs
 			for _, args := range []map[string]any{mdDetails("movie", "tmdb", 603), mdDetails("tv", "tmdb", 1396), mdDetails("tv", "tvdb", 81189), mdDetails("movie", "imdb", "tt0133093")} {
@@ -260,7 +260,7 @@ func (s *suite) mediaProjection() {
 			s.expectNone(e, "a namespace and value pair appears twice")
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_media.details.movie.collection-id", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_media.details.movie.collection-id", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			var raw struct {
 				ID         int `json:"id"`

@@ -30,7 +30,7 @@ func (s *suite) requestsReadWire() {
 	ginkgo.Describe("wire read_requests", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("DECISION-D3-LIST-MEDIA-001", "read_requests.list.no-media", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("DECISION-D3-LIST-MEDIA-001", "read_requests.list.no-media", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list"})
 			s.oneCall(o, "GET", "/api/v2/Requests/movie/25/0/RequestedDate/desc")
@@ -49,7 +49,7 @@ func (s *suite) requestsReadWire() {
 		}
 		for _, media := range []string{"movie", "tv", "album"} {
 			for _, status := range statuses[media] {
-				ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list."+media+"."+status, func(ctx ginkgo.SpecContext) {
+				s.ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list."+media+"."+status, func(ctx ginkgo.SpecContext) {
 					srv := s.shared(ctx, jwtConfig())
 					o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": media, "status": status})
 					seg := status + "/"
@@ -63,21 +63,21 @@ func (s *suite) requestsReadWire() {
 			}
 		}
 
-		ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_requests.list.count-then-position", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_requests.list.count-then-position", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv", "sort": map[string]any{"field": "request_date"},
 				"sort_direction": "asc", "page": map[string]any{"offset": 3, "limit": 7}})
 			s.oneCall(o, "GET", "/api/v2/Requests/tv/7/3/RequestedDate/asc")
 		})
 
-		ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list.album-unavailable-rejected", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list.album-unavailable-rejected", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "status": "unavailable"})
 			s.wantCode(o, "INVALID_ARGUMENT")
 			s.noTraffic(o)
 		})
 
-		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.list.tv-children", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.list.tv-children", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv", "page": map[string]any{"limit": 100}})
 			var p rqPage
@@ -93,7 +93,7 @@ func (s *suite) requestsReadWire() {
 			}
 		})
 
-		ClauseItFor("RESULTS-PROJECTION-001", "read_requests.list.movie-4k-separate", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_requests.list.movie-4k-separate", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}})
 			var p rqPage
@@ -122,7 +122,7 @@ func (s *suite) requestsReadWire() {
 			}
 		})
 
-		ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_requests.list.truthful-paging", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_requests.list.truthful-paging", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "page": map[string]any{"offset": 0, "limit": 1}})
 			var p rqPage
@@ -138,7 +138,7 @@ func (s *suite) requestsReadWire() {
 			s.expect(p.Page.NextOffset == nil && (p.Page.HasMore == nil || !*p.Page.HasMore), o, "no false continuation past the end: %+v", p.Page)
 		})
 
-		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.get", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.get", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			movies, parents := s.rqRawMovies(), s.rqRawParents()
 			s.expect(len(movies) > 0 && len(parents) > 0, nil, "the mock must hold movie and TV requests")
@@ -154,7 +154,7 @@ func (s *suite) requestsReadWire() {
 			s.expect(len(p.Items) == 1 && p.Items[0].Target.Kind == "tv_parent" && p.Items[0].Target.ID == pid, o, "v1 parents stay parents: want tv_parent %d", pid)
 		})
 
-		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.children", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.children", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			parents := s.rqRawParents()
 			s.expect(len(parents) > 0, nil, "the mock must hold TV parents")
@@ -172,7 +172,7 @@ func (s *suite) requestsReadWire() {
 		for _, tc := range []struct{ media, prefix string }{
 			{"movie", "/api/v1/Request/movie/search/"}, {"tv", "/api/v1/Request/tv/search/"}, {"album", "/api/v1/request/music/search/"},
 		} {
-			ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_requests.search."+tc.media, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_requests.search."+tc.media, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, jwtConfig())
 				term := "Dark/Side ?#1"
 				if tc.media == "tv" {
@@ -187,7 +187,7 @@ func (s *suite) requestsReadWire() {
 			})
 		}
 
-		ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.search.tv-linq-fallback", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.search.tv-linq-fallback", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			s.setQuirk("tv_search_linq", true)
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "search", "media": "tv", "query": "a"})
@@ -204,7 +204,7 @@ func (s *suite) requestsReadWire() {
 			s.expect(p.Page.Mode == "local", o, "fallback results are sliced locally")
 		})
 
-		ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.resolution", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.resolution", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "recent"})
 			calls := upstreamCalls(o)
@@ -228,7 +228,7 @@ func (s *suite) requestsReadWire() {
 			}
 		})
 
-		ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.unresolvable", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.unresolvable", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			var rows []map[string]any
 			s.mockRaw("GET", "/api/v2/Requests/recentlyRequested", &rows)
@@ -256,7 +256,7 @@ func (s *suite) requestsReadWire() {
 			}
 		})
 
-		ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_requests.retry_queue", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_requests.retry_queue", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "retry_queue"})
 			s.oneCall(o, "GET", "/api/v1/RequestRetry")
@@ -282,7 +282,7 @@ func (s *suite) requestsStatsWire() {
 	ginkgo.Describe("wire read_request_stats", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.counts", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.counts", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "counts"})
 			s.oneCall(o, "GET", "/api/v1/Request/count")
@@ -294,12 +294,12 @@ func (s *suite) requestsStatsWire() {
 			}
 		})
 		for _, tc := range []struct{ media, base string }{{"movie", "/api/v1/Request/movie"}, {"tv", "/api/v1/Request/tv"}, {"album", "/api/v1/request/music"}} {
-			ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.total."+tc.media, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.total."+tc.media, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, jwtConfig())
 				o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "total", "media": tc.media})
 				s.oneCall(o, "GET", tc.base+"/total")
 			})
-			ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota."+tc.media+".no-limit", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota."+tc.media+".no-limit", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, jwtConfig()) // the admin has no limit
 				o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "quota", "media": tc.media})
 				s.oneCall(o, "GET", tc.base+"/remaining")
@@ -309,7 +309,7 @@ func (s *suite) requestsStatsWire() {
 				s.expect(!has || r == nil, o, "hasLimit false is never remaining=0: remaining must be absent or null, got %v", r)
 			})
 		}
-		ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota.principal", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota.principal", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.plainUserConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "quota", "media": "movie"})
 			m := s.rqMetrics(o)
@@ -318,7 +318,7 @@ func (s *suite) requestsStatsWire() {
 			rem, ok := m["remaining"].(float64)
 			s.expect(ok && rem >= 0 && rem <= lim, o, "remaining must be a number within the limit, got %v of %v", m["remaining"], m["limit"])
 		})
-		ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.has_requests", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.has_requests", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "has_requests", "user_id": "u&1=2"})
 			c := s.oneCall(o, "GET", "/api/v1/Request/userhasrequest")
@@ -334,7 +334,7 @@ func (s *suite) requestsCreateWire() {
 	ginkgo.Describe("wire write_request_create", ginkgo.Label("wire", LabelNeedsMock, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
-		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.default", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.default", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			tmdb := s.rqFreshMovie()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb})
@@ -351,7 +351,7 @@ func (s *suite) requestsCreateWire() {
 			s.expect(found, o, "the reported request id %d must be the created request of TMDB %d", mu.Target.ID, tmdb)
 		})
 
-		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.options", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.options", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			tmdb := s.rqFreshMovie()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb, "is_4k": true, "language": "pt-BR",
@@ -362,7 +362,7 @@ func (s *suite) requestsCreateWire() {
 		})
 
 		for _, tc := range []struct{ mode, flag string }{{"all", "requestAll"}, {"first_season", "firstSeason"}, {"latest_season", "latestSeason"}} {
-			ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.tmdb."+tc.mode, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.tmdb."+tc.mode, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				tmdb, _ := s.rqFreshShow()
 				o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": tmdb, "selection": map[string]any{"mode": tc.mode}})
@@ -379,7 +379,7 @@ func (s *suite) requestsCreateWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.tvdb.all", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.tvdb.all", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			_, tvdb := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tvdb", "id": tvdb, "selection": map[string]any{"mode": "all"}})
@@ -396,7 +396,7 @@ func (s *suite) requestsCreateWire() {
 			{"tmdb", "/api/v2/Search/tv/moviedb/%d", "/api/v2/Requests/tv"},
 			{"tvdb", "/api/v1/Search/tv/info/%d", "/api/v1/Request/tv"},
 		} {
-			ClauseItFor("VERIFY-ROUTING-SEASON-NUMBERS-001", "write_request_create.tv."+tc.provider+".season", func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ROUTING-SEASON-NUMBERS-001", "write_request_create.tv."+tc.provider+".season", func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				tmdb, tvdb := s.rqFreshShow()
 				id := tmdb
@@ -424,7 +424,7 @@ func (s *suite) requestsCreateWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.episodes", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.tv.episodes", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			_, tvdb := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tvdb", "id": tvdb,
@@ -434,14 +434,14 @@ func (s *suite) requestsCreateWire() {
 				"want the explicit picks as {seasonNumber, episodes:[{episodeNumber}]} with every flag false, got %s", c.Body)
 		})
 
-		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.album", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.album", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": "example-release-group-id"})
 			c := s.oneCall(o, "POST", "/api/v1/request/music")
 			s.expect(sameJSON(c.Body, `{"foreignAlbumId":"example-release-group-id"}`), o, "want {foreignAlbumId} only (no on-behalf, no overrides), got %s", c.Body)
 		})
 
-		ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.album.alias-api-key", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.album.alias-api-key", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": "example-release-group-id", "requested_by_alias": "Kitchen"})
 			c := s.oneCall(o, "POST", "/api/v1/request/music")
@@ -449,7 +449,7 @@ func (s *suite) requestsCreateWire() {
 			s.expect(c.Header.Get("ApiAlias") == "Kitchen", o, "upstream honours the alias only as the ApiAlias header with an API key; header %q", c.Header.Get("ApiAlias"))
 		})
 
-		ClauseItFor("RESULTS-PARTIAL-001", "write_request_create.collection", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("RESULTS-PARTIAL-001", "write_request_create.collection", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "collection", "collection_id": 264})
 			c := s.oneCall(o, "POST", "/api/v2/Requests/movie/collection/264")
@@ -478,7 +478,7 @@ func (s *suite) requestsCreateWire() {
 			{`{"action":"movie","tmdb_id":603,"source":1}`, "movie-source"},
 		}
 		for _, tc := range rejects {
-			ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_create."+tc.field, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_create."+tc.field, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_create", rqRawArgs(tc.name))
 				s.wantCode(o, "INVALID_ARGUMENT")
@@ -486,7 +486,7 @@ func (s *suite) requestsCreateWire() {
 			})
 		}
 
-		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_create.unknown-season", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_create.unknown-season", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": 1396,
 				"selection": map[string]any{"mode": "season", "season_numbers": []int{1, 77}}})
@@ -496,7 +496,7 @@ func (s *suite) requestsCreateWire() {
 				"an unknown season fails after the one details read and before any POST; got %d calls", len(calls))
 		})
 
-		ClauseItFor("VERIFY-SCHEMA-DEFAULTS-001", "write_request_create.alias-jwt", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-SCHEMA-DEFAULTS-001", "write_request_create.alias-jwt", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": "x", "requested_by_alias": "Kitchen"})
 			s.wantCode(o, "UNSUPPORTED_CAPABILITY")
@@ -549,7 +549,7 @@ func (s *suite) requestsModerationWire() {
 			}
 		}
 		for _, mc := range cases {
-			ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_request_moderate."+mc.action+"."+mc.media, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_request_moderate."+mc.action+"."+mc.media, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				args := map[string]any{"action": mc.action, "media": mc.media, "request_id": 987654}
 				if mc.action == "deny" {
@@ -564,7 +564,7 @@ func (s *suite) requestsModerationWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_moderate.deny-blank-reason", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_moderate.deny-blank-reason", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_moderate", map[string]any{"action": "deny", "media": "tv", "request_id": 1, "reason": "   "})
 			s.wantCode(o, "INVALID_ARGUMENT")
@@ -572,7 +572,7 @@ func (s *suite) requestsModerationWire() {
 		})
 
 		for _, tc := range []struct{ media, action string }{{"movie", "subscribe"}, {"movie", "unsubscribe"}, {"tv", "subscribe"}, {"tv", "unsubscribe"}} {
-			ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_request_subscribe."+tc.action+"."+tc.media, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_request_subscribe."+tc.action+"."+tc.media, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_subscribe", map[string]any{"action": tc.action, "media": tc.media, "request_id": 2})
 				c := s.oneCall(o, "POST", "/api/v1/Request/"+tc.media+"/"+tc.action+"/2")
@@ -584,7 +584,7 @@ func (s *suite) requestsModerationWire() {
 			{"movie", "/api/v1/Request/movie/987654"}, {"album", "/api/v1/request/music/987654"},
 			{"tv_parent", "/api/v1/Request/tv/987654"}, {"tv_child", "/api/v1/Request/tv/child/987654"},
 		} {
-			ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_request_delete."+tc.kind, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_request_delete."+tc.kind, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_delete", map[string]any{"kind": tc.kind, "request_id": 987654})
 				c := s.oneCall(o, "DELETE", tc.path)
@@ -593,7 +593,7 @@ func (s *suite) requestsModerationWire() {
 			})
 		}
 
-		ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_request_delete.tv_parent.children", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-AUTHZ-EFFECTS-001", "write_request_delete.tv_parent.children", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			tmdb, _ := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": tmdb, "selection": map[string]any{"mode": "first_season"}})
@@ -616,7 +616,7 @@ func (s *suite) requestsModerationWire() {
 			s.expect(code != 200 || len(kids) == 0, o, "children of a deleted parent remain upstream")
 		})
 
-		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.movie_advanced.carry-over", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.movie_advanced.carry-over", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
@@ -635,7 +635,7 @@ func (s *suite) requestsModerationWire() {
 			}
 		})
 
-		ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.tv_advanced.carry-over", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.tv_advanced.carry-over", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			parents := s.rqRawParents()
 			s.expect(len(parents) > 0, nil, "the mock must hold a TV parent")
@@ -650,7 +650,7 @@ func (s *suite) requestsModerationWire() {
 		})
 
 		for _, tc := range []struct{ action, field, seg string }{{"tv_root", "root_folder_id", "root"}, {"tv_quality", "quality_profile_id", "quality"}} {
-			ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_request_options."+tc.action, func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "write_request_options."+tc.action, func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_options", map[string]any{"action": tc.action, "parent_request_id": 987654, tc.field: 4})
 				c := s.oneCall(o, "PUT", "/api/v1/Request/tv/"+tc.seg+"/987654/4")
@@ -666,32 +666,32 @@ func (s *suite) requestsModerationWire() {
 			{map[string]any{"request_type": "movie", "request_id": 987654}, "/api/v2/Requests/reprocess/1/987654/false"},
 			{map[string]any{"request_type": "tv", "request_id": 987654}, "/api/v2/Requests/reprocess/0/987654/false"},
 		} {
-			ClauseItFor("ROUTING-RULE4-ENUM-001", "write_request_reprocess."+strings.TrimPrefix(tc.path, "/api/v2/Requests/reprocess/"), func(ctx ginkgo.SpecContext) {
+			s.ClauseItFor("ROUTING-RULE4-ENUM-001", "write_request_reprocess."+strings.TrimPrefix(tc.path, "/api/v2/Requests/reprocess/"), func(ctx ginkgo.SpecContext) {
 				srv := s.shared(ctx, apiKeyConfig())
 				o := s.call(ctx, srv, "write_request_reprocess", tc.args)
 				s.oneCall(o, "POST", tc.path)
 			})
 		}
-		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_reprocess.album", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_reprocess.album", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_reprocess", map[string]any{"request_type": "album", "request_id": 1})
 			s.wantCode(o, "UNSUPPORTED_CAPABILITY")
 			s.noTraffic(o)
 		})
-		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_reprocess.tv-4k", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_request_reprocess.tv-4k", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_reprocess", map[string]any{"request_type": "tv", "request_id": 1, "is_4k": true})
 			s.wantCode(o, "INVALID_ARGUMENT")
 			s.noTraffic(o)
 		})
 
-		ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_retry_remove", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "write_retry_remove", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_retry_remove", map[string]any{"queue_id": 987654})
 			c := s.oneCall(o, "DELETE", "/api/v1/RequestRetry/987654")
 			s.expect(len(c.Body) == 0, o, "no body")
 		})
-		ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_retry_remove.request-id", func(ctx ginkgo.SpecContext) {
+		s.ClauseItFor("VERIFY-SCHEMA-REJECT-BEFORE-UPSTREAM-001", "write_retry_remove.request-id", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_retry_remove", map[string]any{"request_id": 3})
 			s.wantCode(o, "INVALID_ARGUMENT")
