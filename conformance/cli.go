@@ -18,6 +18,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
@@ -61,10 +62,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fixtures     = fs.String("fixtures", "", "fixtures/schema directory of schema example tables (default: the tables built into the suite)")
 		ombiURL      = fs.String("ombi-url", os.Getenv("OMBI_URL"), "live Ombi base URL; empty = the embedded mock")
 		authMode     = fs.String("auth-mode", envOr("OMBI_AUTH_MODE", "jwt"), "live auth mode: jwt or api_key")
-		authModes    = fs.String("auth-modes", strings.Join(AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
+		authModes    = fs.String("auth-modes", strings.Join(checks.AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
 		toolsFlag    = fs.String("tools", "", "comma list of the catalogue tools the server means to implement: a declared tool it does not list fails (default: judge the tools it lists, the rest are unimplemented)")
 		bundlesFlag  = fs.String("bundles", "", "like --tools, by bundle: core, moderation, administration")
-		profile      = fs.String("profile", ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
+		profile      = fs.String("profile", checks.ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
 		failFast     = fs.Bool("fail-fast", false, "stop at the first failed check")
 		username     = fs.String("username", os.Getenv("OMBI_USERNAME"), "live jwt user")
 		password     = fs.String("password", os.Getenv("OMBI_PASSWORD"), "live jwt password (prefer the OMBI_PASSWORD environment variable)")
@@ -106,11 +107,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-modes: name at least one of jwt, api_key\n")
 		return ExitHarness
 	}
-	if !slices.Contains(Profiles, *profile) {
-		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(Profiles, ", "), *profile)
+	if !slices.Contains(checks.Profiles, *profile) {
+		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(checks.Profiles, ", "), *profile)
 		return ExitHarness
 	}
-	if _, err := declaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
+	if _, err := checks.DeclaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
 	}
@@ -152,9 +153,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ombi-conformance: --by-clause and --by-sentence exclude each other\n")
 			return ExitHarness
 		}
-		checks, err := Checks(opts)
+		cs, err := Checks(opts)
 		if err == nil && *shardList {
-			err = writeShardList(stdout, checks)
+			err = writeShardList(stdout, cs)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
@@ -163,11 +164,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch {
 		case *shardList:
 		case *byClause:
-			WriteMatrix(stdout, checks)
+			WriteMatrix(stdout, cs)
 		case *bySentence:
-			WriteSentences(stdout, checks)
+			WriteSentences(stdout, cs)
 		default:
-			WriteList(stdout, checks)
+			WriteList(stdout, cs)
 		}
 		return ExitPass
 	}
@@ -178,7 +179,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts.Target, opts.MockAddr = target, *mockAddr
 	if *expected != "" {
-		if opts.Expected, err = LoadBaseline(*expected); err != nil {
+		if opts.Expected, err = checks.LoadBaseline(*expected); err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 			return ExitHarness
 		}
@@ -270,7 +271,7 @@ func childArgs(fs *flag.FlagSet) []string {
 // it was invoked and every flag of rerunFlags set on the command line,
 // shell-quoted, with the values exactly as given.
 func rerunArgs(fs *flag.FlagSet, self string) []string {
-	out := []string{shellWord(self)}
+	out := []string{checks.ShellWord(self)}
 	fs.Visit(func(f *flag.Flag) {
 		if !rerunFlags[f.Name] {
 			return
@@ -279,7 +280,7 @@ func rerunArgs(fs *flag.FlagSet, self string) []string {
 			out = append(out, "--"+f.Name+"="+f.Value.String())
 			return
 		}
-		out = append(out, "--"+f.Name, shellWord(f.Value.String()))
+		out = append(out, "--"+f.Name, checks.ShellWord(f.Value.String()))
 	})
 	return out
 }
@@ -291,14 +292,6 @@ func invokedAs() string {
 		return os.Args[0]
 	}
 	return "ombi-conformance"
-}
-
-// shellWord quotes s for a POSIX shell when it needs quoting.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-		return s
-	}
-	return shellQuote(s)
 }
 
 // validateFilters refuses a label filter Ginkgo cannot parse and a focus

@@ -20,6 +20,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 )
 
 // A run against the embedded mock may be split over several processes of
@@ -55,13 +57,6 @@ func checkCosts() (map[string]float64, error) {
 	return costs, nil
 }
 
-// toolLabelPrefix labels each check with the tool it judges, so a label
-// filter can select a tool's checks (/^tool:read_search$/).
-const toolLabelPrefix = "tool:"
-
-// labelProperty marks the rapid property checks (properties.go).
-const labelProperty = "property"
-
 // shardable reports whether opts may be split: the embedded mock on a
 // free port, servers the suite starts itself, a suite binary to start.
 func shardable(opts Options) bool {
@@ -78,7 +73,7 @@ type shardUnit struct {
 
 // unitOf is the unit a check belongs to.
 func unitOf(c Check) shardUnit {
-	if slices.Contains(c.Labels, labelProperty) {
+	if slices.Contains(c.Labels, checks.LabelProperty) {
 		return shardUnit{tool: c.Tool, clause: c.Clause}
 	}
 	return shardUnit{tool: c.Tool}
@@ -98,14 +93,14 @@ func (u shardUnit) key() string {
 
 // filter is the label filter that selects the unit's checks and no other.
 func (u shardUnit) filter() string {
-	tool := "!/^" + toolLabelPrefix + "/"
+	tool := "!/^" + checks.ToolLabelPrefix + "/"
 	if u.tool != "" {
-		tool = "/^" + toolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
+		tool = "/^" + checks.ToolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
 	}
 	if u.clause == "" {
-		return "(" + tool + " && !" + labelProperty + ")"
+		return "(" + tool + " && !" + checks.LabelProperty + ")"
 	}
-	return "(" + tool + " && " + labelProperty + " && /^" + clauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
+	return "(" + tool + " && " + checks.LabelProperty + " && /^" + checks.ClauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
 }
 
 // shard is one process of a split run: the units it judges and its label
@@ -149,19 +144,19 @@ func (s *shard) describe() string {
 // checkKind groups checks of a similar cost: the area, and whether the
 // check is a property.
 func checkKind(c Check) string {
-	if slices.Contains(c.Labels, labelProperty) {
-		return c.Area + "/" + labelProperty
+	if slices.Contains(c.Labels, checks.LabelProperty) {
+		return c.Area + "/" + checks.LabelProperty
 	}
 	return c.Area
 }
 
 // estimates weighs each check by its cost in costs, else by the mean cost
 // of the known checks of its kind, else by the mean of all known checks.
-func estimates(checks []Check, costs map[string]float64) []float64 {
+func estimates(cs []Check, costs map[string]float64) []float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	var all float64
 	known := 0
-	for _, c := range checks {
+	for _, c := range cs {
 		if v, ok := costs[c.ID]; ok {
 			k := checkKind(c)
 			sum[k] += v
@@ -174,8 +169,8 @@ func estimates(checks []Check, costs map[string]float64) []float64 {
 	if known > 0 {
 		mean = max(all/float64(known), 1)
 	}
-	est := make([]float64, len(checks))
-	for i, c := range checks {
+	est := make([]float64, len(cs))
+	for i, c := range cs {
 		v, ok := costs[c.ID]
 		switch k := checkKind(c); {
 		case ok:
@@ -193,11 +188,11 @@ func estimates(checks []Check, costs map[string]float64) []float64 {
 // heaviest first onto the lightest process, by the costs of costs. The
 // plan depends on nothing else, so a seed's run splits the same way
 // every time.
-func planShards(checks []Check, costs map[string]float64, n int) []*shard {
-	est := estimates(checks, costs)
+func planShards(cs []Check, costs map[string]float64, n int) []*shard {
+	est := estimates(cs, costs)
 	weight := map[shardUnit]float64{}
 	count := map[shardUnit]int{}
-	for i, c := range checks {
+	for i, c := range cs {
 		u := unitOf(c)
 		weight[u] += est[i]
 		count[u]++
@@ -264,11 +259,11 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	if opts.Focus != "" { // a focused run is a rerun or a mutant's: small
 		return nil, false, nil
 	}
-	checks, err := listChecks(ctx, opts)
+	cs, err := listChecks(ctx, opts)
 	if err != nil {
 		return nil, true, err
 	}
-	if len(checks) < shardMinChecks {
+	if len(cs) < shardMinChecks {
 		return nil, false, nil
 	}
 	if opts.Seed == 0 {
@@ -283,8 +278,8 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	if err != nil {
 		return nil, true, fmt.Errorf("run suite: %w", err)
 	}
-	shards := planShards(checks, costs, opts.Parallel)
-	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(checks), len(shards), opts.Seed)
+	shards := planShards(cs, costs, opts.Parallel)
+	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(cs), len(shards), opts.Seed)
 	var wg sync.WaitGroup
 	for i, s := range shards {
 		s.report = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
@@ -358,9 +353,9 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 				}
 				continue
 			}
-			if c := rep.Checks.of(sr); owner[unitOf(c)] == i {
+			if c := rep.Checks.Of(sr); owner[unitOf(c)] == i {
 				merged.SpecReports = append(merged.SpecReports, sr)
-				verdicts = append(verdicts, verdict(c, sr, opts.Expected))
+				verdicts = append(verdicts, checks.Verdict(c, sr, opts.Expected))
 			}
 		}
 		res.Calls += jr.Calls
@@ -370,7 +365,7 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	}
 	res.Checks = verdicts
 	sort.SliceStable(res.Checks, func(i, j int) bool {
-		if a, b := areaRank(res.Checks[i].Area), areaRank(res.Checks[j].Area); a != b {
+		if a, b := checks.AreaRank(res.Checks[i].Area), checks.AreaRank(res.Checks[j].Area); a != b {
 			return a < b
 		}
 		return res.Checks[i].ID < res.Checks[j].ID
@@ -402,29 +397,29 @@ func listChecks(ctx context.Context, opts Options) ([]Check, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run suite: list the checks to split: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var checks []Check
-	if err := json.Unmarshal(b, &checks); err != nil {
+	var cs []Check
+	if err := json.Unmarshal(b, &cs); err != nil {
 		return nil, fmt.Errorf("run suite: list the checks to split: %w", err)
 	}
-	return checks, nil
+	return cs, nil
 }
 
 // writeShardList prints the checks as JSON, for planning a split run.
-func writeShardList(w io.Writer, checks []Check) error {
-	return json.NewEncoder(w).Encode(checks)
+func writeShardList(w io.Writer, cs []Check) error {
+	return json.NewEncoder(w).Encode(cs)
 }
 
 // shardReport is what a process of a split run hands its parent: its
 // Ginkgo report, and the checks it declared (its tree holds the checks of
 // the tools its preflight found, which a listing does not), by spec text.
 type shardReport struct {
-	Ginkgo types.Report `json:"ginkgo"`
-	Checks checkTable   `json:"checks"`
+	Ginkgo types.Report    `json:"ginkgo"`
+	Checks checks.Declared `json:"checks"`
 }
 
 // writeShardReport writes a process's shard report to path.
-func writeShardReport(path string, r types.Report, checks checkTable) error {
-	b, err := json.Marshal(shardReport{Ginkgo: r, Checks: checks})
+func writeShardReport(path string, r types.Report, declared checks.Declared) error {
+	b, err := json.Marshal(shardReport{Ginkgo: r, Checks: declared})
 	if err != nil {
 		return err
 	}

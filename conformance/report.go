@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
@@ -40,8 +41,8 @@ type JSONReport struct {
 	Profile string `json:"profile,omitempty"`
 	// Tools and AuthModes are what the preflight learned of the server:
 	// in profile any, its own tools.
-	Tools     []ToolStatus `json:"tools,omitempty"`
-	AuthModes []ModeStatus `json:"auth_modes,omitempty"`
+	Tools     []checks.ToolStatus `json:"tools,omitempty"`
+	AuthModes []checks.ModeStatus `json:"auth_modes,omitempty"`
 	// HarnessError is set when the run could not judge the server at all
 	// (it started in no auth mode, say); Checks is then empty.
 	HarnessError string `json:"harness_error,omitempty"`
@@ -85,11 +86,9 @@ func writeJSON(path string, opts Options, r *Result) error {
 // harnessReports writes the JSON, JUnit and HTML reports of a run that
 // could not judge the server, with the reason, and returns err: a CI job
 // that collects reports finds them whatever went wrong.
-func harnessReports(opts Options, sc *scope, err error) error {
+func harnessReports(opts Options, s *checks.Suite, err error) error {
 	r := &Result{Seed: opts.Seed, HarnessError: err.Error()}
-	if sc != nil {
-		r.Modes, r.Tools = sc.modes, sc.toolList()
-	}
+	r.Tools, r.Modes = s.Statuses()
 	var errs []error
 	errs = append(errs, err)
 	if opts.JSONFile != "" {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 	"github.com/ombi-mcp/ombi-mcp/spec"
@@ -185,7 +186,7 @@ func newHTMLPage(opts Options, r *Result, now time.Time) htmlPage {
 
 // htmlTally counts the checks per state in groups named by name, in order of
 // first appearance, or sorted by name with the general group first.
-func htmlTally(checks []CheckResult, name func(CheckResult) string, sorted bool) ([]htmlRow, htmlRow) {
+func htmlTally(cs []CheckResult, name func(CheckResult) string, sorted bool) ([]htmlRow, htmlRow) {
 	col := map[string]int{}
 	for i, s := range htmlStates {
 		col[s] = i
@@ -200,7 +201,7 @@ func htmlTally(checks []CheckResult, name func(CheckResult) string, sorted bool)
 	index := map[string]int{}
 	var rows []htmlRow
 	total := newRow("total")
-	for _, c := range checks {
+	for _, c := range cs {
 		n := name(c)
 		i, ok := index[n]
 		if !ok {
@@ -274,13 +275,13 @@ func newHTMLFailure(opts Options, seed int64, c CheckResult) htmlFailure {
 func htmlRerun(opts Options, seed int64, checkID string) string {
 	words := opts.Rerun
 	if len(words) == 0 {
-		words = []string{"ombi-conformance", "--server", shellQuote(opts.Target.String())}
+		words = []string{"ombi-conformance", "--server", checks.ShellQuote(opts.Target.String())}
 	}
 	var b strings.Builder
-	if v := os.Getenv(ChecksEnv); v != "" {
-		fmt.Fprintf(&b, "%s=%s ", ChecksEnv, shellWord(v))
+	if v := os.Getenv(checks.ChecksEnv); v != "" {
+		fmt.Fprintf(&b, "%s=%s ", checks.ChecksEnv, checks.ShellWord(v))
 	}
-	fmt.Fprintf(&b, "%s --seed %d --focus %s", strings.Join(words, " "), seed, shellQuote(regexp.QuoteMeta(checkID)))
+	fmt.Fprintf(&b, "%s --seed %d --focus %s", strings.Join(words, " "), seed, checks.ShellQuote(regexp.QuoteMeta(checkID)))
 	return b.String()
 }
 
