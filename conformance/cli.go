@@ -21,15 +21,16 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
 )
 
 // Exit codes of the command.
 const (
-	ExitPass    = 0 // every executed check passed (or failed as the baseline expects)
-	ExitFail    = 1 // a check failed unexpectedly, or a baseline entry is stale
-	ExitHarness = 2 // usage error, harness error, or no check executed
+	ExitPass    = reports.ExitPass    // every executed check passed (or failed as the baseline expects)
+	ExitFail    = reports.ExitFail    // a check failed unexpectedly, or a baseline entry is stale
+	ExitHarness = reports.ExitHarness // usage error, harness error, or no check executed
 )
 
 // Main is the ombi-conformance command: it parses args, runs or lists the
@@ -189,7 +190,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := Run(ctx, opts)
 	if res != nil && opts.ShardFilter == "" { // a split run's processes leave the summary to it
-		res.Summary(stdout)
+		reports.Summary(stdout, res)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: harness error: %v\n", err)
@@ -299,7 +300,7 @@ func invokedAs() string {
 func validateFilters(labelFilter, focus string) error {
 	if labelFilter != "" {
 		if _, err := types.ParseLabelFilter(labelFilter); err != nil {
-			return fmt.Errorf("--label-filter %q: %s", labelFilter, firstLine(err.Error()))
+			return fmt.Errorf("--label-filter %q: %s", labelFilter, reports.FirstLine(err.Error()))
 		}
 	}
 	if focus != "" {
@@ -309,19 +310,6 @@ func validateFilters(labelFilter, focus string) error {
 	}
 	return nil
 }
-
-// firstLine is s up to its first non-empty line, without terminal colours.
-func firstLine(s string) string {
-	s = ansiEscape.ReplaceAllString(s, "")
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return s
-}
-
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {

@@ -5,9 +5,9 @@
 //
 // It holds what runs the checks and says what came of them: Run (the
 // preflight, the Ginkgo run, the verdicts), the listing (Checks, --list),
-// a large run split over processes of the suite (parallel.go), the text,
-// JSON, JUnit and HTML reports, the stress run, the soak, and the judges
-// of mutants and subjects.
+// a large run split over processes of the suite (parallel.go), the stress
+// run, the soak, and the judges of mutants and subjects. The reports (text,
+// JSON, JUnit, HTML) are package reports'.
 //
 // The ombi-conformance command is a thin wrapper around Main:
 //

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
@@ -120,8 +120,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			}
 		}
 		if opts.JUnitFile != "" {
-			if err := reporters.GenerateJUnitReportWithConfig(r, opts.JUnitFile, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed, OmitLeafNodeType: true}); err != nil {
-				fmt.Fprintf(out, "write junit report: %v\n", err)
+			if err := reports.WriteJUnit(opts.JUnitFile, r); err != nil {
+				fmt.Fprintf(out, "%v\n", err)
 			}
 		}
 	})
@@ -144,16 +144,42 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return res, finishReports(opts, res)
 }
 
+// harnessReports writes the JSON, JUnit and HTML reports of a run that
+// could not judge the server, with the reason, and returns err: a CI job
+// that collects reports finds them whatever went wrong.
+func harnessReports(opts Options, s *checks.Suite, err error) error {
+	r := &Result{Seed: opts.Seed, HarnessError: err.Error()}
+	r.Tools, r.Modes = s.Statuses()
+	var errs []error
+	errs = append(errs, err)
+	if opts.JSONFile != "" {
+		if werr := reports.WriteJSON(opts.JSONFile, opts, r); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	if opts.HTMLFile != "" {
+		if werr := reports.WriteHTMLFile(opts.HTMLFile, opts, r); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	if opts.JUnitFile != "" {
+		if werr := reports.WriteHarnessJUnit(opts.JUnitFile, err); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // finishReports writes the JSON and HTML reports of a run and says when
 // nothing ran.
 func finishReports(opts Options, res *Result) error {
 	if opts.JSONFile != "" {
-		if err := writeJSON(opts.JSONFile, opts, res); err != nil {
+		if err := reports.WriteJSON(opts.JSONFile, opts, res); err != nil {
 			return err
 		}
 	}
 	if opts.HTMLFile != "" {
-		if err := writeHTML(opts.HTMLFile, opts, res); err != nil {
+		if err := reports.WriteHTMLFile(opts.HTMLFile, opts, res); err != nil {
 			return err
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
 
 // SoakOptions configure a soak: the property areas of one server over many
@@ -112,12 +113,12 @@ func JudgeMutant(ctx context.Context, self, server string, m mutant.Mutant, seed
 
 // runReport runs the suite once with args and a JSON report, and returns
 // the report, the exit code and the combined output.
-func runReport(ctx context.Context, self string, args []string) (*JSONReport, int, string, error) {
+func runReport(ctx context.Context, self string, args []string) (*reports.JSON, int, string, error) {
 	return runReportEnv(ctx, self, nil, args)
 }
 
 // runReportEnv is runReport with env added to the suite's environment.
-func runReportEnv(ctx context.Context, self string, env, args []string) (*JSONReport, int, string, error) {
+func runReportEnv(ctx context.Context, self string, env, args []string) (*reports.JSON, int, string, error) {
 	dir, err := os.MkdirTemp("", "ombi-soak-")
 	if err != nil {
 		return nil, 0, "", fmt.Errorf("soak: %w", err)
@@ -143,9 +144,9 @@ func runReportEnv(ctx context.Context, self string, env, args []string) (*JSONRe
 	case err != nil:
 		return nil, 0, out.String(), fmt.Errorf("soak: run %s: %w", self, err)
 	}
-	rep := &JSONReport{}
+	rep := &reports.JSON{}
 	if _, err := os.Stat(report); err == nil { // a harness error may write none
-		if rep, err = ReadJSONReport(report); err != nil {
+		if rep, err = reports.ReadJSON(report); err != nil {
 			return nil, code, out.String(), fmt.Errorf("soak: %w", err)
 		}
 	}
@@ -362,7 +363,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 }
 
 // seedLine describes one server run of a soak.
-func seedLine(seed int64, rep *JSONReport, code int, text, took string) string {
+func seedLine(seed int64, rep *reports.JSON, code int, text, took string) string {
 	ran := 0
 	var failed []string
 	var b strings.Builder

@@ -23,8 +23,8 @@ import (
 // in fails one check (VERIFY-AUTH-STARTUP-001.mode.MODE); the checks that
 // need that mode are unimplemented.
 
-// toolReasonPrefix starts the reason of a check unimplemented for its tool.
-const toolReasonPrefix = "the server does not list "
+// ToolReasonPrefix starts the reason of a check unimplemented for its tool.
+const ToolReasonPrefix = "the server does not list "
 
 // AuthModes are the auth modes a server can be judged in, in the order the
 // suite tries them.
@@ -215,7 +215,7 @@ func (s *Suite) judgedTools() []spec.Tool {
 // the server neither lists nor declares.
 func (s *Suite) requireTool(tool string) {
 	if !s.judged(tool) {
-		skipAs(StateUnimplemented, toolReasonPrefix+tool+" (declare it with --tools or --bundles to have it judged)")
+		skipAs(StateUnimplemented, ToolReasonPrefix+tool+" (declare it with --tools or --bundles to have it judged)")
 	}
 }
 
@@ -284,50 +284,4 @@ func (s *Suite) catalogueCheck() {
 			skipAs(StateUnimplemented, fmt.Sprintf("%d of the 31 catalogue tools are not listed: %s", len(undeclared), strings.Join(undeclared, ", ")))
 		}
 	})
-}
-
-// toolSummary writes one row per catalogue tool: implemented (listed),
-// declared, and its checks by state. Checks of no tool are the "(general)"
-// row.
-func (r *Result) toolSummary(w io.Writer) {
-	if len(r.Tools) == 0 {
-		return
-	}
-	type row struct{ passed, failed, unimplemented, other int }
-	rows := map[string]*row{}
-	for _, c := range r.Checks {
-		x := rows[c.Tool]
-		if x == nil {
-			x = &row{}
-			rows[c.Tool] = x
-		}
-		switch c.State {
-		case StatePassed:
-			x.passed++
-		case StateFailed, StateStale:
-			x.failed++
-		case StateUnimplemented:
-			x.unimplemented++
-		default:
-			x.other++
-		}
-	}
-	fmt.Fprintf(w, "\n%-26s %-12s %7s %7s %14s %6s\n", "tool", "implemented", "passed", "failed", "unimplemented", "other")
-	line := func(name, impl string, x *row) {
-		if x == nil {
-			x = &row{}
-		}
-		fmt.Fprintf(w, "%-26s %-12s %7d %7d %14d %6d\n", name, impl, x.passed, x.failed, x.unimplemented, x.other)
-	}
-	line("(general)", "", rows[""])
-	for _, t := range r.Tools {
-		impl := "no"
-		switch {
-		case t.Listed:
-			impl = "yes"
-		case t.Declared:
-			impl = "declared,no"
-		}
-		line(t.Name, impl, rows[t.Name])
-	}
 }

@@ -1,4 +1,4 @@
-package conformance
+package reports
 
 import (
 	"bytes"
@@ -18,9 +18,30 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
+// Exit codes of a run, which the reports show beside its verdict.
+const (
+	ExitPass    = 0 // every executed check passed (or failed as the baseline expects)
+	ExitFail    = 1 // a check failed unexpectedly, or a baseline entry is stale
+	ExitHarness = 2 // usage error, harness error, or no check executed
+)
+
+// ansiEscape is a terminal colour, which a failure message may carry.
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// FirstLine is s up to its first non-empty line, without terminal colours.
+func FirstLine(s string) string {
+	s = ansiEscape.ReplaceAllString(s, "")
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return s
+}
+
 // htmlStates are the states of a check in report order: the columns of
 // the HTML report's summary tables.
-var htmlStates = []string{StatePassed, StateFailed, StateExpected, StateStale, StateSkipped, StateUnimplemented, StateNotApplicable}
+var htmlStates = []string{checks.StatePassed, checks.StateFailed, checks.StateExpected, checks.StateStale, checks.StateSkipped, checks.StateUnimplemented, checks.StateNotApplicable}
 
 // WriteHTML writes the --html report of a run to w: one self-contained
 // page (inline CSS, no script, no external asset) with the run's facts
@@ -28,7 +49,7 @@ var htmlStates = []string{StatePassed, StateFailed, StateExpected, StateStale, S
 // its clause, the failure message and the line that reruns the check.
 // Every string is escaped: a failure message is shown as text, whatever
 // it contains.
-func WriteHTML(w io.Writer, opts Options, r *Result) error {
+func WriteHTML(w io.Writer, opts checks.Options, r *checks.Result) error {
 	var b bytes.Buffer
 	if err := htmlReport.Execute(&b, newHTMLPage(opts, r, time.Now())); err != nil {
 		return fmt.Errorf("render html report: %w", err)
@@ -39,7 +60,8 @@ func WriteHTML(w io.Writer, opts Options, r *Result) error {
 	return nil
 }
 
-func writeHTML(path string, opts Options, r *Result) error {
+// WriteHTMLFile writes the --html report of a run to path.
+func WriteHTMLFile(path string, opts checks.Options, r *checks.Result) error {
 	var b bytes.Buffer
 	if err := WriteHTML(&b, opts, r); err != nil {
 		return err
@@ -81,7 +103,7 @@ type htmlRow struct {
 // ran reports whether a check of the row was executed.
 func (r htmlRow) ran() bool {
 	for _, c := range r.Counts {
-		if c.State != StateSkipped && c.N > 0 {
+		if c.State != checks.StateSkipped && c.N > 0 {
 			return true
 		}
 	}
@@ -113,7 +135,7 @@ type htmlSkip struct {
 // only the first failure's message starts unfolded.
 const openFailures = 3
 
-func newHTMLPage(opts Options, r *Result, now time.Time) htmlPage {
+func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage {
 	p := htmlPage{
 		Server: opts.Target.String(), Upstream: "embedded mock Ombi", Protocol: harness.ProtocolVersion,
 		Version: buildinfo.Version(), Date: now.UTC().Format("2006-01-02 15:04:05 UTC"),
@@ -130,18 +152,18 @@ func newHTMLPage(opts Options, r *Result, now time.Time) htmlPage {
 		p.Verdict, p.Exit, p.Why = "NOTHING RAN", ExitHarness, "no check executed: check --label-filter and --focus"
 	case r.OK():
 		p.Verdict, p.Exit, p.Why = "PASS", ExitPass, fmt.Sprintf("%d checks executed, none failed unexpectedly", p.Executed)
-		if n := r.Count(StateExpected); n > 0 {
+		if n := r.Count(checks.StateExpected); n > 0 {
 			p.Why += fmt.Sprintf(" (%d expected failures)", n)
 		}
 	default:
 		p.Verdict, p.Exit = "FAIL", ExitFail
-		p.Why = fmt.Sprintf("%d failed unexpectedly", r.Count(StateFailed))
-		if n := r.Count(StateStale); n > 0 {
+		p.Why = fmt.Sprintf("%d failed unexpectedly", r.Count(checks.StateFailed))
+		if n := r.Count(checks.StateStale); n > 0 {
 			p.Why += fmt.Sprintf(", %d stale (listed in the baseline but passing)", n)
 		}
 	}
-	p.Areas, p.Total = htmlTally(r.Checks, func(c CheckResult) string { return htmlName(c.Area, "(none)") }, false)
-	tools, _ := htmlTally(r.Checks, func(c CheckResult) string { return htmlName(c.Tool, "(general)") }, true)
+	p.Areas, p.Total = htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Area, "(none)") }, false)
+	tools, _ := htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Tool, "(general)") }, true)
 	for _, t := range tools {
 		if t.ran() {
 			p.Tools = append(p.Tools, t)
@@ -154,17 +176,17 @@ func newHTMLPage(opts Options, r *Result, now time.Time) htmlPage {
 	var order [][2]string
 	for _, c := range r.Checks {
 		switch c.State {
-		case StateFailed, StateExpected, StateStale:
+		case checks.StateFailed, checks.StateExpected, checks.StateStale:
 			f := newHTMLFailure(opts, r.Seed, c)
 			switch c.State {
-			case StateFailed:
+			case checks.StateFailed:
 				p.Failures = append(p.Failures, f)
-			case StateExpected:
+			case checks.StateExpected:
 				p.Expected = append(p.Expected, f)
 			default:
 				p.Stale = append(p.Stale, f)
 			}
-		case StateSkipped, StateUnimplemented, StateNotApplicable:
+		case checks.StateSkipped, checks.StateUnimplemented, checks.StateNotApplicable:
 			if c.Reason == "" {
 				continue
 			}
@@ -186,7 +208,7 @@ func newHTMLPage(opts Options, r *Result, now time.Time) htmlPage {
 
 // htmlTally counts the checks per state in groups named by name, in order of
 // first appearance, or sorted by name with the general group first.
-func htmlTally(cs []CheckResult, name func(CheckResult) string, sorted bool) ([]htmlRow, htmlRow) {
+func htmlTally(cs []checks.CheckResult, name func(checks.CheckResult) string, sorted bool) ([]htmlRow, htmlRow) {
 	col := map[string]int{}
 	for i, s := range htmlStates {
 		col[s] = i
@@ -211,7 +233,7 @@ func htmlTally(cs []CheckResult, name func(CheckResult) string, sorted bool) ([]
 		}
 		j, ok := col[c.State]
 		if !ok {
-			j = col[StateSkipped]
+			j = col[checks.StateSkipped]
 		}
 		rows[i].Counts[j].N++
 		total.Counts[j].N++
@@ -235,7 +257,7 @@ func htmlName(s, none string) string {
 	return s
 }
 
-func newHTMLFailure(opts Options, seed int64, c CheckResult) htmlFailure {
+func newHTMLFailure(opts checks.Options, seed int64, c checks.CheckResult) htmlFailure {
 	msg := strings.TrimRight(ansiEscape.ReplaceAllString(c.Failure, ""), "\n")
 	f := htmlFailure{
 		ID: htmlName(c.ID, c.Text), State: c.State, Area: htmlName(c.Area, "(none)"), Tool: htmlName(c.Tool, "(general)"),
@@ -255,7 +277,7 @@ func newHTMLFailure(opts Options, seed int64, c CheckResult) htmlFailure {
 		}
 	}
 	if f.Observed == "" {
-		f.Observed = firstLine(msg)
+		f.Observed = FirstLine(msg)
 	}
 	// The suite ends every failure message with the check's rerun line.
 	// Only that last line counts: a rerun: line anywhere else may be text
@@ -272,7 +294,7 @@ func newHTMLFailure(opts Options, seed int64, c CheckResult) htmlFailure {
 // htmlRerun is the command that reruns one check as the suite's own
 // rerun line builds it: the invocation's flags, the run's seed and a
 // focus on the check alone, after a non-default case count.
-func htmlRerun(opts Options, seed int64, checkID string) string {
+func htmlRerun(opts checks.Options, seed int64, checkID string) string {
 	words := opts.Rerun
 	if len(words) == 0 {
 		words = []string{"ombi-conformance", "--server", checks.ShellQuote(opts.Target.String())}
