@@ -18,17 +18,19 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
 )
 
 // Exit codes of the command.
 const (
-	ExitPass    = 0 // every executed check passed (or failed as the baseline expects)
-	ExitFail    = 1 // a check failed unexpectedly, or a baseline entry is stale
-	ExitHarness = 2 // usage error, harness error, or no check executed
+	ExitPass    = reports.ExitPass    // every executed check passed (or failed as the baseline expects)
+	ExitFail    = reports.ExitFail    // a check failed unexpectedly, or a baseline entry is stale
+	ExitHarness = reports.ExitHarness // usage error, harness error, or no check executed
 )
 
 // Main is the ombi-conformance command: it parses args, runs or lists the
@@ -61,10 +63,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fixtures     = fs.String("fixtures", "", "fixtures/schema directory of schema example tables (default: the tables built into the suite)")
 		ombiURL      = fs.String("ombi-url", os.Getenv("OMBI_URL"), "live Ombi base URL; empty = the embedded mock")
 		authMode     = fs.String("auth-mode", envOr("OMBI_AUTH_MODE", "jwt"), "live auth mode: jwt or api_key")
-		authModes    = fs.String("auth-modes", strings.Join(AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
+		authModes    = fs.String("auth-modes", strings.Join(checks.AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
 		toolsFlag    = fs.String("tools", "", "comma list of the catalogue tools the server means to implement: a declared tool it does not list fails (default: judge the tools it lists, the rest are unimplemented)")
 		bundlesFlag  = fs.String("bundles", "", "like --tools, by bundle: core, moderation, administration")
-		profile      = fs.String("profile", ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
+		profile      = fs.String("profile", checks.ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
 		failFast     = fs.Bool("fail-fast", false, "stop at the first failed check")
 		username     = fs.String("username", os.Getenv("OMBI_USERNAME"), "live jwt user")
 		password     = fs.String("password", os.Getenv("OMBI_PASSWORD"), "live jwt password (prefer the OMBI_PASSWORD environment variable)")
@@ -79,8 +81,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		mockAddr     = fs.String("mock-addr", "", "listen address of the embedded mock (default: a free loopback port); with --url, where the running server's OMBI_URL points")
 		parallel     = fs.Int("parallel", 0, "split a run of the embedded mock over this many processes of the suite, a tool's example checks in one, each property check on its own (0: two per CPU, at most 8; 1: one process); small runs are not split")
 		shardFilter  = fs.String("shard-filter", "", "internal: the label filter of one process of a split run")
-		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo JSON report")
-		shardList    = fs.Bool("shard-list", false, "internal: with --list, print each check's id, area and labels for planning a split run")
+		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo report and the checks it declared")
+		shardList    = fs.Bool("shard-list", false, "internal: with --list, print the checks as JSON for planning a split run")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	usage(fs, stdout, stderr, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance stress [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n")
@@ -106,11 +108,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-modes: name at least one of jwt, api_key\n")
 		return ExitHarness
 	}
-	if !slices.Contains(Profiles, *profile) {
-		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(Profiles, ", "), *profile)
+	if !slices.Contains(checks.Profiles, *profile) {
+		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(checks.Profiles, ", "), *profile)
 		return ExitHarness
 	}
-	if _, err := declaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
+	if _, err := checks.DeclaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
 	}
@@ -152,20 +154,22 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ombi-conformance: --by-clause and --by-sentence exclude each other\n")
 			return ExitHarness
 		}
-		checks, err := Checks(opts)
+		cs, err := Checks(opts)
+		if err == nil && *shardList {
+			err = writeShardList(stdout, cs)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 			return ExitHarness
 		}
 		switch {
 		case *shardList:
-			writeShardList(stdout, checks)
 		case *byClause:
-			WriteMatrix(stdout, checks)
+			WriteMatrix(stdout, cs)
 		case *bySentence:
-			WriteSentences(stdout, checks)
+			WriteSentences(stdout, cs)
 		default:
-			WriteList(stdout, checks)
+			WriteList(stdout, cs)
 		}
 		return ExitPass
 	}
@@ -176,7 +180,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts.Target, opts.MockAddr = target, *mockAddr
 	if *expected != "" {
-		if opts.Expected, err = LoadBaseline(*expected); err != nil {
+		if opts.Expected, err = checks.LoadBaseline(*expected); err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 			return ExitHarness
 		}
@@ -186,7 +190,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := Run(ctx, opts)
 	if res != nil && opts.ShardFilter == "" { // a split run's processes leave the summary to it
-		res.Summary(stdout)
+		reports.Summary(stdout, res)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: harness error: %v\n", err)
@@ -268,7 +272,7 @@ func childArgs(fs *flag.FlagSet) []string {
 // it was invoked and every flag of rerunFlags set on the command line,
 // shell-quoted, with the values exactly as given.
 func rerunArgs(fs *flag.FlagSet, self string) []string {
-	out := []string{shellWord(self)}
+	out := []string{checks.ShellWord(self)}
 	fs.Visit(func(f *flag.Flag) {
 		if !rerunFlags[f.Name] {
 			return
@@ -277,7 +281,7 @@ func rerunArgs(fs *flag.FlagSet, self string) []string {
 			out = append(out, "--"+f.Name+"="+f.Value.String())
 			return
 		}
-		out = append(out, "--"+f.Name, shellWord(f.Value.String()))
+		out = append(out, "--"+f.Name, checks.ShellWord(f.Value.String()))
 	})
 	return out
 }
@@ -291,20 +295,12 @@ func invokedAs() string {
 	return "ombi-conformance"
 }
 
-// shellWord quotes s for a POSIX shell when it needs quoting.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-		return s
-	}
-	return shellQuote(s)
-}
-
 // validateFilters refuses a label filter Ginkgo cannot parse and a focus
 // that is not a regular expression: usage errors, exit 2.
 func validateFilters(labelFilter, focus string) error {
 	if labelFilter != "" {
 		if _, err := types.ParseLabelFilter(labelFilter); err != nil {
-			return fmt.Errorf("--label-filter %q: %s", labelFilter, firstLine(err.Error()))
+			return fmt.Errorf("--label-filter %q: %s", labelFilter, reports.FirstLine(err.Error()))
 		}
 	}
 	if focus != "" {
@@ -314,19 +310,6 @@ func validateFilters(labelFilter, focus string) error {
 	}
 	return nil
 }
-
-// firstLine is s up to its first non-empty line, without terminal colours.
-func firstLine(s string) string {
-	s = ansiEscape.ReplaceAllString(s, "")
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return s
-}
-
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {

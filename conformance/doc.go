@@ -1,15 +1,13 @@
-// Package conformance is the ombi-mcp conformance suite: Ginkgo checks, one
-// per contract clause, that judge any MCP server binary over stdio through
-// the harness contract (package harness). It never imports the reference
-// server.
+// Package conformance is the ombi-mcp conformance suite's runner: it
+// judges any MCP server binary, over stdio or Streamable HTTP through the
+// harness contract (package harness), by the checks of package checks, one
+// per contract clause instance. It never imports the reference server.
 //
-// Checks are grouped in areas, which are Ginkgo labels: protocol, schema,
-// wire, errors, auth, leak, budget and fuzz; the rapid property checks (leak,
-// budget and memory, faults, fuzz) also carry the label property. Every
-// check is declared through
-// ClauseIt or ClauseItFor, which name the clause of spec/clauses.json it
-// guards; the check id is the clause id plus an optional qualifier, e.g.
-// RESULTS-ISERROR-001.read_search.
+// It holds what runs the checks and says what came of them: Run (the
+// preflight, the Ginkgo run, the verdicts), the listing (Checks, --list),
+// a large run split over processes of the suite (parallel.go), the stress
+// run, the soak, and the judges of mutants and subjects. The reports (text,
+// JSON, JUnit, HTML) are package reports'.
 //
 // The ombi-conformance command is a thin wrapper around Main:
 //

@@ -3,13 +3,14 @@ package conformance
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -17,11 +18,11 @@ import (
 // check it declares, in tree order. It uses Ginkgo's preview, so it may be
 // called once per process and not together with Run.
 func Checks(opts Options) ([]Check, error) {
-	s, err := newSuite(opts, harness.Live("http://127.0.0.1:0", harness.Credentials{}), false)
+	s, err := checks.ForListing(opts)
 	if err != nil {
 		return nil, err
 	}
-	s.tree()
+	s.Tree()
 	sc, _ := ginkgo.GinkgoConfiguration()
 	sc.LabelFilter = opts.LabelFilter
 	if opts.Focus != "" {
@@ -36,19 +37,23 @@ func Checks(opts Options) ([]Check, error) {
 		if sr.State.Is(types.SpecStateSkipped) && (opts.LabelFilter != "" || opts.Focus != "") {
 			continue
 		}
-		out = append(out, checkOf(sr))
+		c := s.Declared().Of(sr)
+		if !slices.Equal(c.Labels, sr.Labels()) { // the label filters select by Ginkgo's
+			return nil, fmt.Errorf("check %s: declared with the labels %v, Ginkgo reports %v", c.ID, c.Labels, sr.Labels())
+		}
+		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return areaRank(out[i].Area) < areaRank(out[j].Area) })
+	sort.SliceStable(out, func(i, j int) bool { return checks.AreaRank(out[i].Area) < checks.AreaRank(out[j].Area) })
 	return out, nil
 }
 
 // WriteList prints one line per check: id, area and clause.
-func WriteList(w io.Writer, checks []Check) {
+func WriteList(w io.Writer, cs []Check) {
 	fmt.Fprintf(w, "%-60s %-9s %s\n", "CHECK", "AREA", "CLAUSE")
-	for _, c := range checks {
+	for _, c := range cs {
 		fmt.Fprintf(w, "%-60s %-9s %s\n", c.ID, c.Area, c.Clause)
 	}
-	fmt.Fprintf(w, "%d checks\n", len(checks))
+	fmt.Fprintf(w, "%d checks\n", len(cs))
 }
 
 // WriteMatrix prints every contract clause with the checks that guard it,
@@ -56,12 +61,12 @@ func WriteList(w io.Writer, checks []Check) {
 // fall under it (each with its guard count or its reason category); then
 // the sentences under no clause, the sentence summary line and, last, the
 // clause summary line.
-func WriteMatrix(w io.Writer, checks []Check) {
+func WriteMatrix(w io.Writer, cs []Check) {
 	by := map[string][]string{}
-	for _, c := range checks {
+	for _, c := range cs {
 		by[c.Clause] = append(by[c.Clause], c.ID)
 	}
-	rows := SentenceRows(checks)
+	rows := SentenceRows(cs)
 	under := map[string][]SentenceRow{}
 	var orphans []SentenceRow
 	for _, r := range rows {
@@ -109,18 +114,18 @@ type SentenceRow struct {
 
 // SentenceRows matches the guards of every design sentence of
 // spec/sentences.json against the declared checks, in sentence order.
-func SentenceRows(checks []Check) []SentenceRow {
+func SentenceRows(cs []Check) []SentenceRow {
 	var rows []SentenceRow
 	for _, s := range spec.Sentences() {
-		rows = append(rows, sentenceRow(s, checks))
+		rows = append(rows, sentenceRow(s, cs))
 	}
 	return rows
 }
 
-func sentenceRow(s spec.Sentence, checks []Check) SentenceRow {
+func sentenceRow(s spec.Sentence, cs []Check) SentenceRow {
 	r := SentenceRow{Sentence: s, Checks: make([][]string, len(s.Guards))}
 	for i, g := range s.Guards {
-		for _, c := range checks {
+		for _, c := range cs {
 			if c.ID != "" && spec.GuardMatches(g, c.ID) {
 				r.Checks[i] = append(r.Checks[i], c.ID)
 			}
@@ -145,13 +150,13 @@ func (r SentenceRow) brief() string {
 // SentenceProblems checks sentences against the declared checks: every
 // structural problem spec.CheckSentences finds, and every guard that names
 // no declared check. An empty result means the sentences are traceable.
-func SentenceProblems(ss []spec.Sentence, checks []Check) []string {
+func SentenceProblems(ss []spec.Sentence, cs []Check) []string {
 	var out []string
 	if err := spec.CheckSentences(ss); err != nil {
 		out = append(out, strings.Split(err.Error(), "\n")...)
 	}
 	for _, s := range ss {
-		r := sentenceRow(s, checks)
+		r := sentenceRow(s, cs)
 		for i, g := range s.Guards {
 			if len(r.Checks[i]) == 0 {
 				out = append(out, fmt.Sprintf("sentence %s: guard %q matches no declared check", s.ID, g))
@@ -180,8 +185,8 @@ func SentenceSummary(rows []SentenceRow) string {
 // and clauses, its text, then either each guard with the number of checks
 // it matches (the check id itself when the guard is one) or its reason
 // category and why; and last the sentence summary line.
-func WriteSentences(w io.Writer, checks []Check) {
-	rows := SentenceRows(checks)
+func WriteSentences(w io.Writer, cs []Check) {
+	rows := SentenceRows(cs)
 	for _, r := range rows {
 		s := r.Sentence
 		fmt.Fprintf(w, "%s  [%s, %s]", s.ID, s.Document, s.Section)

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
@@ -33,7 +33,7 @@ func TestCLI_live(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("live protocol run: exit %d\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
 	}
-	rep, err := conformance.ReadJSONReport(report)
+	rep, err := reports.ReadJSON(report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestCLI_live(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("live schema run of read_logs: exit %d\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
 	}
-	if rep, err = conformance.ReadJSONReport(report); err != nil {
+	if rep, err = reports.ReadJSON(report); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range rep.Checks {

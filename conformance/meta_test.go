@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -13,25 +14,25 @@ import (
 // through ClauseIt, names a real clause, belongs to one area and has a
 // unique id.
 func TestChecks_nameRealClauses(t *testing.T) {
-	checks, err := conformance.Checks(conformance.Options{})
+	all, err := conformance.Checks(conformance.Options{})
 	if err != nil {
 		t.Fatalf("build the check tree: %v", err)
 	}
-	if len(checks) == 0 {
+	if len(all) == 0 {
 		t.Fatal("the suite declares no check")
 	}
 	seen := map[string]bool{}
 	covered := map[string]bool{}
-	for _, c := range checks {
+	for _, c := range all {
 		switch {
 		case c.ID == "":
-			t.Errorf("check %q was not declared through ClauseIt (no [ID] prefix)", c.Text)
+			t.Errorf("check %q was not declared through ClauseIt (no id)", c.Text)
 			continue
 		case c.Clause == "":
-			t.Errorf("check %s carries no clause: label", c.ID)
+			t.Errorf("check %s guards no clause", c.ID)
 		case c.ID != c.Clause && !strings.HasPrefix(c.ID, c.Clause+"."):
 			t.Errorf("check %s does not start with its clause id %s", c.ID, c.Clause)
-		case !slices.Contains(conformance.Areas, c.Area):
+		case !slices.Contains(checks.Areas, c.Area):
 			t.Errorf("check %s belongs to no area (labels %v)", c.ID, c.Labels)
 		}
 		if _, ok := spec.LookupClause(c.Clause); !ok {
@@ -43,5 +44,5 @@ func TestChecks_nameRealClauses(t *testing.T) {
 		seen[c.ID] = true
 		covered[c.Clause] = true
 	}
-	t.Logf("%d checks guard %d of %d clauses", len(checks), len(covered), len(spec.Clauses()))
+	t.Logf("%d checks guard %d of %d clauses", len(all), len(covered), len(spec.Clauses()))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
 
 // mutantSeed is the seed every mutant is judged with here, so the verdict
@@ -39,7 +40,7 @@ func TestMutants(t *testing.T) {
 		r := runCLI(t, nil, "--server", srv, "--label-filter", finishedAreas, "--seed", "20261129", "--expected-failures", baseline, "--json", report)
 		if r.code != 0 {
 			t.Errorf("the reference server fails %s beyond testdata/reference-server.baseline: exit %d\n%s", finishedAreas, r.code, clipText(r.stderr))
-			if rep, err := conformance.ReadJSONReport(report); err == nil {
+			if rep, err := reports.ReadJSON(report); err == nil {
 				for _, c := range rep.Checks {
 					if c.State == "failed" || c.State == "stale" {
 						t.Errorf("%s %s:\n%s", c.State, c.ID, c.Failure)

@@ -18,8 +18,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
 
 // A run against the embedded mock may be split over several processes of
@@ -55,13 +57,6 @@ func checkCosts() (map[string]float64, error) {
 	return costs, nil
 }
 
-// toolLabelPrefix labels each check with the tool it judges, so a label
-// filter can select a tool's checks (/^tool:read_search$/).
-const toolLabelPrefix = "tool:"
-
-// labelProperty marks the rapid property checks (properties.go).
-const labelProperty = "property"
-
 // shardable reports whether opts may be split: the embedded mock on a
 // free port, servers the suite starts itself, a suite binary to start.
 func shardable(opts Options) bool {
@@ -78,7 +73,7 @@ type shardUnit struct {
 
 // unitOf is the unit a check belongs to.
 func unitOf(c Check) shardUnit {
-	if slices.Contains(c.Labels, labelProperty) {
+	if slices.Contains(c.Labels, checks.LabelProperty) {
 		return shardUnit{tool: c.Tool, clause: c.Clause}
 	}
 	return shardUnit{tool: c.Tool}
@@ -98,14 +93,14 @@ func (u shardUnit) key() string {
 
 // filter is the label filter that selects the unit's checks and no other.
 func (u shardUnit) filter() string {
-	tool := "!/^" + toolLabelPrefix + "/"
+	tool := "!/^" + checks.ToolLabelPrefix + "/"
 	if u.tool != "" {
-		tool = "/^" + toolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
+		tool = "/^" + checks.ToolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
 	}
 	if u.clause == "" {
-		return "(" + tool + " && !" + labelProperty + ")"
+		return "(" + tool + " && !" + checks.LabelProperty + ")"
 	}
-	return "(" + tool + " && " + labelProperty + " && /^" + clauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
+	return "(" + tool + " && " + checks.LabelProperty + " && /^" + checks.ClauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
 }
 
 // shard is one process of a split run: the units it judges and its label
@@ -117,7 +112,7 @@ type shard struct {
 	filter  string
 	out     bytes.Buffer
 	code    int
-	ginkgo  string // its Ginkgo JSON report
+	report  string // its shard report (shardReport)
 	jsonRep string // its JSON report
 }
 
@@ -149,19 +144,19 @@ func (s *shard) describe() string {
 // checkKind groups checks of a similar cost: the area, and whether the
 // check is a property.
 func checkKind(c Check) string {
-	if slices.Contains(c.Labels, labelProperty) {
-		return c.Area + "/" + labelProperty
+	if slices.Contains(c.Labels, checks.LabelProperty) {
+		return c.Area + "/" + checks.LabelProperty
 	}
 	return c.Area
 }
 
 // estimates weighs each check by its cost in costs, else by the mean cost
 // of the known checks of its kind, else by the mean of all known checks.
-func estimates(checks []Check, costs map[string]float64) []float64 {
+func estimates(cs []Check, costs map[string]float64) []float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	var all float64
 	known := 0
-	for _, c := range checks {
+	for _, c := range cs {
 		if v, ok := costs[c.ID]; ok {
 			k := checkKind(c)
 			sum[k] += v
@@ -174,8 +169,8 @@ func estimates(checks []Check, costs map[string]float64) []float64 {
 	if known > 0 {
 		mean = max(all/float64(known), 1)
 	}
-	est := make([]float64, len(checks))
-	for i, c := range checks {
+	est := make([]float64, len(cs))
+	for i, c := range cs {
 		v, ok := costs[c.ID]
 		switch k := checkKind(c); {
 		case ok:
@@ -193,11 +188,11 @@ func estimates(checks []Check, costs map[string]float64) []float64 {
 // heaviest first onto the lightest process, by the costs of costs. The
 // plan depends on nothing else, so a seed's run splits the same way
 // every time.
-func planShards(checks []Check, costs map[string]float64, n int) []*shard {
-	est := estimates(checks, costs)
+func planShards(cs []Check, costs map[string]float64, n int) []*shard {
+	est := estimates(cs, costs)
 	weight := map[shardUnit]float64{}
 	count := map[shardUnit]int{}
-	for i, c := range checks {
+	for i, c := range cs {
 		u := unitOf(c)
 		weight[u] += est[i]
 		count[u]++
@@ -264,11 +259,11 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	if opts.Focus != "" { // a focused run is a rerun or a mutant's: small
 		return nil, false, nil
 	}
-	checks, err := listChecks(ctx, opts)
+	cs, err := listChecks(ctx, opts)
 	if err != nil {
 		return nil, true, err
 	}
-	if len(checks) < shardMinChecks {
+	if len(cs) < shardMinChecks {
 		return nil, false, nil
 	}
 	if opts.Seed == 0 {
@@ -283,15 +278,15 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	if err != nil {
 		return nil, true, fmt.Errorf("run suite: %w", err)
 	}
-	shards := planShards(checks, costs, opts.Parallel)
-	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(checks), len(shards), opts.Seed)
+	shards := planShards(cs, costs, opts.Parallel)
+	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(cs), len(shards), opts.Seed)
 	var wg sync.WaitGroup
 	for i, s := range shards {
-		s.ginkgo = filepath.Join(dir, fmt.Sprintf("ginkgo-%d.json", i))
+		s.report = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		s.jsonRep = filepath.Join(dir, fmt.Sprintf("report-%d.json", i))
 		args := append(append([]string(nil), opts.ChildArgs...),
 			"--parallel=1", fmt.Sprintf("--seed=%d", opts.Seed),
-			"--shard-filter", s.filter, "--shard-report", s.ginkgo, "--json", s.jsonRep)
+			"--shard-filter", s.filter, "--shard-report", s.report, "--json", s.jsonRep)
 		cmd := exec.CommandContext(ctx, opts.Self, args...)
 		cmd.Stdout, cmd.Stderr = &s.out, &s.out
 		// an interrupted run interrupts each process, so its own cleanup
@@ -322,33 +317,28 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 			owner[u] = i
 		}
 	}
-	owns := func(i int, sr types.SpecReport) bool {
-		if sr.LeafNodeType != types.NodeTypeIt {
-			return i == 0
-		}
-		return owner[unitOf(checkOf(sr))] == i
-	}
 	merged := types.Report{}
+	var verdicts []CheckResult
 	res = &Result{Seed: opts.Seed}
 	var harnessErrs []string
 	for i, s := range shards {
 		fmt.Fprintf(out, "\n--- process %d of %d: %d checks of %s\n", i+1, len(shards), s.checks, s.describe())
 		_, _ = out.Write(s.out.Bytes())
-		var reps []types.Report
-		b, rerr := os.ReadFile(s.ginkgo)
+		var rep shardReport
+		b, rerr := os.ReadFile(s.report)
 		if rerr == nil {
-			rerr = json.Unmarshal(b, &reps)
+			rerr = json.Unmarshal(b, &rep)
 		}
-		jr, jerr := ReadJSONReport(s.jsonRep)
+		jr, jerr := reports.ReadJSON(s.jsonRep)
 		switch {
-		case rerr != nil || len(reps) == 0 || jerr != nil:
+		case rerr != nil || jerr != nil:
 			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d (%s) exited %d without its reports", i+1, len(shards), s.describe(), s.code))
 			continue
 		case jr.HarnessError != "":
 			harnessErrs = append(harnessErrs, fmt.Sprintf("process %d of %d: %s", i+1, len(shards), jr.HarnessError))
 			continue
 		}
-		r := reps[0]
+		r := rep.Ginkgo
 		if i == 0 {
 			merged = r
 			merged.SpecReports = nil
@@ -357,8 +347,15 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 		merged.SuiteSucceeded = merged.SuiteSucceeded && r.SuiteSucceeded
 		merged.RunTime = max(merged.RunTime, r.RunTime)
 		for _, sr := range r.SpecReports {
-			if owns(i, sr) {
+			if sr.LeafNodeType != types.NodeTypeIt {
+				if i == 0 {
+					merged.SpecReports = append(merged.SpecReports, sr)
+				}
+				continue
+			}
+			if c := rep.Checks.Of(sr); owner[unitOf(c)] == i {
 				merged.SpecReports = append(merged.SpecReports, sr)
+				verdicts = append(verdicts, checks.Verdict(c, sr, opts.Expected))
 			}
 		}
 		res.Calls += jr.Calls
@@ -366,29 +363,25 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	if len(harnessErrs) > 0 {
 		return res, true, errors.New(strings.Join(harnessErrs, "; "))
 	}
-	for _, sr := range merged.SpecReports {
-		if sr.LeafNodeType == types.NodeTypeIt {
-			res.Checks = append(res.Checks, verdict(sr, opts.Expected))
-		}
-	}
+	res.Checks = verdicts
 	sort.SliceStable(res.Checks, func(i, j int) bool {
-		if a, b := areaRank(res.Checks[i].Area), areaRank(res.Checks[j].Area); a != b {
+		if a, b := checks.AreaRank(res.Checks[i].Area), checks.AreaRank(res.Checks[j].Area); a != b {
 			return a < b
 		}
 		return res.Checks[i].ID < res.Checks[j].ID
 	})
 	if opts.JUnitFile != "" {
-		if err := reporters.GenerateJUnitReportWithConfig(merged, opts.JUnitFile, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed, OmitLeafNodeType: true}); err != nil {
-			fmt.Fprintf(out, "write junit report: %v\n", err)
+		if err := reports.WriteJUnit(opts.JUnitFile, merged); err != nil {
+			fmt.Fprintf(out, "%v\n", err)
 		}
 	}
 	fmt.Fprintln(out)
 	return res, true, nil
 }
 
-// listChecks lists the checks opts selects, with their labels, from a
-// process of the suite (a process builds its check tree once, and this
-// one may still run its own).
+// listChecks lists the checks opts selects from a process of the suite
+// (a process builds its check tree once, and this one may still run its
+// own).
 func listChecks(ctx context.Context, opts Options) ([]Check, error) {
 	args := []string{"--list", "--shard-list"}
 	if opts.LabelFilter != "" {
@@ -404,30 +397,31 @@ func listChecks(ctx context.Context, opts Options) ([]Check, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run suite: list the checks to split: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var checks []Check
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			continue // the end
-		}
-		c := Check{ID: f[0], Area: f[1], Tool: toolOfID(f[0])}
-		if f[2] != "" {
-			c.Labels = strings.Split(f[2], ",")
-		}
-		for _, l := range c.Labels {
-			if id, ok := strings.CutPrefix(l, clauseLabelPrefix); ok {
-				c.Clause = id
-			}
-		}
-		checks = append(checks, c)
+	var cs []Check
+	if err := json.Unmarshal(b, &cs); err != nil {
+		return nil, fmt.Errorf("run suite: list the checks to split: %w", err)
 	}
-	return checks, nil
+	return cs, nil
 }
 
-// writeShardList prints one line per check for planning a split run: id,
-// area and labels (comma-separated), tab-separated.
-func writeShardList(w io.Writer, checks []Check) {
-	for _, c := range checks {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", c.ID, c.Area, strings.Join(c.Labels, ","))
+// writeShardList prints the checks as JSON, for planning a split run.
+func writeShardList(w io.Writer, cs []Check) error {
+	return json.NewEncoder(w).Encode(cs)
+}
+
+// shardReport is what a process of a split run hands its parent: its
+// Ginkgo report, and the checks it declared (its tree holds the checks of
+// the tools its preflight found, which a listing does not), by spec text.
+type shardReport struct {
+	Ginkgo types.Report    `json:"ginkgo"`
+	Checks checks.Declared `json:"checks"`
+}
+
+// writeShardReport writes a process's shard report to path.
+func writeShardReport(path string, r types.Report, declared checks.Declared) error {
+	b, err := json.Marshal(shardReport{Ginkgo: r, Checks: declared})
+	if err != nil {
+		return err
 	}
+	return os.WriteFile(path, b, 0o644)
 }

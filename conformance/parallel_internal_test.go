@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 )
 
 // TestPlanShards: every unit's checks land in exactly one process (a
@@ -14,36 +16,36 @@ import (
 // own checks and no other's, and the same checks always give the same
 // plan.
 func TestPlanShards(t *testing.T) {
-	var checks []Check
+	var all []Check
 	tools := []string{"", "read_search", "read_media", "write_vote", "read_logs", "write_job_run"}
 	costs := map[string]float64{}
 	for i, tool := range tools {
 		for j := range 10 * (i + 1) {
 			area := []string{"schema", "errors", "wire"}[j%3]
 			c := Check{ID: fmt.Sprintf("X-%d-%d", i, j), Area: area, Tool: tool, Clause: "X-" + area}
-			c.Labels = []string{area, clauseLabelPrefix + c.Clause}
+			c.Labels = []string{area, checks.ClauseLabelPrefix + c.Clause}
 			if tool != "" {
-				c.Labels = append(c.Labels, toolLabelPrefix+tool)
+				c.Labels = append(c.Labels, checks.ToolLabelPrefix+tool)
 			}
 			if j < 2 {
 				c.Clause = fmt.Sprintf("P-%d", j)
-				c.Labels = []string{area, labelProperty, clauseLabelPrefix + c.Clause}
+				c.Labels = []string{area, checks.LabelProperty, checks.ClauseLabelPrefix + c.Clause}
 				if tool != "" {
-					c.Labels = append(c.Labels, toolLabelPrefix+tool)
+					c.Labels = append(c.Labels, checks.ToolLabelPrefix+tool)
 				}
 			}
 			if j%4 == 0 {
 				costs[c.ID] = float64(100 * (j + 1))
 			}
-			checks = append(checks, c)
+			all = append(all, c)
 		}
 	}
 	for _, n := range []int{1, 2, 3, 4, 10, 100} {
-		shards := planShards(checks, costs, n)
+		shards := planShards(all, costs, n)
 		if want := min(n, len(tools)*3); len(shards) != want {
 			t.Errorf("n=%d: %d shards, want %d", n, len(shards), want)
 		}
-		if !reflect.DeepEqual(shardFilters(shards), shardFilters(planShards(checks, costs, n))) {
+		if !reflect.DeepEqual(shardFilters(shards), shardFilters(planShards(all, costs, n))) {
 			t.Errorf("n=%d: two plans of the same checks differ", n)
 		}
 		owner := map[string]int{}
@@ -55,7 +57,7 @@ func TestPlanShards(t *testing.T) {
 			if err != nil {
 				t.Fatalf("n=%d shard %d: filter %q: %v", n, i, s.filter, err)
 			}
-			for _, c := range checks {
+			for _, c := range all {
 				if !match(c.Labels) {
 					continue
 				}
@@ -70,8 +72,8 @@ func TestPlanShards(t *testing.T) {
 				units[u] = i
 			}
 		}
-		if len(owner) != len(checks) || total != len(checks) {
-			t.Errorf("n=%d: %d of %d checks owned, %d counted", n, len(owner), len(checks), total)
+		if len(owner) != len(all) || total != len(all) {
+			t.Errorf("n=%d: %d of %d checks owned, %d counted", n, len(owner), len(all), total)
 		}
 		if units[shardUnit{}] != 0 {
 			t.Errorf("n=%d: the checks of no tool are in shard %d, want the first", n, units[shardUnit{}])
@@ -80,7 +82,7 @@ func TestPlanShards(t *testing.T) {
 	if _, err := checkCosts(); err != nil {
 		t.Errorf("the embedded cost table: %v", err)
 	}
-	if got := len(planShards(checks, costs, 100)); got != 18 {
+	if got := len(planShards(all, costs, 100)); got != 18 {
 		t.Errorf("%d units, want 18: 6 groups of example checks and 12 property checks", got)
 	}
 }

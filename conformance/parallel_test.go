@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
 
 // TestParallel_sameVerdicts: a run split over processes judges every check
@@ -35,7 +36,7 @@ func TestParallel_sameVerdicts(t *testing.T) {
 		if split := strings.Contains(r.stdout, "over 3 processes"); split != (n == "3") {
 			t.Errorf("--parallel %s: split=%v\n%s", n, split, clipText(r.stdout))
 		}
-		rep, err := conformance.ReadJSONReport(report)
+		rep, err := reports.ReadJSON(report)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -53,7 +54,7 @@ func TestWriteHTML(t *testing.T) {
 		Rerun: []string{"bin/ombi-conformance", "--server", "'./ombi-mcp --flag'"},
 	}
 	var b bytes.Buffer
-	if err := conformance.WriteHTML(&b, opts, htmlResult()); err != nil {
+	if err := reports.WriteHTML(&b, opts, htmlResult()); err != nil {
 		t.Fatal(err)
 	}
 	page := filepath.Join(t.TempDir(), "report.html")
@@ -161,7 +162,7 @@ func TestWriteHTML_passingRun(t *testing.T) {
 		{Check: conformance.Check{ID: "RESULTS-ISERROR-001.read_media.results", Area: "schema", Clause: "RESULTS-ISERROR-001", Tool: "read_media"}, State: conformance.StateExpected, Failure: "observed: known"},
 	}}
 	var b bytes.Buffer
-	if err := conformance.WriteHTML(&b, conformance.Options{}, r); err != nil {
+	if err := reports.WriteHTML(&b, conformance.Options{}, r); err != nil {
 		t.Fatal(err)
 	}
 	text := pageText(b.String())

@@ -5,207 +5,42 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
-	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // Options configure one run of the suite.
-type Options struct {
-	Target      harness.Target
-	FixturesDir string // fixtures/schema directory; "" = the tables built into the suite
+type Options = checks.Options
 
-	LabelFilter string // Ginkgo label filter; "" = every area
-	Focus       string // regexp on check text; "" = all
-	Seed        int64  // spec order seed; 0 = time based
-
-	OmbiURL  string // live Ombi base URL; "" = embedded mock
-	AuthMode string // live auth mode; "" = jwt
-	// AuthModes are the auth modes the server is judged in against the
-	// embedded mock; nil = AuthModes (both). The server must start in each;
-	// checks that need a mode not judged are unimplemented.
-	AuthModes []string
-	// Tools and Bundles declare what the server means to implement: a
-	// declared tool it does not list is judged, and fails. Checks of a
-	// tool neither listed nor declared are unimplemented.
-	Tools, Bundles []string
-	// Profile is what the server is judged against: ProfileDesign,
-	// ProfileAny, or ProfileAuto ("" too), which picks by what it lists.
-	Profile string
-	// FailFast stops the run at the first failed check.
-	FailFast       bool
-	Credentials    harness.Credentials // live credentials
-	AllowMutations bool                // live: also run checks that write
-	// MockAddr is the embedded mock's listen address; "" = a free loopback
-	// port. With Target.URL the running server's OMBI_URL must point there.
-	MockAddr string
-
-	StartTimeout time.Duration // initialize deadline; 0 = 15s
-	CallTimeout  time.Duration // per request deadline; 0 = 30s
-
-	JUnitFile string    // write a JUnit XML report here; "" = none
-	JSONFile  string    // write a JSON report here; "" = none
-	HTMLFile  string    // write a self-contained HTML report here; "" = none
-	Expected  Baseline  // expected failures
-	Trace     io.Writer // wire trace of every session; nil = none
-	Out       io.Writer // progress, failures and summary; nil = io.Discard
-
-	// Rerun is the shell command line (already quoted word by word) that
-	// repeats this run: the suite as invoked and every flag that shapes
-	// what a check sees. A failure's rerun line adds the seed and the
-	// check's focus. Empty: "ombi-conformance --server TARGET".
-	Rerun []string
-
-	// Parallel splits a run against the embedded mock over this many
-	// processes of the suite (Self with ChildArgs), a tool's example
-	// checks in one and each property check on its own, when it selects
-	// enough checks to gain; <= 1 runs in process. The command line's
-	// default is two per CPU, at most 8.
-	Parallel  int
-	Self      string   // the suite's executable
-	ChildArgs []string // the arguments a process of a split run starts from
-	// ShardFilter (a label filter) narrows a process of a split run to its
-	// share, and ShardReport is where it writes its Ginkgo JSON report.
-	ShardFilter, ShardReport string
-}
+// Result is the outcome of one run; CheckResult the verdict of one check,
+// and Check the check as declared.
+type (
+	Result      = checks.Result
+	CheckResult = checks.CheckResult
+	Check       = checks.Check
+)
 
 // Outcome states of a check in a result.
 const (
-	StatePassed   = "passed"
-	StateFailed   = "failed"
-	StateExpected = "expected-failure" // failed, listed in the baseline
-	StateStale    = "stale"            // passed, but listed in the baseline
-	StateSkipped  = "skipped"
-	// StateUnimplemented: the check judges a tool the server does not list
-	// (and was not declared with --tools or --bundles).
-	StateUnimplemented = "unimplemented"
-	// StateNotApplicable: the run's profile does not judge the check (a
-	// catalogue check in profile any).
-	StateNotApplicable = "not-applicable"
+	StatePassed        = checks.StatePassed
+	StateFailed        = checks.StateFailed
+	StateExpected      = checks.StateExpected
+	StateStale         = checks.StateStale
+	StateSkipped       = checks.StateSkipped
+	StateUnimplemented = checks.StateUnimplemented
+	StateNotApplicable = checks.StateNotApplicable
 )
-
-// CheckResult is the verdict of one check.
-type CheckResult struct {
-	Check
-	State    string        `json:"state"`
-	Failure  string        `json:"failure,omitempty"`
-	Reason   string        `json:"reason,omitempty"` // why a check was skipped, when it says
-	Duration time.Duration `json:"duration_ns"`
-}
-
-// Result is the outcome of one run.
-type Result struct {
-	Checks []CheckResult
-	Calls  int // tools/call requests made
-	Seed   int64
-	// Tools is what the run learned of each catalogue tool, in catalogue
-	// order; Modes the outcome of starting the server in each auth mode.
-	Tools []ToolStatus
-	Modes []ModeStatus
-	// Profile is the profile the run judged in.
-	Profile string
-	// HarnessError is why the run could not judge the server at all (it
-	// started in no auth mode, say); Checks is then empty.
-	HarnessError string
-}
-
-// Count returns how many checks are in the given state.
-func (r *Result) Count(state string) int {
-	n := 0
-	for _, c := range r.Checks {
-		if c.State == state {
-			n++
-		}
-	}
-	return n
-}
-
-// Executed returns how many checks ran (passed or failed in any way).
-func (r *Result) Executed() int {
-	return len(r.Checks) - r.Count(StateSkipped) - r.Count(StateUnimplemented) - r.Count(StateNotApplicable)
-}
-
-// OK reports whether the run passes: no unexpected failure and no stale
-// baseline entry.
-func (r *Result) OK() bool {
-	return r.Count(StateFailed) == 0 && r.Count(StateStale) == 0
-}
 
 // ErrNothingRan is returned when the filters left no check to execute.
 var ErrNothingRan = errors.New("run suite: no check executed (check --label-filter and --focus)")
-
-// tree declares every area on the Ginkgo tree.
-func (s *suite) tree() {
-	ginkgo.BeforeEach(func() {
-		c := checkOf(ginkgo.CurrentSpecReport())
-		s.requireProfile(c.Labels)
-		s.requireTool(c.Tool)
-	})
-	s.protocolArea()
-	s.schemaArea()
-	s.wireArea()
-	s.errorsArea()
-	s.authArea()
-	s.leakArea()
-	s.budgetArea()
-	s.propertyAreas()
-	s.requestsAreas()
-	s.adminAreas()
-	s.wireGaps()
-	s.routingGaps()
-	s.mediaAreas()
-	s.enumAreas()
-	s.anyArea()
-	s.resourcesArea()
-}
-
-// liveFilter narrows a label filter for a live run.
-func liveFilter(filter string, allowMutations bool) string {
-	live := "!" + LabelNeedsMock
-	if !allowMutations {
-		live += " && " + LabelReadOnly
-	}
-	if filter == "" {
-		return live
-	}
-	return "(" + filter + ") && " + live
-}
-
-func newSuite(opts Options, up *harness.Upstream, needTables bool) (*suite, error) {
-	v, err := spec.NewValidator()
-	if err != nil {
-		return nil, fmt.Errorf("load the contract: %w", err)
-	}
-	var tables map[string]Table
-	if needTables {
-		if opts.FixturesDir == "" {
-			tables, err = EmbeddedTables()
-		} else {
-			tables, err = LoadTables(opts.FixturesDir)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return &suite{
-		opts:    opts,
-		tables:  tables,
-		servers: map[string]*harness.Server{},
-		quirks:  map[string]bool{},
-		h: &harness.Harness{Target: opts.Target, Upstream: up, Validator: v,
-			StartTimeout: opts.StartTimeout, CallTimeout: opts.CallTimeout, Trace: opts.Trace,
-			Schemas: &harness.SchemaCache{}},
-	}, nil
-}
 
 // Run runs the suite once. It may be called once per process (Ginkgo runs
 // one suite per process). A returned error is a harness or usage error; a
@@ -227,7 +62,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		up = p
-		opts.LabelFilter = liveFilter(opts.LabelFilter, opts.AllowMutations)
+		opts.LabelFilter = checks.LiveFilter(opts.LabelFilter, opts.AllowMutations)
 	} else {
 		m, err := harness.StartMockAt(opts.MockAddr, mockombi.Options{})
 		if err != nil {
@@ -236,31 +71,23 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		up = m
 	}
 	defer up.Close()
-	s, err := newSuite(opts, up, true)
+	s, err := checks.New(opts, up)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Target.URL != "" {
-		s.h.Running = &harness.RunningServer{Config: s.allConfig(), Upstream: up}
-	}
-	// Runs after closeAll: stops servers closed in the background or never.
-	s.h.Processes = &harness.Processes{}
-	defer s.h.Processes.Close()
-	defer s.closeAll()
+	defer s.Close()
 
 	shard := opts.ShardFilter != "" // one process of a split run: its parent spoke already
 	if !shard {
 		fmt.Fprintf(out, "ombi-conformance: server %s, upstream %s, protocol %s\n", opts.Target, up.URL(), harness.ProtocolVersion)
 	}
-	if err := s.preflight(ctx); err != nil {
-		return nil, harnessReports(opts, s.scope, err)
+	if err := s.Preflight(ctx); err != nil {
+		return nil, harnessReports(opts, s, err)
 	}
-	s.profile = resolveProfile(opts.Profile, s.scope)
 	if !shard {
-		s.scope.describe(out)
-		describeProfile(out, s.profile, opts.Profile, s.scope)
+		s.Describe(out)
 	}
-	if shardable(opts) && s.profile == ProfileDesign {
+	if shardable(opts) && s.Profile() == checks.ProfileDesign {
 		res, handled, err := runSharded(ctx, opts, out)
 		if handled {
 			if err != nil {
@@ -270,15 +97,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	if opts.Target.URL != "" {
-		s.skipRestarts()
+		s.SkipRestarts()
 	}
 
-	res := &Result{Modes: s.scope.modes, Tools: s.scope.toolList(), Profile: s.profile}
-	if s.profile == ProfileAny {
-		res.Tools = s.scope.ownTools()
-	}
-	prog := &progress{out: out, start: time.Now()}
-	s.tree()
+	res := &Result{Profile: s.Profile()}
+	res.Tools, res.Modes = s.Statuses()
+	prog := &progress{out: out, start: time.Now(), declared: s.Declared()}
+	s.Tree()
 	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })
 	ginkgo.ReportAfterSuite("ombi-conformance", func(r ginkgo.Report) {
 		prog.flush()
@@ -287,16 +112,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			if sr.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			res.Checks = append(res.Checks, verdict(sr, opts.Expected))
+			res.Checks = append(res.Checks, checks.Verdict(s.Declared().Of(sr), sr, opts.Expected))
 		}
 		if opts.ShardReport != "" {
-			if err := reporters.GenerateJSONReport(r, opts.ShardReport); err != nil {
+			if err := writeShardReport(opts.ShardReport, r, s.Declared()); err != nil {
 				fmt.Fprintf(out, "write the process report: %v\n", err)
 			}
 		}
 		if opts.JUnitFile != "" {
-			if err := reporters.GenerateJUnitReportWithConfig(r, opts.JUnitFile, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed, OmitLeafNodeType: true}); err != nil {
-				fmt.Fprintf(out, "write junit report: %v\n", err)
+			if err := reports.WriteJUnit(opts.JUnitFile, r); err != nil {
+				fmt.Fprintf(out, "%v\n", err)
 			}
 		}
 	})
@@ -314,23 +139,47 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	rc.Succinct = true
 	rc.SilenceSkips = true
 	ginkgo.RunSpecs(failRecorder{}, "ombi-conformance", sc, rc)
-	s.mu.Lock()
-	res.Calls = s.calls
-	s.mu.Unlock()
-	sort.SliceStable(res.Checks, func(i, j int) bool { return areaRank(res.Checks[i].Area) < areaRank(res.Checks[j].Area) })
+	res.Calls = s.Calls()
+	sort.SliceStable(res.Checks, func(i, j int) bool { return checks.AreaRank(res.Checks[i].Area) < checks.AreaRank(res.Checks[j].Area) })
 	return res, finishReports(opts, res)
+}
+
+// harnessReports writes the JSON, JUnit and HTML reports of a run that
+// could not judge the server, with the reason, and returns err: a CI job
+// that collects reports finds them whatever went wrong.
+func harnessReports(opts Options, s *checks.Suite, err error) error {
+	r := &Result{Seed: opts.Seed, HarnessError: err.Error()}
+	r.Tools, r.Modes = s.Statuses()
+	var errs []error
+	errs = append(errs, err)
+	if opts.JSONFile != "" {
+		if werr := reports.WriteJSON(opts.JSONFile, opts, r); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	if opts.HTMLFile != "" {
+		if werr := reports.WriteHTMLFile(opts.HTMLFile, opts, r); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	if opts.JUnitFile != "" {
+		if werr := reports.WriteHarnessJUnit(opts.JUnitFile, err); werr != nil {
+			errs = append(errs, werr)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // finishReports writes the JSON and HTML reports of a run and says when
 // nothing ran.
 func finishReports(opts Options, res *Result) error {
 	if opts.JSONFile != "" {
-		if err := writeJSON(opts.JSONFile, opts, res); err != nil {
+		if err := reports.WriteJSON(opts.JSONFile, opts, res); err != nil {
 			return err
 		}
 	}
 	if opts.HTMLFile != "" {
-		if err := writeHTML(opts.HTMLFile, opts, res); err != nil {
+		if err := reports.WriteHTMLFile(opts.HTMLFile, opts, res); err != nil {
 			return err
 		}
 	}
@@ -345,91 +194,21 @@ type failRecorder struct{}
 
 func (failRecorder) Fail() {}
 
-func areaRank(a string) int {
-	for i, x := range Areas {
-		if x == a {
-			return i
-		}
-	}
-	return len(Areas)
-}
-
-func verdict(sr types.SpecReport, base Baseline) CheckResult {
-	c := CheckResult{Check: checkOf(sr), Duration: sr.RunTime}
-	listed := base.Has(c.ID)
-	switch {
-	case sr.State.Is(types.SpecStatePassed):
-		c.State = StatePassed
-		if listed {
-			c.State = StateStale
-		}
-	case sr.State.Is(types.SpecStateFailureStates):
-		c.State = StateFailed
-		if listed {
-			c.State = StateExpected
-		}
-		c.Failure = sr.Failure.Message
-	case entryState(sr) != "":
-		c.State = entryState(sr)
-		c.Reason = strings.TrimPrefix(sr.Failure.Message, c.State+": ")
-	default:
-		c.State = StateSkipped
-		c.Reason = sr.Failure.Message
-	}
-	return c
-}
-
-// stateEntry names the report entry that carries the state of a check
-// that ended without judging (StateUnimplemented, StateNotApplicable):
-// typed data verdict reads, also from the reports of a split run's
-// processes, instead of a message to parse.
-const stateEntry = "ombi-conformance-state"
-
-// skipAs ends the current check in state, with reason as its message
-// (prefixed with the state, for readers of the JUnit report).
-func skipAs(state, reason string) {
-	ginkgo.AddReportEntry(stateEntry, state, ginkgo.ReportEntryVisibilityNever)
-	ginkgo.Skip(state + ": " + reason)
-}
-
-// entryState is the state skipAs gave a check; "" when none.
-func entryState(sr types.SpecReport) string {
-	for _, e := range sr.ReportEntries {
-		if e.Name == stateEntry {
-			return e.StringRepresentation()
-		}
-	}
-	return ""
-}
-
-// skipRestarts makes a run against a server already running (--url) skip,
-// with the reason, every check that needs a server started with other
-// settings: a configuration or upstream of its own (Harness.Unavailable),
-// a fresh process (suite.fresh), or a private mock per case (the property
-// areas).
-func (s *suite) skipRestarts() {
-	s.h.Unavailable = func(reason string) { ginkgo.Skip(reason) }
-	ginkgo.BeforeEach(func() {
-		if slices.Contains(ginkgo.CurrentSpecReport().Labels(), "property") {
-			ginkgo.Skip("needs servers started against a private mock per case; --url judges one running server, which cannot be restarted")
-		}
-	})
-}
-
 // progress prints one line per area as the run moves through the areas.
 type progress struct {
-	out     io.Writer
-	start   time.Time
-	area    string
-	counts  [3]int // passed, failed, not run (skipped, unimplemented, not applicable)
-	started time.Time
+	out      io.Writer
+	declared checks.Declared
+	start    time.Time
+	area     string
+	counts   [3]int // passed, failed, not run (skipped, unimplemented, not applicable)
+	started  time.Time
 }
 
 func (p *progress) spec(r types.SpecReport) {
 	if r.LeafNodeType != types.NodeTypeIt {
 		return
 	}
-	c := checkOf(r)
+	c := p.declared.Of(r)
 	if c.Area != p.area {
 		p.flush()
 		p.area, p.counts, p.started = c.Area, [3]int{}, time.Now()
@@ -450,80 +229,4 @@ func (p *progress) flush() {
 	}
 	fmt.Fprintf(p.out, "\n-- area %-9s %4d passed %4d failed %4d not run (%s)\n", p.area, p.counts[0], p.counts[1], p.counts[2], time.Since(p.started).Round(time.Millisecond))
 	p.area = ""
-}
-
-// Summary writes the per-area table and the verdict lines.
-func (r *Result) Summary(w io.Writer) {
-	type row struct{ passed, failed, expected, stale, skipped, unimplemented, na int }
-	rows := map[string]*row{}
-	var order []string
-	for _, c := range r.Checks {
-		a := c.Area
-		if a == "" {
-			a = "(none)"
-		}
-		if rows[a] == nil {
-			rows[a] = &row{}
-			order = append(order, a)
-		}
-		switch c.State {
-		case StatePassed:
-			rows[a].passed++
-		case StateFailed:
-			rows[a].failed++
-		case StateExpected:
-			rows[a].expected++
-		case StateStale:
-			rows[a].stale++
-		case StateUnimplemented:
-			rows[a].unimplemented++
-		case StateNotApplicable:
-			rows[a].na++
-		default:
-			rows[a].skipped++
-		}
-	}
-	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s %14s %14s\n", "area", "passed", "failed", "expected", "stale", "skipped", "unimplemented", "not-applicable")
-	var t row
-	for _, a := range order {
-		x := rows[a]
-		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped, x.unimplemented, x.na)
-		t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped, t.unimplemented+x.unimplemented, t.na+x.na
-	}
-	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na)
-	r.toolSummary(w)
-	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
-	reasons := map[string]int{}
-	var why []string
-	for _, c := range r.Checks {
-		if c.State == StateUnimplemented && !strings.HasPrefix(c.Reason, toolReasonPrefix) {
-			if reasons[c.Reason] == 0 {
-				why = append(why, c.Reason)
-			}
-			reasons[c.Reason]++
-		}
-	}
-	for _, reason := range why {
-		fmt.Fprintf(w, "UNIMPLEMENTED %4d: %s\n", reasons[reason], reason)
-	}
-	reasons, why = map[string]int{}, nil
-	for _, c := range r.Checks {
-		if c.State == StateSkipped && c.Reason != "" {
-			if reasons[c.Reason] == 0 {
-				why = append(why, c.Reason)
-			}
-			reasons[c.Reason]++
-		}
-	}
-	for _, reason := range why {
-		fmt.Fprintf(w, "SKIPPED %4d: %s\n", reasons[reason], reason)
-	}
-	for _, c := range r.Checks {
-		switch c.State {
-		case StateFailed:
-			fmt.Fprintf(w, "FAILED  %s\n", c.ID)
-		case StateStale:
-			fmt.Fprintf(w, "STALE   %s (listed as an expected failure but passes: remove it from the baseline)\n", c.ID)
-		}
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -25,12 +26,12 @@ func twoToolServer(t *testing.T) string {
 
 // judgeTwoTools runs the suite against the two-tool server and returns the
 // exit code, the JSON report and the path of the JUnit report.
-func judgeTwoTools(t *testing.T, args ...string) (int, *conformance.JSONReport, string, cliRun) {
+func judgeTwoTools(t *testing.T, args ...string) (int, *reports.JSON, string, cliRun) {
 	t.Helper()
 	dir := t.TempDir()
 	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
 	r := runCLI(t, nil, append([]string{"--server", twoToolServer(t), "--seed", "20261201", "--json", jsonPath, "--junit", junitPath}, args...)...)
-	rep, err := conformance.ReadJSONReport(jsonPath)
+	rep, err := reports.ReadJSON(jsonPath)
 	if err != nil {
 		t.Fatalf("%v\nexit %d\nstdout:\n%s\nstderr:\n%s", err, r.code, clipText(r.stdout), clipText(r.stderr))
 	}
@@ -158,7 +159,7 @@ func TestCLI_harnessErrorWritesReports(t *testing.T) {
 	if r.code != 2 {
 		t.Fatalf("exit %d, want 2\n%s", r.code, clipText(r.stderr))
 	}
-	rep, err := conformance.ReadJSONReport(jsonPath)
+	rep, err := reports.ReadJSON(jsonPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
+	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
 
 // SoakOptions configure a soak: the property areas of one server over many
@@ -82,8 +84,8 @@ func MutantArgs(self, server string, m mutant.Mutant, seed int64) []string {
 	if m.Filter != "" {
 		filter = "(" + m.Filter + ") && " + m.Area
 	}
-	args := []string{"--server", shellWord(self) + " mutate --mutant " + m.Name + " -- " + server,
-		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", ProfileDesign}
+	args := []string{"--server", checks.ShellWord(self) + " mutate --mutant " + m.Name + " -- " + server,
+		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", checks.ProfileDesign}
 	if m.Focus != "" {
 		args = append(args, "--focus", m.Focus)
 	}
@@ -111,12 +113,12 @@ func JudgeMutant(ctx context.Context, self, server string, m mutant.Mutant, seed
 
 // runReport runs the suite once with args and a JSON report, and returns
 // the report, the exit code and the combined output.
-func runReport(ctx context.Context, self string, args []string) (*JSONReport, int, string, error) {
+func runReport(ctx context.Context, self string, args []string) (*reports.JSON, int, string, error) {
 	return runReportEnv(ctx, self, nil, args)
 }
 
 // runReportEnv is runReport with env added to the suite's environment.
-func runReportEnv(ctx context.Context, self string, env, args []string) (*JSONReport, int, string, error) {
+func runReportEnv(ctx context.Context, self string, env, args []string) (*reports.JSON, int, string, error) {
 	dir, err := os.MkdirTemp("", "ombi-soak-")
 	if err != nil {
 		return nil, 0, "", fmt.Errorf("soak: %w", err)
@@ -142,9 +144,9 @@ func runReportEnv(ctx context.Context, self string, env, args []string) (*JSONRe
 	case err != nil:
 		return nil, 0, out.String(), fmt.Errorf("soak: run %s: %w", self, err)
 	}
-	rep := &JSONReport{}
+	rep := &reports.JSON{}
 	if _, err := os.Stat(report); err == nil { // a harness error may write none
-		if rep, err = ReadJSONReport(report); err != nil {
+		if rep, err = reports.ReadJSON(report); err != nil {
 			return nil, code, out.String(), fmt.Errorf("soak: %w", err)
 		}
 	}
@@ -296,7 +298,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 						if j.bug.Name != "" {
 							want = "a failed check of " + j.bug.CaughtBy
 						}
-						report(false, fmt.Sprintf("subject %-31s seed %-6d WRONG: exit %d, %d checks failed, want %s (%s)\n%s    full output: %s", name, j.seed, v.Exit, len(v.Failed), want, took(), indentLines(tail(v.Output, 4000), "    "),
+						report(false, fmt.Sprintf("subject %-31s seed %-6d WRONG: exit %d, %d checks failed, want %s (%s)\n%s    full output: %s", name, j.seed, v.Exit, len(v.Failed), want, took(), checks.IndentLines(tail(v.Output, 4000), "    "),
 							keep(fmt.Sprintf("subject-%s-%s-seed-%d.log", j.sub.Name, cmp.Or(j.bug.Name, "clean"), j.seed), v.Output)))
 					}
 					continue
@@ -313,7 +315,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 					if v.Killed {
 						report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %s (source, %s)", j.src.Name, j.seed, v.Failed[0], took()))
 					} else {
-						report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d checks failed (source, %s)\n%s    full output: %s", j.src.Name, j.seed, v.Exit, len(v.Failed), took(), indentLines(tail(v.Output, 4000), "    "),
+						report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d checks failed (source, %s)\n%s    full output: %s", j.src.Name, j.seed, v.Exit, len(v.Failed), took(), checks.IndentLines(tail(v.Output, 4000), "    "),
 							keep(fmt.Sprintf("mutant-%s-seed-%d.log", j.src.Name, j.seed), v.Output)))
 					}
 					continue
@@ -338,7 +340,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 				if v.Killed {
 					report(true, fmt.Sprintf("mutant %-32s seed %-6d killed by %s (%s)", j.m.Name, j.seed, v.Failed[0], took()))
 				} else {
-					report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d %s checks failed (%s)\n%s    full output: %s", j.m.Name, j.seed, v.Exit, len(v.Failed), j.m.Area, took(), indentLines(tail(v.Output, 4000), "    "),
+					report(false, fmt.Sprintf("mutant %-32s seed %-6d SURVIVED: exit %d, %d %s checks failed (%s)\n%s    full output: %s", j.m.Name, j.seed, v.Exit, len(v.Failed), j.m.Area, took(), checks.IndentLines(tail(v.Output, 4000), "    "),
 						keep(fmt.Sprintf("mutant-%s-seed-%d.log", j.m.Name, j.seed), v.Output)))
 				}
 			}
@@ -361,7 +363,7 @@ func Soak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 }
 
 // seedLine describes one server run of a soak.
-func seedLine(seed int64, rep *JSONReport, code int, text, took string) string {
+func seedLine(seed int64, rep *reports.JSON, code int, text, took string) string {
 	ran := 0
 	var failed []string
 	var b strings.Builder
@@ -374,7 +376,7 @@ func seedLine(seed int64, rep *JSONReport, code int, text, took string) string {
 			for _, l := range strings.Split(c.Failure, "\n") {
 				l = strings.TrimSpace(l)
 				if strings.HasPrefix(l, "observed:") || strings.HasPrefix(l, "broken:") || strings.HasPrefix(l, "rerun:") {
-					fmt.Fprintf(&b, "    %s: %s\n", c.ID, clipString(l, 400))
+					fmt.Fprintf(&b, "    %s: %s\n", c.ID, checks.ClipString(l, 400))
 				}
 			}
 		}
@@ -386,7 +388,7 @@ func seedLine(seed int64, rep *JSONReport, code int, text, took string) string {
 	case len(failed) > 0:
 		return fmt.Sprintf("seed %-6d FAILED: %d of %d checks: %s (%s)\n%s", seed, len(failed), ran, strings.Join(failed, ", "), took, strings.TrimRight(b.String(), "\n"))
 	}
-	return fmt.Sprintf("seed %-6d HARNESS ERROR: exit %d (%s)\n%s", seed, code, took, indentLines(tail(text, 4000), "    "))
+	return fmt.Sprintf("seed %-6d HARNESS ERROR: exit %d (%s)\n%s", seed, code, took, checks.IndentLines(tail(text, 4000), "    "))
 }
 
 func tail(s string, n int) string {
@@ -434,7 +436,7 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "ombi-conformance soak: %v\n", err)
 			return ExitHarness
 		}
-		o.Server = shellWord(cmd[0])
+		o.Server = checks.ShellWord(cmd[0])
 	}
 	if *mutants != "" {
 		o.Mutants = strings.Split(*mutants, ",")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 )
 
@@ -15,7 +16,7 @@ import (
 // and seed. The run stops at the first failed check: one is enough to
 // kill the mutant.
 func SourceMutantArgs(bin string, m mutant.Source, seed int64) []string {
-	args := []string{"--server", shellWord(bin), "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", ProfileDesign}
+	args := []string{"--server", checks.ShellWord(bin), "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", checks.ProfileDesign}
 	if m.Filter != "" {
 		args = append(args, "--label-filter", m.Filter)
 	}

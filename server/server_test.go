@@ -448,7 +448,7 @@ func TestServer_apiKeyNeverCallsToken(t *testing.T) {
 }
 
 // exactWireCase is the part of a case of the suite's exact-wire table
-// (conformance/testdata/wire-exact.json) this package's tests replay: the
+// (conformance/checks/testdata/wire-exact.json) this package's tests replay: the
 // call and the upstream calls it must send, in order.
 type exactWireCase struct {
 	Name   string          `json:"name"`
@@ -470,7 +470,7 @@ type exactWireCase struct {
 // no faults, steps, deployment settings, ${...} variables or plain user.
 func standaloneWireCases(t *testing.T) []exactWireCase {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "conformance", "testdata", "wire-exact.json"))
+	b, err := os.ReadFile(filepath.Join("..", "conformance", "checks", "testdata", "wire-exact.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

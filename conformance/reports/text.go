@@ -1,0 +1,131 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+)
+
+// Summary writes the text report of a run: the per-area table and the verdict lines.
+func Summary(w io.Writer, r *checks.Result) {
+	type row struct{ passed, failed, expected, stale, skipped, unimplemented, na int }
+	rows := map[string]*row{}
+	var order []string
+	for _, c := range r.Checks {
+		a := c.Area
+		if a == "" {
+			a = "(none)"
+		}
+		if rows[a] == nil {
+			rows[a] = &row{}
+			order = append(order, a)
+		}
+		switch c.State {
+		case checks.StatePassed:
+			rows[a].passed++
+		case checks.StateFailed:
+			rows[a].failed++
+		case checks.StateExpected:
+			rows[a].expected++
+		case checks.StateStale:
+			rows[a].stale++
+		case checks.StateUnimplemented:
+			rows[a].unimplemented++
+		case checks.StateNotApplicable:
+			rows[a].na++
+		default:
+			rows[a].skipped++
+		}
+	}
+	fmt.Fprintf(w, "\n%-10s %7s %7s %9s %6s %8s %14s %14s\n", "area", "passed", "failed", "expected", "stale", "skipped", "unimplemented", "not-applicable")
+	var t row
+	for _, a := range order {
+		x := rows[a]
+		fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", a, x.passed, x.failed, x.expected, x.stale, x.skipped, x.unimplemented, x.na)
+		t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na = t.passed+x.passed, t.failed+x.failed, t.expected+x.expected, t.stale+x.stale, t.skipped+x.skipped, t.unimplemented+x.unimplemented, t.na+x.na
+	}
+	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na)
+	toolSummary(w, r)
+	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
+	reasons := map[string]int{}
+	var why []string
+	for _, c := range r.Checks {
+		if c.State == checks.StateUnimplemented && !strings.HasPrefix(c.Reason, checks.ToolReasonPrefix) {
+			if reasons[c.Reason] == 0 {
+				why = append(why, c.Reason)
+			}
+			reasons[c.Reason]++
+		}
+	}
+	for _, reason := range why {
+		fmt.Fprintf(w, "UNIMPLEMENTED %4d: %s\n", reasons[reason], reason)
+	}
+	reasons, why = map[string]int{}, nil
+	for _, c := range r.Checks {
+		if c.State == checks.StateSkipped && c.Reason != "" {
+			if reasons[c.Reason] == 0 {
+				why = append(why, c.Reason)
+			}
+			reasons[c.Reason]++
+		}
+	}
+	for _, reason := range why {
+		fmt.Fprintf(w, "SKIPPED %4d: %s\n", reasons[reason], reason)
+	}
+	for _, c := range r.Checks {
+		switch c.State {
+		case checks.StateFailed:
+			fmt.Fprintf(w, "FAILED  %s\n", c.ID)
+		case checks.StateStale:
+			fmt.Fprintf(w, "STALE   %s (listed as an expected failure but passes: remove it from the baseline)\n", c.ID)
+		}
+	}
+}
+
+// toolSummary writes one row per catalogue tool: implemented (listed),
+// declared, and its checks by state. Checks of no tool are the "(general)"
+// row.
+func toolSummary(w io.Writer, r *checks.Result) {
+	if len(r.Tools) == 0 {
+		return
+	}
+	type row struct{ passed, failed, unimplemented, other int }
+	rows := map[string]*row{}
+	for _, c := range r.Checks {
+		x := rows[c.Tool]
+		if x == nil {
+			x = &row{}
+			rows[c.Tool] = x
+		}
+		switch c.State {
+		case checks.StatePassed:
+			x.passed++
+		case checks.StateFailed, checks.StateStale:
+			x.failed++
+		case checks.StateUnimplemented:
+			x.unimplemented++
+		default:
+			x.other++
+		}
+	}
+	fmt.Fprintf(w, "\n%-26s %-12s %7s %7s %14s %6s\n", "tool", "implemented", "passed", "failed", "unimplemented", "other")
+	line := func(name, impl string, x *row) {
+		if x == nil {
+			x = &row{}
+		}
+		fmt.Fprintf(w, "%-26s %-12s %7d %7d %14d %6d\n", name, impl, x.passed, x.failed, x.unimplemented, x.other)
+	}
+	line("(general)", "", rows[""])
+	for _, t := range r.Tools {
+		impl := "no"
+		switch {
+		case t.Listed:
+			impl = "yes"
+		case t.Declared:
+			impl = "declared,no"
+		}
+		line(t.Name, impl, rows[t.Name])
+	}
+}
