@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 )
 
@@ -16,7 +17,14 @@ import (
 // and seed. The run stops at the first failed check: one is enough to
 // kill the mutant.
 func SourceMutantArgs(bin string, m mutant.Source, seed int64) []string {
-	args := []string{"--server", checks.ShellWord(bin), "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", checks.ProfileDesign}
+	server := checks.ShellWord(bin)
+	if m.Transport == harness.TransportHTTP {
+		server += " --http " + harness.AddrPlaceholder
+	}
+	args := []string{"--server", server, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", checks.ProfileDesign}
+	if m.Transport != "" {
+		args = append(args, "--transport", m.Transport)
+	}
 	if m.Filter != "" {
 		args = append(args, "--label-filter", m.Filter)
 	}

@@ -42,7 +42,7 @@ type Suite struct {
 }
 
 func configKey(c harness.Config) string {
-	return fmt.Sprintf("%s|%s|%s|%s", c.Bundles, c.AuthMode, c.Timeout, strings.Join(c.Env, ","))
+	return fmt.Sprintf("%s|%s|%s|%s|%s", c.Bundles, c.AuthMode, c.Timeout, strings.Join(c.Env, ","), c.Token)
 }
 
 // shared returns a running server for cfg, started on first use and reused

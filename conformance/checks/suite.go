@@ -160,6 +160,7 @@ func (s *Suite) Tree() {
 	s.enumAreas()
 	s.anyArea()
 	s.resourcesArea()
+	s.transportChecks()
 }
 
 // LiveFilter narrows a label filter for a live run.

@@ -181,7 +181,11 @@ func (e *httpEndpoint) close() error {
 func (h *Harness) openHTTP(ctx context.Context, cfg Config, stderr *TailBuffer, deadline time.Time) (*httpEndpoint, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	wire := newHTTPWireLog()
-	e := &httpEndpoint{client: &http.Client{Transport: wireTransport{rt: tr, log: wire}}, wire: wire}
+	var rt http.RoundTripper = wireTransport{rt: tr, log: wire}
+	if cfg.Token != "" {
+		rt = bearer{rt: rt, token: cfg.Token}
+	}
+	e := &httpEndpoint{client: &http.Client{Transport: rt}, wire: wire}
 	if h.Target.URL != "" {
 		e.url = h.Target.URL
 		return e, nil
@@ -266,6 +270,48 @@ func (e *httpEndpoint) probe(ctx context.Context, url string, deadline time.Time
 		return true, nil
 	}
 	return false, fmt.Errorf("GET %s answered %s", healthPath, resp.Status)
+}
+
+// bearer adds a bearer token to every request it sends.
+type bearer struct {
+	rt    http.RoundTripper
+	token string
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.rt.RoundTrip(r)
+}
+
+// Endpoint is the MCP endpoint URL of an HTTP server ("" on stdio).
+func (s *Server) Endpoint() string {
+	if s.http == nil {
+		return ""
+	}
+	return s.http.url
+}
+
+// Terminate sends SIGTERM to the server's process group, as a service
+// manager stopping it would, and returns at once; Close still stops it for
+// good. It does nothing for a server the harness did not start.
+func (s *Server) Terminate() {
+	if s.proc != nil {
+		s.proc.signal(syscall.SIGTERM)
+	}
+}
+
+// Exited reports whether the process the harness started has exited.
+func (s *Server) Exited() bool {
+	if s.proc == nil {
+		return false
+	}
+	select {
+	case <-s.proc.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 // freeLoopbackAddr returns a 127.0.0.1 address whose port was free a moment

@@ -141,6 +141,10 @@ type Config struct {
 	AuthMode string   // OMBI_AUTH_MODE; "" = jwt
 	Timeout  string   // OMBI_TIMEOUT; "" = 10s
 	Env      []string // extra KEY=VALUE entries, applied last
+	// Token, for an HTTP target, is sent by the harness's own client as
+	// "Authorization: Bearer TOKEN" on every request (readiness probes
+	// included); "" = none. How the server learns it is up to Env.
+	Token string
 }
 
 func (h *Harness) startTimeout() time.Duration {

@@ -42,6 +42,10 @@ type Source struct {
 	// Focus is the --focus regexp (on check text) of the judging run; "" =
 	// none.
 	Focus string
+	// Transport is the --transport of the judging run: "" (stdio), or
+	// "http" for a bug of the Streamable HTTP endpoint (the server then
+	// runs with --http {addr}).
+	Transport string
 }
 
 // Edit is one exact text replacement in a file of the module.
@@ -78,6 +82,7 @@ func Sources() []Source {
 	out = append(out, gapsResultsSources...)
 	out = append(out, gapsRoutingSources...)
 	out = append(out, resourceSources...)
+	out = append(out, transportSources...)
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i
