@@ -47,6 +47,7 @@ type verdict struct {
 	pkg      string
 	state    string // killed, survived, not-viable
 	by       []string
+	note     string
 	duration time.Duration
 }
 
@@ -92,7 +93,7 @@ func run(ctx context.Context, sample int, seed uint64, jobs int) error {
 			v := judge(ctx, builds, cli, ref, m)
 			mu.Lock()
 			out = append(out, v)
-			fmt.Printf("  %-10s %s: %s\n", v.state, m.Name, m.Description)
+			fmt.Printf("  %-10s %s: %s%s\n", v.state, m.Name, m.Description, detail(v))
 			mu.Unlock()
 		}()
 	}
@@ -110,8 +111,17 @@ func judge(ctx context.Context, builds *conformance.SourceBuilds, cli, ref strin
 		return v
 	}
 	r, err := conformance.JudgeSource(ctx, cli, bin, m, suiteSeed)
-	if err != nil || !r.Killed {
-		v.state, v.duration = "survived", time.Since(start)
+	switch {
+	case err != nil:
+		v.state, v.note, v.duration = "survived", "the judge did not run: "+err.Error(), time.Since(start)
+		return v
+	case r.Exit == conformance.ExitHarness:
+		// the server did not start or broke its session: any run of the
+		// suite stops on it (the reference server passes the same run)
+		v.state, v.by, v.duration = "killed", []string{"harness error"}, time.Since(start)
+		return v
+	case !r.Killed:
+		v.state, v.note, v.duration = "survived", fmt.Sprintf("exit %d, no check failed", r.Exit), time.Since(start)
 		return v
 	}
 	// a whole run on a busy machine can fail a check by timing: the kill
@@ -131,7 +141,7 @@ func judge(ctx context.Context, builds *conformance.SourceBuilds, cli, ref strin
 			}
 		}
 	}
-	v.state = "survived"
+	v.state, v.note = "survived", "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
 	if len(v.by) > 0 {
 		v.state = "killed"
 	}
@@ -177,12 +187,22 @@ func report(out []verdict) {
 	for _, v := range out {
 		if v.state == "survived" {
 			n++
-			fmt.Printf("  %s: %s\n", v.m.Name, v.m.Description)
+			fmt.Printf("  %s: %s%s\n", v.m.Name, v.m.Description, detail(v))
 		}
 	}
 	if n == 0 {
 		fmt.Println("  none")
 	}
+}
+
+func detail(v verdict) string {
+	switch {
+	case len(v.by) > 0:
+		return " (by " + strings.Join(v.by, ", ") + ")"
+	case v.note != "":
+		return " (" + v.note + ")"
+	}
+	return ""
 }
 
 func pct(a, b int) string {
