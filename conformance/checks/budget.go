@@ -242,7 +242,7 @@ const (
 )
 
 func (p *properties) memoryCheck() {
-	ginkgo.Describe("memory", ginkgo.Label("budget", LabelNeedsMock, LabelReadOnly, "property"), func() {
+	ginkgo.Describe("memory", ginkgo.Label("budget", LabelOwnMock, LabelReadOnly, "property"), func() {
 		p.s.ClauseItFor("RESULTS-BUDGET-BOUNDED-READ-001", "oversized", func(ctx ginkgo.SpecContext) {
 			p.memory(ctx)
 		})

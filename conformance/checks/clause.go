@@ -27,6 +27,10 @@ const (
 	// and injected faults, which a live run has through the mockombi proxy
 	// it puts in front of the live Ombi.
 	LabelNeedsJournal = "needs-journal"
+	// LabelOwnMock marks checks that start a private mock of their own
+	// (the properties): they judge the server on the Ombi answers they
+	// generate whatever the run's upstream is, so a live run runs them too.
+	LabelOwnMock = "own-mock"
 )
 
 // ClauseLabelPrefix labels each check with its clause, so a label filter

@@ -68,10 +68,10 @@ type perToolProperty struct {
 	check             func(ctx context.Context, t spec.Tool)
 }
 
-// perTool declares a property's checks: each needs the embedded mock, and
-// the check of a read-only tool carries the read-only label.
+// perTool declares a property's checks: each starts a private mock of its
+// own, and the check of a read-only tool carries the read-only label.
 func (p *properties) perTool(d perToolProperty) {
-	labels := ginkgo.Label(d.area, LabelNeedsMock, "property")
+	labels := ginkgo.Label(d.area, LabelOwnMock, "property")
 	if d.readOnly {
 		labels = append(labels, LabelReadOnly)
 	}
