@@ -79,7 +79,7 @@ type htmlPage struct {
 	LabelFilter, Focus                        string
 	Checks, Executed, Calls                   int
 
-	Verdict string // PASS, FAIL or NOTHING RAN
+	Verdict string // PASS, PARTIAL, FAIL, NOTHING RAN or HARNESS ERROR
 	Exit    int
 	Why     string // what decided the verdict
 
@@ -145,23 +145,7 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 	if opts.OmbiURL != "" {
 		p.Upstream = "live Ombi " + htmlRedact(opts.OmbiURL)
 	}
-	switch {
-	case r.HarnessError != "":
-		p.Verdict, p.Exit, p.Why = "HARNESS ERROR", ExitHarness, r.HarnessError
-	case p.Executed == 0:
-		p.Verdict, p.Exit, p.Why = "NOTHING RAN", ExitHarness, "no check executed: check --label-filter and --focus"
-	case r.OK():
-		p.Verdict, p.Exit, p.Why = "PASS", ExitPass, fmt.Sprintf("%d checks executed, none failed unexpectedly", p.Executed)
-		if n := r.Count(checks.StateExpected); n > 0 {
-			p.Why += fmt.Sprintf(" (%d expected failures)", n)
-		}
-	default:
-		p.Verdict, p.Exit = "FAIL", ExitFail
-		p.Why = fmt.Sprintf("%d failed unexpectedly", r.Count(checks.StateFailed))
-		if n := r.Count(checks.StateStale); n > 0 {
-			p.Why += fmt.Sprintf(", %d stale (listed in the baseline but passing)", n)
-		}
-	}
+	p.Verdict, p.Exit, p.Why = Verdict(r)
 	p.Areas, p.Total = htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Area, "(none)") }, false)
 	tools, _ := htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Tool, "(general)") }, true)
 	for _, t := range tools {
@@ -324,14 +308,14 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <title>ombi-conformance {{.Verdict}}: {{.Server}}</title>
 <style>
 :root { --fg:#1f2328; --muted:#656d76; --line:#d0d7de; --bg:#f6f8fa;
-  --passed:#1a7f37; --failed:#cf222e; --expected-failure:#9a6700; --stale:#8250df; --skipped:#656d76; --unimplemented:#0969da; }
+  --passed:#1a7f37; --failed:#cf222e; --expected-failure:#9a6700; --stale:#8250df; --skipped:#656d76; --unimplemented:#0969da; --partial:#9a6700; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1200px; padding: 24px; color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 .verdict { display: inline-block; padding: 2px 10px; border-radius: 6px; color: #fff; font-weight: 600; }
-.verdict.PASS { background: var(--passed); } .verdict.FAIL { background: var(--failed); } .verdict.NOTHING { background: var(--muted); }
+.verdict.PASS { background: var(--passed); } .verdict.PARTIAL { background: var(--partial); } .verdict.FAIL { background: var(--failed); } .verdict.NOTHING { background: var(--muted); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 4px 0 8px; }

@@ -8,6 +8,36 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 )
 
+// Verdict is a run's verdict in one word, its exit code and why:
+// HARNESS ERROR, NOTHING RAN, FAIL, PASS, or PARTIAL for a run that passed
+// on what it judged while checks of catalogue tools the server does not
+// implement were left unjudged (a partial implementation, never a bare
+// PASS); the why of a PARTIAL says how much was judged.
+func Verdict(r *checks.Result) (word string, exit int, why string) {
+	executed := r.Executed()
+	switch {
+	case r.HarnessError != "":
+		return "HARNESS ERROR", ExitHarness, r.HarnessError
+	case executed == 0:
+		return "NOTHING RAN", ExitHarness, "no check executed: check --label-filter and --focus"
+	case !r.OK():
+		why = fmt.Sprintf("%d failed unexpectedly", r.Count(checks.StateFailed))
+		if n := r.Count(checks.StateStale); n > 0 {
+			why += fmt.Sprintf(", %d stale (listed in the baseline but passing)", n)
+		}
+		return "FAIL", ExitFail, why
+	}
+	why = fmt.Sprintf("%d checks executed, none failed unexpectedly", executed)
+	if n := r.Count(checks.StateExpected); n > 0 {
+		why += fmt.Sprintf(" (%d expected failures)", n)
+	}
+	if n := r.Count(checks.StateUnimplemented); n > 0 {
+		judged := len(r.Checks) - r.Count(checks.StateNotApplicable) - r.Count(checks.StateSkipped)
+		return "PARTIAL", ExitPass, fmt.Sprintf("%s; %d of %d checks (%d%%) are unimplemented: the server does not list or declare their tools or auth modes", why, n, judged, 100*n/max(judged, 1))
+	}
+	return "PASS", ExitPass, why
+}
+
 // Summary writes the text report of a run: the per-area table and the verdict lines.
 func Summary(w io.Writer, r *checks.Result) {
 	type row struct{ passed, failed, expected, stale, skipped, unimplemented, na int }
@@ -82,6 +112,8 @@ func Summary(w io.Writer, r *checks.Result) {
 			fmt.Fprintf(w, "STALE   %s (listed as an expected failure but passes: remove it from the baseline)\n", c.ID)
 		}
 	}
+	word, _, because := Verdict(r)
+	fmt.Fprintf(w, "verdict: %s: %s\n", word, because)
 }
 
 // toolSummary writes one row per catalogue tool: implemented (listed),

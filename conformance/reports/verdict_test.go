@@ -1,0 +1,42 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+)
+
+func TestVerdict(t *testing.T) {
+	run := func(states ...string) *checks.Result {
+		r := &checks.Result{}
+		for _, s := range states {
+			r.Checks = append(r.Checks, checks.CheckResult{State: s})
+		}
+		return r
+	}
+	tests := []struct {
+		name string
+		r    *checks.Result
+		word string
+		exit int
+		why  string
+	}{
+		{"harness error", &checks.Result{HarnessError: "the server did not start"}, "HARNESS ERROR", ExitHarness, "did not start"},
+		{"nothing ran", run(checks.StateSkipped, checks.StateUnimplemented), "NOTHING RAN", ExitHarness, "no check executed"},
+		{"a failure", run(checks.StatePassed, checks.StateFailed, checks.StateUnimplemented), "FAIL", ExitFail, "1 failed unexpectedly"},
+		{"a stale baseline entry", run(checks.StatePassed, checks.StateStale), "FAIL", ExitFail, "1 stale"},
+		{"every check judged", run(checks.StatePassed, checks.StatePassed, checks.StateNotApplicable), "PASS", ExitPass, "2 checks executed"},
+		{"an expected failure", run(checks.StatePassed, checks.StateExpected), "PASS", ExitPass, "1 expected failures"},
+		{"a partial implementation", run(checks.StatePassed, checks.StateUnimplemented, checks.StateUnimplemented, checks.StateUnimplemented, checks.StateNotApplicable),
+			"PARTIAL", ExitPass, "3 of 4 checks (75%) are unimplemented"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			word, exit, why := Verdict(tt.r)
+			if word != tt.word || exit != tt.exit || !strings.Contains(why, tt.why) {
+				t.Fatalf("Verdict = %s, %d, %q; want %s, %d, containing %q", word, exit, why, tt.word, tt.exit, tt.why)
+			}
+		})
+	}
+}
