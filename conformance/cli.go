@@ -85,7 +85,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shardList    = fs.Bool("shard-list", false, "internal: with --list, print the checks as JSON for planning a split run")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	usage(fs, stdout, stderr, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance stress [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n")
+	groupedUsage(fs, stdout, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance stress [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -336,15 +336,96 @@ func serverCommand(flagValue string) ([]string, error) {
 	return nil, errors.New("find the server under test: no ombi-mcp next to this executable or on PATH; pass --server \"CMD ARGS\"")
 }
 
-// usage makes fs print header, then "flags:" and every flag, on stdout
-// (help that was asked for); parse errors still go to stderr.
+// usage makes fs print header, then "flags:" and every flag but the
+// internal ones, on stdout (help that was asked for); parse errors still go
+// to stderr.
 func usage(fs *flag.FlagSet, stdout, stderr io.Writer, header string) {
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "%s\nflags:\n", header)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
+		fs.VisitAll(func(f *flag.Flag) { printFlag(stdout, f) })
 	}
+}
+
+// flagGroup is a heading of the main command's help and its flags, in the
+// order they are shown.
+type flagGroup struct {
+	title string
+	flags []string
+}
+
+// mainGroups orders the main command's flags for --help; a flag in none is
+// shown under "other".
+var mainGroups = []flagGroup{
+	{"the server under test", []string{"server", "transport", "url", "mcp-path", "profile", "tools", "bundles", "auth-modes"}},
+	{"what to run", []string{"label-filter", "focus", "seed", "fail-fast", "expected-failures", "list", "by-clause", "by-sentence"}},
+	{"reports", []string{"json", "junit", "html", "v"}},
+	{"a live Ombi instead of the embedded mock", []string{"ombi-url", "auth-mode", "api-key", "user-name", "username", "password", "allow-mutations"}},
+	{"advanced", []string{"start-timeout", "call-timeout", "parallel", "mock-addr", "fixtures", "version"}},
+}
+
+const mainExamples = `
+examples:
+  ombi-conformance --server "bin/ombi-mcp"                         judge a stdio server on the embedded mock
+  ombi-conformance --server "./my-server --http {addr}" --transport http
+  ombi-conformance --server "python3 server.py" --profile any      a server of its own design
+  ombi-conformance --server bin/ombi-mcp --label-filter wire --html report.html
+  ombi-conformance --server bin/ombi-mcp --ombi-url https://ombi.example --auth-mode api_key
+  ombi-conformance --list --by-sentence                            what the design says and which check guards it
+
+exit codes:
+  0  every executed check passed (PASS, or PARTIAL when tools were left unimplemented)
+  1  a check failed, or a baseline entry passes and is stale
+  2  usage error, harness error (the server did not start, a request got no answer), or nothing ran
+`
+
+// groupedUsage is usage for the main command: the flags by group, then
+// examples and exit codes.
+func groupedUsage(fs *flag.FlagSet, stdout io.Writer, header string) {
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, header)
+		shown := map[string]bool{}
+		for _, g := range mainGroups {
+			fmt.Fprintf(stdout, "%s:\n", g.title)
+			for _, name := range g.flags {
+				if f := fs.Lookup(name); f != nil {
+					printFlag(stdout, f)
+					shown[name] = true
+				}
+			}
+			fmt.Fprintln(stdout)
+		}
+		var other []*flag.Flag
+		fs.VisitAll(func(f *flag.Flag) {
+			if !shown[f.Name] && !strings.HasPrefix(f.Usage, "internal:") {
+				other = append(other, f)
+			}
+		})
+		if len(other) > 0 {
+			fmt.Fprintln(stdout, "other:")
+			for _, f := range other {
+				printFlag(stdout, f)
+			}
+		}
+		fmt.Fprint(stdout, mainExamples)
+	}
+}
+
+// printFlag writes one flag as flag.PrintDefaults does; internal flags
+// (their usage starts "internal:") are not shown.
+func printFlag(w io.Writer, f *flag.Flag) {
+	if strings.HasPrefix(f.Usage, "internal:") {
+		return
+	}
+	name, text := flag.UnquoteUsage(f)
+	line := "  -" + f.Name
+	if name != "" {
+		line += " " + name
+	}
+	secret := strings.Contains(f.Name, "password") || strings.Contains(f.Name, "key")
+	if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "0s" && !secret {
+		text += fmt.Sprintf(" (default %q)", def)
+	}
+	fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(text, "\n", "\n    \t"))
 }
 
 // targetOf builds the server under test from --server, --transport,

@@ -270,6 +270,20 @@ func TestCLI_versionAndHelp(t *testing.T) {
 			if r.code != 0 || !strings.HasPrefix(r.stdout, tt.want) {
 				t.Fatalf("exit %d, stdout %q; want exit 0 and stdout starting %q (stderr %q)", r.code, clipText(r.stdout), tt.want, clipText(r.stderr))
 			}
+			if strings.Contains(r.stdout, "internal:") || strings.Contains(r.stdout, "-shard-") {
+				t.Errorf("the help shows internal flags:\n%s", r.stdout)
+			}
 		})
+	}
+	// the main help: every flag but the internal ones, in its group, then
+	// examples and exit codes; no secret from the environment as a default
+	r := runCLI(t, []string{"OMBI_API_KEY=help-must-not-show-this", "OMBI_PASSWORD=nor-this"}, "--help")
+	for _, want := range []string{"the server under test:", "what to run:", "reports:", "a live Ombi instead of the embedded mock:", "advanced:", "examples:", "exit codes:", "  -server string", "  -allow-mutations"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+	if strings.Contains(r.stdout, "other:") || strings.Contains(r.stdout, "help-must-not-show-this") || strings.Contains(r.stdout, "nor-this") {
+		t.Errorf("--help shows a flag outside the groups or a secret from the environment:\n%s", r.stdout)
 	}
 }
