@@ -2,20 +2,16 @@ package mockombi
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
-// viewOpts are writeJSON's encoding options.
-var viewOpts = jsonvalue.Options{EscapeHTML: false}
-
 // TestKeptEncoding_encodesAsTheViewItStandsFor: a view holding kept
-// encodings (jsonvalue.Encoded members, in objects and lists, nested) encodes
+// encodings (json.RawMessage members, in objects and lists, nested) encodes
 // as the plain view it stands for, keys that need escaping included.
 func TestKeptEncoding_encodesAsTheViewItStandsFor(t *testing.T) {
 	when := time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("X", 3600))
@@ -31,25 +27,25 @@ func TestKeptEncoding_encodesAsTheViewItStandsFor(t *testing.T) {
 		"comments": []any{plainComment(), plainComment()}, "empty": []any{}, "none": []any(nil), "list": []map[string]any{{"k": "v"}},
 		"nilMap": map[string]any(nil), "a\"b": 1, "back\\slash": 2, "é": 3, "ctl\x01": 4, "\u2028": 5, "": 6, "<&>": 7,
 	}
-	userJSON, err := jsonvalue.Append(nil, user, viewOpts)
+	userJSON, err := encodeJSON(user)
 	if err != nil {
 		t.Fatal(err)
 	}
 	keptComment := func() map[string]any {
 		c := plainComment()
-		c["user"] = jsonvalue.Encoded(userJSON)
+		c["user"] = json.RawMessage(userJSON)
 		return c
 	}
 	kept := maps.Clone(plain)
-	kept["userReported"] = jsonvalue.Encoded(userJSON)
+	kept["userReported"] = json.RawMessage(userJSON)
 	kept["comments"] = []map[string]any{keptComment(), keptComment()}
 	plain["comments"] = []map[string]any{plainComment(), plainComment()}
 
-	want, err := jsonvalue.Append(nil, plain, viewOpts)
+	want, err := encodeJSON(plain)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := new(jsonvalue.Encoder).Append(nil, kept, viewOpts)
+	got, err := encodeJSON(kept)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,18 +65,18 @@ func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 		for _, a := range st.users.accounts {
 			check := func(what string) {
 				t.Helper()
-				got, ok := st.users.ombiUserJSON(a).(jsonvalue.Encoded)
+				got, ok := st.users.ombiUserJSON(a).(json.RawMessage)
 				if !ok {
 					t.Fatalf("%s %s: ombiUserJSON is not encoded", a.UserName, what)
 				}
-				want, err := jsonvalue.Append(nil, a.ombiUser(), viewOpts)
+				want, err := encodeJSON(a.ombiUser())
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, want) {
 					t.Fatalf("%s %s: kept OmbiUser\n%s\nwant\n%s", a.UserName, what, got, want)
 				}
-				if again := st.users.ombiUserJSON(a).(jsonvalue.Encoded); &again[0] != &got[0] {
+				if again := st.users.ombiUserJSON(a).(json.RawMessage); &again[0] != &got[0] {
 					t.Fatalf("%s %s: an unchanged account encoded again", a.UserName, what)
 				}
 			}
@@ -147,7 +143,7 @@ func TestIssueCommentCreate_answerIsTheMapProjection(t *testing.T) {
 			issue := st.issueJSON(x, issueView{reporter: true})
 			issue["comments"] = []any{}
 			out["issues"] = issue
-			want, err = jsonvalue.Append(nil, out, viewOpts)
+			want, err = encodeJSON(out)
 		})
 		if err != nil {
 			t.Fatal(err)

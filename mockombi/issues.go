@@ -211,7 +211,7 @@ type issueView struct {
 	reporter bool // Include(UserReported)
 	comments bool // Include(Comments) with each comment's user
 	// encoded puts each OmbiUser in as its kept encoding (a
-	// jsonvalue.Encoded writeJSON copies in).
+	// json.RawMessage writeJSON copies in).
 	encoded bool
 }
 

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // account is one Ombi user (OmbiUser). Login passwords come from Options;
@@ -249,11 +247,11 @@ func projectOmbiUser(k ombiUserKey, raw map[string]any) map[string]any {
 type encodedOmbiUser struct {
 	key  ombiUserKey
 	raw  map[string]any
-	body jsonvalue.Encoded
+	body json.RawMessage
 }
 
 // ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
-// jsonvalue.Encoded, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
+// json.RawMessage, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
 // while the account's key and seed record are the ones it was built from:
 // any change of a field the projection reads makes a new one. It must run
 // under the store's lock, as every account read does; readers sharing the
@@ -268,14 +266,14 @@ func (us *userState) ombiUserJSON(a *account) any {
 		}
 	}
 	m := projectOmbiUser(key, a.Raw)
-	body, err := jsonvalue.Append(nil, m, jsonvalue.Options{EscapeHTML: false})
+	body, err := encodeJSON(m)
 	if err != nil {
 		return m // the answer's encoding meets the error, as without the cache
 	}
 	if us.encoded != nil {
 		us.encoded.Store(a, &encodedOmbiUser{key: key, raw: a.Raw, body: body})
 	}
-	return jsonvalue.Encoded(body)
+	return json.RawMessage(body)
 }
 
 // sameMap reports whether a and b are the same map (both nil included).
