@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/fixtures"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // stateVersion is the version of the data document format; a document may
@@ -92,7 +93,7 @@ type stateShape struct {
 	Users       []stateUser          `json:"users"`
 	Requests    *requestsSeed        `json:"requests"`
 	Issues      *stateIssues         `json:"issues"`
-	Votes       []vote               `json:"votes"`
+	Votes       []state.Vote         `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
 	Recordings  []Recording          `json:"recordings"`
 }
@@ -116,7 +117,7 @@ func parseState(b []byte, source string, extraLogins []User) (*stateDoc, error) 
 	}
 	c := &shapeChecker{lenient: map[reflect.Type]bool{
 		reflect.TypeFor[stateUser](): true, reflect.TypeFor[issue](): true,
-		reflect.TypeFor[issueCategory](): true, reflect.TypeFor[vote](): true,
+		reflect.TypeFor[issueCategory](): true, reflect.TypeFor[state.Vote](): true,
 	}}
 	// check each section's shape, then the semantics of the sections whose
 	// shape is right, so one run reports both kinds of problems
@@ -742,7 +743,7 @@ type stateOut struct {
 	Users       []map[string]any     `json:"users"`
 	Requests    requestsSeed         `json:"requests"`
 	Issues      stateIssuesOut       `json:"issues"`
-	Votes       []map[string]any     `json:"votes"`
+	Votes       []*state.Vote        `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
 	Recordings  []Recording          `json:"recordings,omitempty"`
 }
@@ -762,7 +763,7 @@ func (st *store) export() ([]byte, error) {
 		out := stateOut{
 			Version: stateVersion, Movies: nonNil(st.search.movies), Collections: nonNil(st.search.collections),
 			People: nonNil(st.search.people), Shows: nonNil(st.search.shows), Artists: nonNil(st.search.artists),
-			Users: []map[string]any{}, Votes: []map[string]any{}, Settings: st.settings.sections,
+			Users: []map[string]any{}, Votes: nonNil(st.votes.List), Settings: st.settings.sections,
 			Recordings: st.replay.list(),
 		}
 		for _, a := range st.users.accounts {
@@ -799,15 +800,6 @@ func (st *store) export() ([]byte, error) {
 				"status": x.Status, "resovledDate": x.ResolvedDate, "createdDate": x.CreatedDate, "reporter": x.Reporter,
 				"posterPath": x.PosterPath, "comments": comments})
 			out.Issues.Issues = append(out.Issues.Issues, m)
-		}
-		for _, v := range st.votes.votes {
-			m := maps.Clone(v.Extra)
-			if m == nil {
-				m = map[string]any{}
-			}
-			maps.Copy(m, map[string]any{"id": v.ID, "requestId": v.RequestID, "voteType": v.VoteType, "requestType": v.RequestType,
-				"voter": v.Voter, "date": v.Date, "deleted": v.Deleted})
-			out.Votes = append(out.Votes, m)
 		}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/fixtures"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // Data set names for Options.DataSet.
@@ -60,7 +61,7 @@ type storeData struct {
 	search        searchState
 	requests      requestState
 	issues        issueState
-	votes         voteState
+	votes         state.Votes
 	identity      identityState
 	settings      settingsState
 	system        systemState
