@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // TestKeptEncoding_encodesAsTheViewItStandsFor: a view holding kept
@@ -123,12 +125,12 @@ func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 	})
 }
 
-// TestIssueCommentCreate_answerIsTheMapProjection posts comments as
-// several callers while the reporter's and the authors' accounts change
-// through the API, and checks each answer byte for byte against the
-// answer built from the map projections (what the handler answered before
-// its users were spliced in encoded).
-func TestIssueCommentCreate_answerIsTheMapProjection(t *testing.T) {
+// TestIssueCommentCreate_answerIsTheProjection posts comments as several
+// callers while the reporter's and the authors' accounts change through
+// the API, and checks each answer byte for byte against the answer built
+// from the projections with the users as maps (what the handler answered
+// before its users were spliced in encoded).
+func TestIssueCommentCreate_answerIsTheProjection(t *testing.T) {
 	s := newTestServer(t, Options{})
 	admin, user := asAdmin(t, s), asUser(t, s)
 	var userID string
@@ -138,11 +140,11 @@ func TestIssueCommentCreate_answerIsTheMapProjection(t *testing.T) {
 		var want []byte
 		var err error
 		s.store.Read(func(st *store) {
-			x := st.issues.find(issueID)
+			x := st.issues.Find(issueID)
 			out := st.commentJSON(x.Comments[len(x.Comments)-1], false)
 			issue := st.issueJSON(x, issueView{reporter: true})
-			issue["comments"] = []any{}
-			out["issues"] = issue
+			issue.Comments = []*state.IssueCommentView{}
+			out.Issues = issue
 			want, err = encodeJSON(out)
 		})
 		if err != nil {

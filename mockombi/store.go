@@ -60,7 +60,7 @@ type storeData struct {
 	users         userState
 	search        searchState
 	requests      requestState
-	issues        issueState
+	issues        state.Issues
 	votes         state.Votes
 	identity      identityState
 	settings      settingsState

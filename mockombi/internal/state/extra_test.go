@@ -64,3 +64,33 @@ func TestVoteRecord_membersInWireOrder(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestIssue_asADataDocumentHoldsIt: an issue encodes with its members in
+// sorted order, an empty comment list for none and its undocumented
+// members in their places.
+func TestIssue_asADataDocumentHoldsIt(t *testing.T) {
+	when := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	pid := "603"
+	tests := []struct {
+		name  string
+		issue Issue
+		want  string
+	}{
+		{"no comments", Issue{ID: 1, ProviderID: &pid, CreatedDate: when, Reporter: "bob", Title: "T"},
+			`{"comments":[],"createdDate":"2026-01-02T03:04:05Z","description":"","id":1,"issueCategoryId":0,"posterPath":null,"providerId":"603","reporter":"bob","requestId":null,"requestType":0,"resovledDate":null,"status":0,"subject":"","title":"T"}`},
+		{"a comment and extras", Issue{ID: 2, CreatedDate: when, Comments: []*IssueComment{{ID: 5, Author: "al", Comment: "<x>", Date: when, IssueID: 2}},
+			Extra: Extra{"generated": true, "aaa": 1}},
+			`{"aaa":1,"comments":[{"author":"al","comment":"<x>","date":"2026-01-02T03:04:05Z","id":5}],"createdDate":"2026-01-02T03:04:05Z","description":"","generated":true,"id":2,"issueCategoryId":0,"posterPath":null,"providerId":null,"reporter":"","requestId":null,"requestType":0,"resovledDate":null,"status":0,"subject":"","title":""}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := encode(&tt.issue)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
