@@ -68,7 +68,7 @@ type storeData struct {
 	library       libraryState
 	integrations  integrationState
 	notifications notificationState
-	mobile        mobileState
+	mobile        state.Mobile
 	// replay answers the calls the data document recorded; nil when none.
 	replay *replaySet
 }

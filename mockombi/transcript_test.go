@@ -257,6 +257,17 @@ func transcribe(t *testing.T, s *Server, out *bytes.Buffer) map[string]bool {
 			writeAnswer(out, res, newKeys)
 		}
 	}
+	// state the walk leaves empty: devices, registered after their removal
+	for _, c := range []call{
+		{method: "POST", path: "/api/v2/Mobile/Notification", header: userAuth, body: `{"token":"device-1"}`},
+		{method: "POST", path: "/api/v1/Mobile/Notification", header: userAuth, body: `{"playerId":"player-1"}`},
+		{method: "POST", path: "/api/v2/Mobile/Notification", header: apiKey(), body: `{"token":"device-2"}`},
+		{method: "GET", path: "/api/v2/Mobile/Users", header: apiKey()},
+		{method: "GET", path: "/api/v1/Mobile/Notification", header: apiKey()},
+	} {
+		fmt.Fprintf(out, "--- %s %s %s\n", c.method, c.path, c.body)
+		writeAnswer(out, do(t, s, c), newKeys)
+	}
 	fmt.Fprintf(out, "--- state export\n")
 	writeAnswer(out, do(t, s, call{method: "GET", path: "/_mock/state"}), newKeys)
 	return reached
