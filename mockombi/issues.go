@@ -97,17 +97,6 @@ func undocumentedFields(raw map[string]any, known ...string) map[string]any {
 	return out
 }
 
-// withUndocumented adds the undocumented fields to a projection without overriding
-// documented ones.
-func withUndocumented(m, extra map[string]any) map[string]any {
-	for k, v := range extra {
-		if _, ok := m[k]; !ok {
-			m[k] = v
-		}
-	}
-	return m
-}
-
 // lookupUser resolves a stored reference (account id or user name).
 func (st *store) lookupUser(ref string) *account {
 	if ref == "" {

@@ -65,7 +65,7 @@ type storeData struct {
 	identity      identityState
 	settings      settingsState
 	system        systemState
-	library       libraryState
+	library       state.Library
 	integrations  integrationState
 	notifications notificationState
 	mobile        state.Mobile
