@@ -173,6 +173,9 @@ func transcribe(t *testing.T, s *Server, out *bytes.Buffer) map[string]bool {
 				m[k] = n
 			}
 		}
+		if n, err := strconv.Atoi(vals("id")); err == nil {
+			m["issueId"] = n // comments and status changes
+		}
 		m["tvDbId"], _ = strconv.Atoi(vals("tvdbId"))
 		m["userId"] = vals("userId")
 		m["foreignAlbumId"] = vals("foreignAlbumId")

@@ -94,3 +94,36 @@ func TestIssue_asADataDocumentHoldsIt(t *testing.T) {
 		})
 	}
 }
+
+// TestMarshalWith_theLongWay: a struct the member walk cannot read (fields
+// out of order, a tag with options) is encoded through a map, with the
+// same bytes; a string member equal to its own name is written as a value.
+func TestMarshalWith_theLongWay(t *testing.T) {
+	type outOfOrder struct {
+		Zed   string `json:"zed"`
+		Alpha string `json:"alpha"`
+	}
+	type withOptions struct {
+		Alpha string `json:"alpha,omitempty"`
+		Zed   string `json:"zed"`
+	}
+	type sorted struct {
+		Alpha string `json:"alpha"`
+		Zed   string `json:"zed"`
+	}
+	extra := Extra{"mid": "<m>", "zed": "ignored"}
+	want := `{"alpha":"alpha","mid":"<m>","zed":"zed"}`
+	for name, v := range map[string]any{
+		"out of order": &outOfOrder{Zed: "zed", Alpha: "alpha"},
+		"with options": &withOptions{Alpha: "alpha", Zed: "zed"},
+		"sorted":       &sorted{Alpha: "alpha", Zed: "zed"},
+	} {
+		got, err := marshalWith(v, extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("%s: got %s, want %s", name, got, want)
+		}
+	}
+}
