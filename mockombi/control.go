@@ -368,7 +368,7 @@ func (s *Server) info() mockInfo {
 		}
 		in.Counts = map[string]int{"movies": len(st.search.movies), "shows": len(st.search.shows), "artists": len(st.search.artists),
 			"users": len(st.users.accounts), "movie_requests": len(st.requests.movies), "tv_requests": len(st.requests.tv),
-			"tv_child_requests": children, "album_requests": len(st.requests.albums), "issues": len(st.issues.issues), "votes": len(st.votes.votes)}
+			"tv_child_requests": children, "album_requests": len(st.requests.albums), "issues": len(st.issues.List), "votes": len(st.votes.List)}
 	})
 	in.Journal = s.journal.stats()
 	in.Limits = map[string]any{

@@ -2,20 +2,18 @@ package mockombi
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"reflect"
 	"testing"
 	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// viewOpts are writeJSON's encoding options.
-var viewOpts = jsonvalue.Options{EscapeHTML: false}
-
 // TestKeptEncoding_encodesAsTheViewItStandsFor: a view holding kept
-// encodings (jsonvalue.Encoded members, in objects and lists, nested) encodes
+// encodings (json.RawMessage members, in objects and lists, nested) encodes
 // as the plain view it stands for, keys that need escaping included.
 func TestKeptEncoding_encodesAsTheViewItStandsFor(t *testing.T) {
 	when := time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("X", 3600))
@@ -31,25 +29,25 @@ func TestKeptEncoding_encodesAsTheViewItStandsFor(t *testing.T) {
 		"comments": []any{plainComment(), plainComment()}, "empty": []any{}, "none": []any(nil), "list": []map[string]any{{"k": "v"}},
 		"nilMap": map[string]any(nil), "a\"b": 1, "back\\slash": 2, "é": 3, "ctl\x01": 4, "\u2028": 5, "": 6, "<&>": 7,
 	}
-	userJSON, err := jsonvalue.Append(nil, user, viewOpts)
+	userJSON, err := encodeJSON(user)
 	if err != nil {
 		t.Fatal(err)
 	}
 	keptComment := func() map[string]any {
 		c := plainComment()
-		c["user"] = jsonvalue.Encoded(userJSON)
+		c["user"] = json.RawMessage(userJSON)
 		return c
 	}
 	kept := maps.Clone(plain)
-	kept["userReported"] = jsonvalue.Encoded(userJSON)
+	kept["userReported"] = json.RawMessage(userJSON)
 	kept["comments"] = []map[string]any{keptComment(), keptComment()}
 	plain["comments"] = []map[string]any{plainComment(), plainComment()}
 
-	want, err := jsonvalue.Append(nil, plain, viewOpts)
+	want, err := encodeJSON(plain)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := new(jsonvalue.Encoder).Append(nil, kept, viewOpts)
+	got, err := encodeJSON(kept)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,18 +67,18 @@ func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 		for _, a := range st.users.accounts {
 			check := func(what string) {
 				t.Helper()
-				got, ok := st.users.ombiUserJSON(a).(jsonvalue.Encoded)
+				got, ok := st.users.ombiUserJSON(a).(json.RawMessage)
 				if !ok {
 					t.Fatalf("%s %s: ombiUserJSON is not encoded", a.UserName, what)
 				}
-				want, err := jsonvalue.Append(nil, a.ombiUser(), viewOpts)
+				want, err := encodeJSON(a.ombiUser())
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, want) {
 					t.Fatalf("%s %s: kept OmbiUser\n%s\nwant\n%s", a.UserName, what, got, want)
 				}
-				if again := st.users.ombiUserJSON(a).(jsonvalue.Encoded); &again[0] != &got[0] {
+				if again := st.users.ombiUserJSON(a).(json.RawMessage); &again[0] != &got[0] {
 					t.Fatalf("%s %s: an unchanged account encoded again", a.UserName, what)
 				}
 			}
@@ -127,12 +125,12 @@ func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 	})
 }
 
-// TestIssueCommentCreate_answerIsTheMapProjection posts comments as
-// several callers while the reporter's and the authors' accounts change
-// through the API, and checks each answer byte for byte against the
-// answer built from the map projections (what the handler answered before
-// its users were spliced in encoded).
-func TestIssueCommentCreate_answerIsTheMapProjection(t *testing.T) {
+// TestIssueCommentCreate_answerIsTheProjection posts comments as several
+// callers while the reporter's and the authors' accounts change through
+// the API, and checks each answer byte for byte against the answer built
+// from the projections with the users as maps (what the handler answered
+// before its users were spliced in encoded).
+func TestIssueCommentCreate_answerIsTheProjection(t *testing.T) {
 	s := newTestServer(t, Options{})
 	admin, user := asAdmin(t, s), asUser(t, s)
 	var userID string
@@ -142,12 +140,12 @@ func TestIssueCommentCreate_answerIsTheMapProjection(t *testing.T) {
 		var want []byte
 		var err error
 		s.store.Read(func(st *store) {
-			x := st.issues.find(issueID)
+			x := st.issues.Find(issueID)
 			out := st.commentJSON(x.Comments[len(x.Comments)-1], false)
 			issue := st.issueJSON(x, issueView{reporter: true})
-			issue["comments"] = []any{}
-			out["issues"] = issue
-			want, err = jsonvalue.Append(nil, out, viewOpts)
+			issue.Comments = []*state.IssueCommentView{}
+			out.Issues = issue
+			want, err = encodeJSON(out)
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -8,112 +8,67 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// Issue statuses (IssueStatus).
+// Issue statuses, from the state.
 const (
-	issuePending    = 0
-	issueInProgress = 1
-	issueResolved   = 2
+	issuePending    = state.IssuePending
+	issueInProgress = state.IssueInProgress
+	issueResolved   = state.IssueResolved
 )
-
-// issueCategory is one IssueCategory row.
-type issueCategory struct {
-	ID    int            `json:"id"`
-	Value string         `json:"value"`
-	Extra map[string]any `json:"-"`
-}
-
-// issueComment is one IssueComments row. Author is a user id or, in seed
-// data, a user name.
-type issueComment struct {
-	ID      int       `json:"id"`
-	Author  string    `json:"author"`
-	Comment string    `json:"comment"`
-	Date    time.Time `json:"date"`
-	IssueID int       `json:"-"`
-}
-
-// issue is one Issues row. Reporter is a user id or, in seed data, a user name.
-type issue struct {
-	ID              int             `json:"id"`
-	Title           string          `json:"title"`
-	RequestType     int             `json:"requestType"`
-	ProviderID      *string         `json:"providerId"`
-	RequestID       *int            `json:"requestId"`
-	Subject         string          `json:"subject"`
-	Description     string          `json:"description"`
-	IssueCategoryID int             `json:"issueCategoryId"`
-	Status          int             `json:"status"`
-	ResolvedDate    *time.Time      `json:"resovledDate"`
-	CreatedDate     time.Time       `json:"createdDate"`
-	Reporter        string          `json:"reporter"`
-	PosterPath      *string         `json:"posterPath"`
-	Comments        []*issueComment `json:"comments"`
-	Extra           map[string]any  `json:"-"`
-}
-
-// issueState holds categories, issues and their comments.
-type issueState struct {
-	categories []*issueCategory
-	issues     []*issue
-}
-
-// issueKnownKeys are the seed keys typed into issue; every other key is kept
-// as an undocumented field.
-var issueKnownKeys = []string{"id", "title", "requestType", "providerId", "requestId", "subject", "description",
-	"issueCategoryId", "status", "resovledDate", "createdDate", "reporter", "posterPath", "comments"}
 
 // newIssueState loads issues.json; the large data set adds generated issues.
-func newIssueState(sd *seedSet) (issueState, error) {
+func newIssueState(sd *seedSet) (state.Issues, error) {
 	var seed struct {
 		Categories []map[string]any `json:"categories"`
 		Issues     []map[string]any `json:"issues"`
 	}
 	if err := sd.decode("issues.json", &seed); err != nil {
-		return issueState{}, err
+		return state.Issues{}, err
 	}
-	var st issueState
+	var st state.Issues
 	for _, raw := range seed.Categories {
-		var c issueCategory
+		var c state.IssueCategory
 		if err := seedRecord(raw, &c); err != nil {
-			return issueState{}, fmt.Errorf("decode issue category: %w", err)
+			return state.Issues{}, fmt.Errorf("decode issue category: %w", err)
 		}
 		c.Extra = undocumentedFields(raw, "id", "value")
-		st.categories = append(st.categories, &c)
+		st.Categories = append(st.Categories, &c)
 		sd.seenID("issueCategory", c.ID)
 	}
 	for _, raw := range seed.Issues {
-		var is issue
+		var is state.Issue
 		if err := seedRecord(raw, &is); err != nil {
-			return issueState{}, fmt.Errorf("decode issue %v: %w", raw["id"], err)
+			return state.Issues{}, fmt.Errorf("decode issue %v: %w", raw["id"], err)
 		}
-		is.Extra = undocumentedFields(raw, issueKnownKeys...)
+		is.Extra = undocumentedFields(raw, state.IssueKnownKeys...)
 		for _, c := range is.Comments {
 			c.IssueID = is.ID
 			sd.seenID("issueComment", c.ID)
 		}
-		st.issues = append(st.issues, &is)
+		st.List = append(st.List, &is)
 		sd.seenID("issue", is.ID)
 	}
 	if sd.large {
 		base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 		for i := range 2000 {
-			id := len(st.issues) + 1
+			id := len(st.List) + 1
 			pid := strconv.Itoa(100000 + i%400)
-			is := &issue{
+			is := &state.Issue{
 				ID: id, Title: "Generated Title " + strconv.Itoa(i%400), RequestType: i % 2, ProviderID: &pid,
 				Subject: "Generated issue " + strconv.Itoa(i), Description: "Generated description for load tests.",
 				IssueCategoryID: 1 + i%5, Status: i % 3, CreatedDate: base.Add(time.Duration(i) * time.Hour),
-				Reporter: []string{"admin", "power", "user"}[i%3], Extra: map[string]any{"generated": true},
+				Reporter: []string{"admin", "power", "user"}[i%3], Extra: state.Extra{"generated": true},
 			}
 			for j := range i % 4 {
-				is.Comments = append(is.Comments, &issueComment{
+				is.Comments = append(is.Comments, &state.IssueComment{
 					ID: 100000 + i*4 + j, Author: "user", Comment: "Generated comment " + strconv.Itoa(j),
 					Date: is.CreatedDate.Add(time.Duration(j+1) * time.Minute), IssueID: id,
 				})
 			}
-			st.issues = append(st.issues, is)
+			st.List = append(st.List, is)
 			sd.seenID("issue", id)
 		}
 		sd.seenID("issueComment", 100000+2000*4)
@@ -140,17 +95,6 @@ func undocumentedFields(raw map[string]any, known ...string) map[string]any {
 		}
 	}
 	return out
-}
-
-// withUndocumented adds the undocumented fields to a projection without overriding
-// documented ones.
-func withUndocumented(m, extra map[string]any) map[string]any {
-	for k, v := range extra {
-		if _, ok := m[k]; !ok {
-			m[k] = v
-		}
-	}
-	return m
 }
 
 // lookupUser resolves a stored reference (account id or user name).
@@ -181,90 +125,58 @@ func (st *store) ombiUserNav(a *account, encoded bool) any {
 	return a.ombiUser()
 }
 
-// category finds a category by id.
-func (is *issueState) category(id int) *issueCategory {
-	for _, c := range is.categories {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
-}
-
-// find finds an issue by id.
-func (is *issueState) find(id int) *issue {
-	for _, x := range is.issues {
-		if x.ID == id {
-			return x
-		}
-	}
-	return nil
-}
-
-// categoryJSON projects an IssueCategory.
-func (c *issueCategory) categoryJSON() map[string]any {
-	return withUndocumented(map[string]any{"id": c.ID, "value": c.Value}, c.Extra)
-}
-
 // issueView selects which navigations an Issues projection includes.
 type issueView struct {
 	reporter bool // Include(UserReported)
 	comments bool // Include(Comments) with each comment's user
 	// encoded puts each OmbiUser in as its kept encoding (a
-	// jsonvalue.Encoded writeJSON copies in).
+	// json.RawMessage writeJSON copies in).
 	encoded bool
 }
 
 // issueJSON projects an Issues entity; navigations not included are null,
 // as EF leaves them.
-func (st *store) issueJSON(x *issue, v issueView) map[string]any {
-	reporterID := x.Reporter
+func (st *store) issueJSON(x *state.Issue, v issueView) *state.IssueView {
+	out := &state.IssueView{
+		ID: x.ID, Title: x.Title, RequestType: x.RequestType, ProviderID: x.ProviderID,
+		RequestID: x.RequestID, Subject: x.Subject, Description: x.Description,
+		IssueCategoryID: x.IssueCategoryID, IssueCategory: st.issues.Category(x.IssueCategoryID), Status: x.Status,
+		ResolvedDate: x.ResolvedDate, CreatedDate: x.CreatedDate, UserReportedID: x.Reporter,
+		PosterPath: x.PosterPath, Extra: x.Extra,
+	}
 	reporter := st.lookupUser(x.Reporter)
 	if reporter != nil {
-		reporterID = reporter.ID
-	}
-	m := map[string]any{
-		"id": x.ID, "title": x.Title, "requestType": x.RequestType, "providerId": x.ProviderID,
-		"requestId": x.RequestID, "subject": x.Subject, "description": x.Description,
-		"issueCategoryId": x.IssueCategoryID, "issueCategory": nil, "status": x.Status,
-		"resovledDate": x.ResolvedDate, "createdDate": x.CreatedDate, "userReportedId": reporterID,
-		"userReported": nil, "comments": nil, "posterPath": x.PosterPath,
-	}
-	if c := st.issues.category(x.IssueCategoryID); c != nil {
-		m["issueCategory"] = c.categoryJSON()
+		out.UserReportedID = reporter.ID
 	}
 	if v.reporter && reporter != nil {
-		m["userReported"] = st.ombiUserNav(reporter, v.encoded)
+		out.UserReported = st.ombiUserNav(reporter, v.encoded)
 	}
 	if v.comments {
-		cs := make([]map[string]any, 0, len(x.Comments))
+		out.Comments = make([]*state.IssueCommentView, 0, len(x.Comments))
 		for _, c := range x.Comments {
-			cs = append(cs, st.commentJSON(c, v.encoded))
+			out.Comments = append(out.Comments, st.commentJSON(c, v.encoded))
 		}
-		m["comments"] = cs
 	}
-	return withUndocumented(m, x.Extra)
+	return out
 }
 
 // commentJSON projects an IssueComments entity with its user; encoded is
 // as in issueView.
-func (st *store) commentJSON(c *issueComment, encoded bool) map[string]any {
-	uid := c.Author
-	var user any
+func (st *store) commentJSON(c *state.IssueComment, encoded bool) *state.IssueCommentView {
+	out := &state.IssueCommentView{ID: c.ID, UserID: c.Author, Comment: c.Comment, IssuesID: c.IssueID, Date: c.Date}
 	if a := st.lookupUser(c.Author); a != nil {
-		uid, user = a.ID, st.ombiUserNav(a, encoded)
+		out.UserID, out.User = a.ID, st.ombiUserNav(a, encoded)
 	}
-	return map[string]any{"id": c.ID, "userId": uid, "comment": c.Comment, "issuesId": c.IssueID,
-		"date": c.Date, "issues": nil, "user": user}
+	return out
 }
 
 // issuesCategories answers GET Issues/categories.
 func (s *Server) issuesCategories(w http.ResponseWriter, _ *http.Request) {
-	var out []map[string]any
+	var out []*state.IssueCategory
 	s.store.Read(func(st *store) {
-		out = make([]map[string]any, 0, len(st.issues.categories))
-		for _, c := range st.issues.categories {
-			out = append(out, c.categoryJSON())
+		out = slices.Clone(st.issues.Categories)
+		if out == nil {
+			out = []*state.IssueCategory{}
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -279,8 +191,8 @@ func (s *Server) issuesCategoryCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.Write(func(st *store) {
-		st.issues.categories = append(st.issues.categories,
-			&issueCategory{ID: st.nextID("issueCategory"), Value: in.Value, Extra: map[string]any{}})
+		st.issues.Categories = append(st.issues.Categories,
+			&state.IssueCategory{ID: st.nextID("issueCategory"), Value: in.Value, Extra: state.Extra{}})
 	})
 	writeJSON(w, http.StatusOK, true)
 }
@@ -294,7 +206,7 @@ func (s *Server) issuesCategoryDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		st.issues.categories = slices.DeleteFunc(st.issues.categories, func(c *issueCategory) bool {
+		st.issues.Categories = slices.DeleteFunc(st.issues.Categories, func(c *state.IssueCategory) bool {
 			if c.ID == id {
 				found = true
 				return true
@@ -311,10 +223,10 @@ func (s *Server) issuesCategoryDelete(w http.ResponseWriter, r *http.Request) {
 
 // issuesAll answers GET Issues: every issue with its category.
 func (s *Server) issuesAll(w http.ResponseWriter, _ *http.Request) {
-	var out []map[string]any
+	var out []*state.IssueView
 	s.store.Read(func(st *store) {
-		out = make([]map[string]any, 0, len(st.issues.issues))
-		for _, x := range st.issues.issues {
+		out = make([]*state.IssueView, 0, len(st.issues.List))
+		for _, x := range st.issues.List {
 			out = append(out, st.issueJSON(x, issueView{}))
 		}
 	})
@@ -335,11 +247,11 @@ func (s *Server) issuesList(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out []map[string]any
+	var out []*state.IssueView
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
+		out = []*state.IssueView{}
 		seen := 0
-		for _, x := range st.issues.issues {
+		for _, x := range st.issues.List {
 			if x.Status != status {
 				continue
 			}
@@ -370,16 +282,16 @@ func issueStatusParam(w http.ResponseWriter, v string) (int, bool) {
 
 // issuesCount answers GET Issues/count.
 func (s *Server) issuesCount(w http.ResponseWriter, _ *http.Request) {
-	counts := map[string]int{"pending": 0, "inProgress": 0, "resolved": 0}
+	var counts state.IssueCount
 	s.store.Read(func(st *store) {
-		for _, x := range st.issues.issues {
+		for _, x := range st.issues.List {
 			switch x.Status {
 			case issuePending:
-				counts["pending"]++
+				counts.Pending++
 			case issueInProgress:
-				counts["inProgress"]++
+				counts.InProgress++
 			case issueResolved:
-				counts["resolved"]++
+				counts.Resolved++
 			}
 		}
 	})
@@ -411,11 +323,11 @@ func (s *Server) issuesCreate(w http.ResponseWriter, r *http.Request) {
 	var id int
 	s.store.Write(func(st *store) {
 		id = st.nextID("issue")
-		st.issues.issues = append(st.issues.issues, &issue{
+		st.issues.List = append(st.issues.List, &state.Issue{
 			ID: id, Title: in.Title, RequestType: in.RequestType, ProviderID: in.ProviderID, RequestID: in.RequestID,
 			Subject: in.Subject, Description: in.Description, IssueCategoryID: in.IssueCategoryID,
 			Status: in.Status, CreatedDate: s.now().UTC(), Reporter: p.id, PosterPath: in.PosterPath,
-			Extra: map[string]any{},
+			Extra: state.Extra{},
 		})
 	})
 	writeJSON(w, http.StatusOK, id)
@@ -427,13 +339,17 @@ func (s *Server) issuesGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.IssueView
 	s.store.Read(func(st *store) {
-		if x := st.issues.find(id); x != nil {
+		if x := st.issues.Find(id); x != nil {
 			out = st.issueJSON(x, issueView{reporter: true})
 		}
 	})
-	writeRecord(w, out)
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // issuesByRequest answers GET Issues/request/{id}.
@@ -442,21 +358,21 @@ func (s *Server) issuesByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.issuesWhere(w, func(x *issue) bool { return x.RequestID != nil && *x.RequestID == id })
+	s.issuesWhere(w, func(x *state.Issue) bool { return x.RequestID != nil && *x.RequestID == id })
 }
 
 // issuesByProvider answers GET Issues/provider/{id}.
 func (s *Server) issuesByProvider(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	s.issuesWhere(w, func(x *issue) bool { return x.ProviderID != nil && *x.ProviderID == id })
+	s.issuesWhere(w, func(x *state.Issue) bool { return x.ProviderID != nil && *x.ProviderID == id })
 }
 
 // issuesWhere answers the issues matching keep, with category and reporter.
-func (s *Server) issuesWhere(w http.ResponseWriter, keep func(*issue) bool) {
-	var out []map[string]any
+func (s *Server) issuesWhere(w http.ResponseWriter, keep func(*state.Issue) bool) {
+	var out []*state.IssueView
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
-		for _, x := range st.issues.issues {
+		out = []*state.IssueView{}
+		for _, x := range st.issues.List {
 			if keep(x) {
 				out = append(out, st.issueJSON(x, issueView{reporter: true}))
 			}
@@ -471,21 +387,21 @@ func (s *Server) issuesComments(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out []map[string]any
+	var out []state.IssueChat
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
-		x := st.issues.find(id)
+		out = []state.IssueChat{}
+		x := st.issues.Find(id)
 		if x == nil {
 			return
 		}
 		for _, c := range x.Comments {
-			name, adminComment := any(nil), false
+			chat := state.IssueChat{ID: c.ID, Comment: c.Comment, Date: c.Date}
 			if a := st.lookupUser(c.Author); a != nil {
-				name = a.displayName()
-				adminComment = slices.Contains(a.Roles, ombiRoleAdmin) || slices.Contains(a.Roles, ombiRolePowerUser) || a.UserType == 0
+				name := a.displayName()
+				chat.Username = &name
+				chat.AdminComment = slices.Contains(a.Roles, ombiRoleAdmin) || slices.Contains(a.Roles, ombiRolePowerUser) || a.UserType == 0
 			}
-			out = append(out, map[string]any{"id": c.ID, "comment": c.Comment, "date": c.Date,
-				"username": name, "adminComment": adminComment})
+			out = append(out, chat)
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -503,16 +419,16 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var out map[string]any
+	var out *state.IssueCommentView
 	s.store.Write(func(st *store) {
 		if in.IssueID == nil {
 			return
 		}
-		x := st.issues.find(*in.IssueID)
+		x := st.issues.Find(*in.IssueID)
 		if x == nil {
 			return
 		}
-		c := &issueComment{ID: st.nextID("issueComment"), Author: p.id, Comment: in.Comment, Date: s.now().UTC(), IssueID: x.ID}
+		c := &state.IssueComment{ID: st.nextID("issueComment"), Author: p.id, Comment: in.Comment, Date: s.now().UTC(), IssueID: x.ID}
 		x.Comments = append(x.Comments, c)
 		// EF fixes the new row's navigations up to the tracked user and
 		// issue (loaded with UserReported and IssueCategory); the issue's
@@ -520,8 +436,8 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		// users go in as their kept encodings.
 		out = st.commentJSON(c, true)
 		issue := st.issueJSON(x, issueView{reporter: true, encoded: true})
-		issue["comments"] = []any{}
-		out["issues"] = issue
+		issue.Comments = []*state.IssueCommentView{}
+		out.Issues = issue
 	})
 	if out == nil {
 		noContent(w) // writeRecord's answer to a missing record
@@ -539,9 +455,9 @@ func (s *Server) issuesCommentDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		for _, x := range st.issues.issues {
+		for _, x := range st.issues.List {
 			n := len(x.Comments)
-			x.Comments = slices.DeleteFunc(x.Comments, func(c *issueComment) bool { return c.ID == id })
+			x.Comments = slices.DeleteFunc(x.Comments, func(c *state.IssueComment) bool { return c.ID == id })
 			found = found || len(x.Comments) != n
 		}
 	})
@@ -560,7 +476,7 @@ func (s *Server) issuesDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		st.issues.issues = slices.DeleteFunc(st.issues.issues, func(x *issue) bool {
+		st.issues.List = slices.DeleteFunc(st.issues.List, func(x *state.Issue) bool {
 			if x.ID == id {
 				found = true
 				return true
@@ -583,7 +499,7 @@ func (s *Server) issuesStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		x := st.issues.find(in.IssueID)
+		x := st.issues.Find(in.IssueID)
 		if x == nil {
 			return
 		}
@@ -595,37 +511,6 @@ func (s *Server) issuesStatus(w http.ResponseWriter, r *http.Request) {
 		}
 	})
 	writeJSON(w, http.StatusOK, found)
-}
-
-// issueGroup is one IssuesSummaryModel group key.
-type issueGroup struct{ title, providerID string }
-
-// summaryGroups is IssuesEngine.GetIssues: the issues with a provider id and
-// the status, paged (position, take) before they are ordered by title and
-// grouped by (title, providerId), so a page counts issues, not groups.
-func (is *issueState) summaryGroups(status, position, take int) ([]issueGroup, map[issueGroup]int) {
-	var page []*issue
-	seen := 0
-	for _, x := range is.issues {
-		if x.ProviderID == nil || x.Status != status {
-			continue
-		}
-		seen++
-		if seen > position && len(page) < take {
-			page = append(page, x)
-		}
-	}
-	slices.SortStableFunc(page, func(a, b *issue) int { return strings.Compare(a.Title, b.Title) })
-	var order []issueGroup
-	counts := map[issueGroup]int{}
-	for _, x := range page {
-		g := issueGroup{x.Title, *x.ProviderID}
-		if _, ok := counts[g]; !ok {
-			order = append(order, g)
-		}
-		counts[g]++
-	}
-	return order, counts
 }
 
 // issuesSummary answers v2 GET Issues/{position}/{take}/{status}.
@@ -642,12 +527,12 @@ func (s *Server) issuesSummary(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out []map[string]any
+	var out []state.IssuesSummary
 	s.store.Read(func(st *store) {
-		order, counts := st.issues.summaryGroups(status, position, take)
-		out = []map[string]any{}
+		order, counts := st.issues.SummaryGroups(status, position, take)
+		out = []state.IssuesSummary{}
 		for _, g := range order {
-			out = append(out, map[string]any{"title": g.title, "count": counts[g], "providerId": g.providerID, "issues": nil})
+			out = append(out, state.IssuesSummary{Title: g.Title, Count: counts[g], ProviderID: g.ProviderID})
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -659,11 +544,11 @@ func (s *Server) issuesSummary(w http.ResponseWriter, r *http.Request) {
 // null (204).
 func (s *Server) issuesDetails(w http.ResponseWriter, r *http.Request) {
 	pid := r.PathValue("providerId")
-	var out map[string]any
+	var out *state.IssuesSummary
 	s.store.Read(func(st *store) {
-		var list []map[string]any
+		var list []*state.IssueView
 		title := ""
-		for _, x := range st.issues.issues {
+		for _, x := range st.issues.List {
 			if x.ProviderID == nil || *x.ProviderID != pid {
 				continue
 			}
@@ -675,8 +560,12 @@ func (s *Server) issuesDetails(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if list != nil {
-			out = map[string]any{"title": title, "count": len(list), "providerId": pid, "issues": list}
+			out = &state.IssuesSummary{Title: title, Count: len(list), ProviderID: pid, Issues: list}
 		}
 	})
-	writeRecord(w, out)
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -7,92 +7,70 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// libraryItem is one recently added movie or episode, or one calendar entry;
-// OffsetDays places it relative to the load time.
-type libraryItem struct {
-	Raw        map[string]any
-	OffsetDays int
-	When       time.Time
-}
-
-// libraryState holds recently added media, calendar entries and the
-// background rotation.
-type libraryState struct {
-	recentMovies []libraryItem
-	recentTV     []libraryItem
-	calendar     []libraryItem
-	backgrounds  []map[string]any
-}
-
 // newLibraryState loads library.json, anchoring day offsets at load time.
-func newLibraryState(sd *seedSet) (libraryState, error) {
+func newLibraryState(sd *seedSet) (state.Library, error) {
 	var seed struct {
-		RecentMovies []map[string]any `json:"recentMovies"`
-		RecentTV     []map[string]any `json:"recentTv"`
-		Calendar     []map[string]any `json:"calendar"`
-		Backgrounds  []map[string]any `json:"backgrounds"`
+		RecentMovies []map[string]any   `json:"recentMovies"`
+		RecentTV     []map[string]any   `json:"recentTv"`
+		Calendar     []map[string]any   `json:"calendar"`
+		Backgrounds  []state.Background `json:"backgrounds"`
 	}
 	if err := sd.decode("library.json", &seed); err != nil {
-		return libraryState{}, err
+		return state.Library{}, err
 	}
 	day := sd.now().UTC().Truncate(24 * time.Hour)
-	items := func(raws []map[string]any) ([]libraryItem, error) {
-		out := make([]libraryItem, 0, len(raws))
+	items := func(raws []map[string]any) ([]state.LibraryItem, error) {
+		out := make([]state.LibraryItem, 0, len(raws))
 		for _, raw := range raws {
 			off, ok := jsonNumber(raw["offsetDays"])
 			if !ok {
 				return nil, fmt.Errorf("decode library item %v: offsetDays missing", raw["title"])
 			}
-			out = append(out, libraryItem{Raw: raw, OffsetDays: off, When: day.AddDate(0, 0, off).Add(20 * time.Hour)})
+			out = append(out, state.LibraryItem{Raw: raw, OffsetDays: off, When: day.AddDate(0, 0, off).Add(20 * time.Hour)})
 		}
 		return out, nil
 	}
-	var ls libraryState
+	var ls state.Library
 	var err error
-	if ls.recentMovies, err = items(seed.RecentMovies); err != nil {
-		return libraryState{}, err
+	if ls.RecentMovies, err = items(seed.RecentMovies); err != nil {
+		return state.Library{}, err
 	}
-	if ls.recentTV, err = items(seed.RecentTV); err != nil {
-		return libraryState{}, err
+	if ls.RecentTV, err = items(seed.RecentTV); err != nil {
+		return state.Library{}, err
 	}
-	if ls.calendar, err = items(seed.Calendar); err != nil {
-		return libraryState{}, err
+	if ls.Calendar, err = items(seed.Calendar); err != nil {
+		return state.Library{}, err
 	}
-	ls.backgrounds = seed.Backgrounds
+	ls.Backgrounds = seed.Backgrounds
 	return ls, nil
 }
 
-// recentJSON projects a RecentlyAdded model: documented fields plus the
-// undocumented ones, without the seed-only offset.
-func (it libraryItem) recentJSON() map[string]any {
-	m := map[string]any{}
-	for k, v := range it.Raw {
-		if k != "offsetDays" {
-			m[k] = v
-		}
-	}
-	m["addedAt"] = it.When
-	return m
+// recentJSON projects a RecentlyAdded model: the seed record without its
+// offset, with the time it was added.
+func recentJSON(it state.LibraryItem) *state.RecentlyAdded {
+	return &state.RecentlyAdded{AddedAt: it.When, Extra: undocumentedFields(it.Raw, "offsetDays", "addedAt")}
 }
 
 // libraryRecentMovies answers GET RecentlyAdded/movies (the last 7 days).
 func (s *Server) libraryRecentMovies(w http.ResponseWriter, _ *http.Request) {
-	s.writeRecent(w, func(ls *libraryState) []libraryItem { return ls.recentMovies })
+	s.writeRecent(w, func(ls *state.Library) []state.LibraryItem { return ls.RecentMovies })
 }
 
 // libraryRecentTV answers GET RecentlyAdded/tv and tv/grouped; grouped keeps
 // the newest episode of each show.
 func (s *Server) libraryRecentTV(w http.ResponseWriter, r *http.Request) {
 	grouped := strings.HasSuffix(strings.TrimRight(strings.ToLower(r.URL.Path), "/"), "/grouped")
-	s.writeRecent(w, func(ls *libraryState) []libraryItem {
+	s.writeRecent(w, func(ls *state.Library) []state.LibraryItem {
 		if !grouped {
-			return ls.recentTV
+			return ls.RecentTV
 		}
-		var out []libraryItem
+		var out []state.LibraryItem
 		seen := map[any]bool{}
-		for _, it := range ls.recentTV {
+		for _, it := range ls.RecentTV {
 			if id := it.Raw["theMovieDbId"]; !seen[id] {
 				seen[id] = true
 				out = append(out, it)
@@ -103,16 +81,16 @@ func (s *Server) libraryRecentTV(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeRecent answers the items added in the last 7 days, newest first.
-func (s *Server) writeRecent(w http.ResponseWriter, pick func(*libraryState) []libraryItem) {
+func (s *Server) writeRecent(w http.ResponseWriter, pick func(*state.Library) []state.LibraryItem) {
 	now := s.now().UTC()
-	var out []map[string]any
+	var out []*state.RecentlyAdded
 	s.store.Read(func(st *store) {
 		items := slices.Clone(pick(&st.library))
-		slices.SortStableFunc(items, func(a, b libraryItem) int { return b.When.Compare(a.When) })
-		out = []map[string]any{}
+		slices.SortStableFunc(items, func(a, b state.LibraryItem) int { return b.When.Compare(a.When) })
+		out = []*state.RecentlyAdded{}
 		for _, it := range items {
 			if now.Sub(it.When) <= 7*24*time.Hour {
-				out = append(out, it.recentJSON())
+				out = append(out, recentJSON(it))
 			}
 		}
 	})
@@ -129,10 +107,10 @@ var calendarStatus = map[string]string{"available": "Common.Available", "denied"
 // libraryCalendar answers v2 GET Calendar: entries within ±90 days.
 func (s *Server) libraryCalendar(w http.ResponseWriter, _ *http.Request) {
 	now := s.now().UTC()
-	var out []map[string]any
+	var out []*state.CalendarViewModel
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
-		for _, it := range st.library.calendar {
+		out = []*state.CalendarViewModel{}
+		for _, it := range st.library.Calendar {
 			if d := it.When.Sub(now); d > 90*24*time.Hour || d < -90*24*time.Hour {
 				continue
 			}
@@ -144,11 +122,12 @@ func (s *Server) libraryCalendar(w http.ResponseWriter, _ *http.Request) {
 			}
 			border := map[int]string{voteMediaTV: "#ff0000", voteMediaMovie: "#0d5a3e", voteMediaAlbum: "#797979"}[typ]
 			pid, _ := jsonNumber(it.Raw["providerId"])
-			out = append(out, withUndocumented(map[string]any{
-				"title": it.Raw["title"], "start": it.When, "backgroundColor": bg, "type": typ, "borderColor": border,
-				"extraParams": []map[string]any{{"providerId": pid, "overview": it.Raw["overview"], "type": typ,
-					"releaseDate": it.When, "requestStatus": calendarStatus[status]}},
-			}, undocumentedFields(it.Raw, "title", "offsetDays", "type", "status", "providerId", "overview")))
+			out = append(out, &state.CalendarViewModel{
+				Title: it.Raw["title"], Start: it.When, BackgroundColor: bg, Type: typ, BorderColor: border,
+				ExtraParams: []state.CalendarExtraParams{{ProviderID: pid, Overview: it.Raw["overview"], Type: typ,
+					ReleaseDate: it.When, RequestStatus: calendarStatus[status]}},
+				Extra: undocumentedFields(it.Raw, "title", "offsetDays", "type", "status", "providerId", "overview"),
+			})
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -202,18 +181,15 @@ func (s *Server) libraryImage(w http.ResponseWriter, r *http.Request) {
 // Images/background/info {url, name}.
 func (s *Server) libraryBackground(w http.ResponseWriter, r *http.Request) {
 	info := strings.HasSuffix(strings.TrimRight(strings.ToLower(r.URL.Path), "/"), "/info")
-	var bg map[string]any
+	var bg state.Background
 	s.store.Read(func(st *store) {
-		if n := len(st.library.backgrounds); n > 0 {
-			bg = st.library.backgrounds[s.now().Second()%n]
+		if n := len(st.library.Backgrounds); n > 0 {
+			bg = st.library.Backgrounds[s.now().Second()%n]
 		}
 	})
-	if bg == nil {
-		bg = map[string]any{"url": "", "name": ""}
-	}
-	out := map[string]any{"url": bg["url"]}
+	out := state.BackgroundView{URL: bg.URL}
 	if info {
-		out["name"] = bg["name"]
+		out.Name = &bg.Name
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -228,8 +204,7 @@ func (s *Server) libraryLandingPage(w http.ResponseWriter, _ *http.Request) {
 			}
 		}
 	})
-	writeJSON(w, http.StatusOK, map[string]any{"serversAvailable": total, "serversUnavailable": 0,
-		"partiallyDown": false, "completelyDown": false, "fullyAvailable": true, "totalServers": total})
+	writeJSON(w, http.StatusOK, state.LandingPageViewModel{ServersAvailable: total, FullyAvailable: true, TotalServers: total})
 }
 
 // libraryCustomPage answers GET CustomPage (anonymous).

@@ -3,25 +3,9 @@ package mockombi
 import (
 	"net/http"
 	"slices"
-	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// mobileState holds the devices Ombi's mobile app registered: v1 OneSignal
-// player ids (NotificationUserId) and v2 push tokens (MobileDevices). It
-// starts empty on every load; the data document does not carry it.
-type mobileState struct {
-	players []*mobileDevice
-	devices []*mobileDevice
-}
-
-// mobileDevice is one NotificationUserId (token is the PlayerId) or
-// MobileDevices row.
-type mobileDevice struct {
-	id      int
-	token   string
-	userID  string
-	addedAt time.Time
-}
 
 // callerAccount is the account of the caller's principal, nil when none.
 func (st *store) callerAccount(p *principal) *account {
@@ -35,19 +19,19 @@ func (st *store) callerAccount(p *principal) *account {
 // the caller's OneSignal id once (MobileController.AddNotitficationId);
 // a missing id is 400.
 func (s *Server) mobileAddPlayer(w http.ResponseWriter, r *http.Request) {
-	s.mobileRegister(w, r, "playerId", func(ms *mobileState) *[]*mobileDevice { return &ms.players }, 0)
+	s.mobileRegister(w, r, "playerId", func(ms *state.Mobile) *[]*state.MobileDevice { return &ms.Players }, 0)
 }
 
 // mobileAddDevice is POST /api/v2/Mobile/Notification {token}: registers the
 // caller's push token once, keeping the newest tokens when a user has more
 // than five (V2 MobileController.AddNotitficationId).
 func (s *Server) mobileAddDevice(w http.ResponseWriter, r *http.Request) {
-	s.mobileRegister(w, r, "token", func(ms *mobileState) *[]*mobileDevice { return &ms.devices }, 5)
+	s.mobileRegister(w, r, "token", func(ms *state.Mobile) *[]*state.MobileDevice { return &ms.Devices }, 5)
 }
 
 // mobileRegister adds the body's field as a device of the caller; keep > 0
 // trims the user's oldest rows first when more than keep are stored.
-func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field string, list func(*mobileState) *[]*mobileDevice, keep int) {
+func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field string, list func(*state.Mobile) *[]*state.MobileDevice, keep int) {
 	var in map[string]any
 	if !decodeBody(w, r, &in) {
 		return
@@ -65,8 +49,8 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 		rows := list(&st.mobile)
 		mine := 0
 		for _, d := range *rows {
-			if d.userID == acc.ID {
-				if d.token == token {
+			if d.UserID == acc.ID {
+				if d.Token == token {
 					return
 				}
 				mine++
@@ -74,15 +58,15 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 		}
 		if keep > 0 && mine > keep {
 			drop := mine - keep
-			*rows = slices.DeleteFunc(*rows, func(d *mobileDevice) bool {
-				if d.userID == acc.ID && drop > 0 {
+			*rows = slices.DeleteFunc(*rows, func(d *state.MobileDevice) bool {
+				if d.UserID == acc.ID && drop > 0 {
 					drop--
 					return true
 				}
 				return false
 			})
 		}
-		*rows = append(*rows, &mobileDevice{id: st.nextID("mobileDevice"), token: token, userID: acc.ID, addedAt: s.now()})
+		*rows = append(*rows, &state.MobileDevice{ID: st.nextID("mobileDevice"), Token: token, UserID: acc.ID, AddedAt: s.now()})
 	})
 	okEmpty(w)
 }
@@ -92,7 +76,7 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 func (s *Server) mobileRemoveDevices(w http.ResponseWriter, r *http.Request) {
 	s.store.Write(func(st *store) {
 		if acc := st.callerAccount(principalOf(r)); acc != nil {
-			st.mobile.devices = slices.DeleteFunc(st.mobile.devices, func(d *mobileDevice) bool { return d.userID == acc.ID })
+			st.mobile.Devices = slices.DeleteFunc(st.mobile.Devices, func(d *state.MobileDevice) bool { return d.UserID == acc.ID })
 		}
 	})
 	okEmpty(w)
@@ -102,17 +86,17 @@ func (s *Server) mobileRemoveDevices(w http.ResponseWriter, r *http.Request) {
 // {userId, username (the alias), devices (a count)} for each user with a
 // registered player id.
 func (s *Server) mobilePlayerUsers(w http.ResponseWriter, _ *http.Request) {
-	out := []map[string]any{}
+	out := []state.MobileUsersViewModel{}
 	s.store.Read(func(st *store) {
 		for _, a := range st.users.accounts {
 			n := 0
-			for _, d := range st.mobile.players {
-				if d.userID == a.ID {
+			for _, d := range st.mobile.Players {
+				if d.UserID == a.ID {
 					n++
 				}
 			}
 			if n > 0 {
-				out = append(out, map[string]any{"userId": a.ID, "username": a.displayName(), "devices": n})
+				out = append(out, state.MobileUsersViewModel{UserID: a.ID, Username: a.displayName(), Devices: n})
 			}
 		}
 	})
@@ -134,7 +118,7 @@ func (s *Server) mobileRemovePlayers(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		ok = true
-		st.mobile.players = slices.DeleteFunc(st.mobile.players, func(d *mobileDevice) bool { return d.userID == id })
+		st.mobile.Players = slices.DeleteFunc(st.mobile.Players, func(d *state.MobileDevice) bool { return d.UserID == id })
 	})
 	writeJSON(w, http.StatusOK, ok)
 }
@@ -142,22 +126,23 @@ func (s *Server) mobileRemovePlayers(w http.ResponseWriter, r *http.Request) {
 // mobileUsers is GET /api/v2/Mobile/Users: the push tokens grouped by user,
 // {userId, username, devices: MobileDevices[] with their user}.
 func (s *Server) mobileUsers(w http.ResponseWriter, _ *http.Request) {
-	out := []map[string]any{}
+	out := []*state.MobileUserDevices{}
 	s.store.Read(func(st *store) {
 		index := map[string]int{}
-		for _, d := range st.mobile.devices {
-			var user, name any
-			if a := st.users.byID(d.userID); a != nil {
-				user, name = a.ombiUser(), a.UserName
+		for _, d := range st.mobile.Devices {
+			row := &state.MobileDeviceView{Token: d.Token, UserID: d.UserID, AddedAt: d.AddedAt, ID: d.ID}
+			var name *string
+			if a := st.users.byID(d.UserID); a != nil {
+				n := a.UserName // a copy: the answer is written after the lock
+				row.User, name = a.ombiUser(), &n
 			}
-			row := map[string]any{"token": d.token, "userId": d.userID, "addedAt": d.addedAt, "user": user, "id": d.id}
-			i, seen := index[d.userID]
+			i, seen := index[d.UserID]
 			if !seen {
-				index[d.userID] = len(out)
-				out = append(out, map[string]any{"userId": d.userID, "username": name, "devices": []map[string]any{row}})
+				index[d.UserID] = len(out)
+				out = append(out, &state.MobileUserDevices{UserID: d.UserID, Username: name, Devices: []*state.MobileDeviceView{row}})
 				continue
 			}
-			out[i]["devices"] = append(out[i]["devices"].([]map[string]any), row)
+			out[i].Devices = append(out[i].Devices, row)
 		}
 	})
 	writeJSON(w, http.StatusOK, out)

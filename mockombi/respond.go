@@ -8,58 +8,27 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
-// writeJSON answers v as JSON (Newtonsoft style: nulls kept, no escaping of <>&).
-// Views are dynamic values, so jsonvalue encodes them without reflection,
-// with the server's memory of member orders when w is the server's; a
-// jsonvalue.Encoded member (a kept encoding) is copied in as it is.
+// writeJSON answers v as JSON the way Ombi's Newtonsoft settings write it:
+// nulls kept, <, > and & not escaped, no newline after the value. Views
+// are maps (encoding/json writes their members sorted by name) or structs
+// whose fields are declared in that same order.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	rec, _ := w.(*recorder)
-	buf := new([]byte)
-	if rec != nil && rec.bufs != nil {
-		buf = rec.bufs.get()
-		defer rec.bufs.put(buf)
-	}
-	var enc *jsonvalue.Encoder
-	if rec != nil {
-		enc = rec.enc
-	}
-	var (
-		b   []byte
-		err error
-	)
-	if enc != nil {
-		b, err = enc.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
-	} else {
-		b, err = jsonvalue.Append((*buf)[:0], v, jsonvalue.Options{EscapeHTML: false})
-	}
-	*buf = b // a grown buffer goes back to the pool
+	b, err := encodeJSON(v)
 	writeEncoded(w, status, b, err)
 }
 
-// bufPool recycles the buffers writeJSON encodes into: a writer does not
-// keep the bytes it is given, so a buffer is free again once the answer is
-// written. Buffers grown past maxPooledBuf are let go.
-type bufPool struct{ p sync.Pool }
-
-const maxPooledBuf = 1 << 20
-
-func (bp *bufPool) get() *[]byte {
-	if b, ok := bp.p.Get().(*[]byte); ok {
-		return b
+// encodeJSON is the encoding writeJSON answers: encoding/json with HTML
+// escaping off and the Encoder's newline dropped.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	b := make([]byte, 0, 4<<10)
-	return &b
-}
-
-func (bp *bufPool) put(b *[]byte) {
-	if cap(*b) <= maxPooledBuf {
-		bp.p.Put(b)
-	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // writeEncoded answers b, the JSON encoding of an answer, or a 500 naming

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
 )
 
 // DefaultAPIKey is the API key used when Options.APIKey is empty.
@@ -168,8 +166,6 @@ type Canary struct {
 // Server is a stateful mock of the Ombi HTTP API with a control API under /_mock/.
 type Server struct {
 	opts     Options
-	enc      jsonvalue.Encoder // encodes every JSON answer; remembers the views' member orders
-	bufs     bufPool           // writeJSON's encoding buffers
 	basePath string
 	users    []User
 	router   *router
@@ -511,7 +507,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.opts.JournalBodyBytes < 0 {
 		bodyCap = -1
 	}
-	rec := &recorder{ResponseWriter: w, enc: &s.enc, bufs: &s.bufs}
+	rec := &recorder{ResponseWriter: w}
 	if s.opts.JournalResponses {
 		rec.capture = &capture{limit: bodyCap}
 	}
@@ -810,8 +806,6 @@ type recorder struct {
 	status  int
 	capture *capture
 	header  http.Header
-	enc     *jsonvalue.Encoder // the server's, for writeJSON
-	bufs    *bufPool           // the server's, for writeJSON
 }
 
 // WriteHeader records the status.

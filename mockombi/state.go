@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/fixtures"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // stateVersion is the version of the data document format; a document may
@@ -77,8 +78,8 @@ type stateUser struct {
 
 // stateIssues is the issues section of a data document.
 type stateIssues struct {
-	Categories []issueCategory `json:"categories"`
-	Issues     []issue         `json:"issues"`
+	Categories []state.IssueCategory `json:"categories"`
+	Issues     []state.Issue         `json:"issues"`
 }
 
 // stateShape is a data document as the validator sees it.
@@ -92,7 +93,7 @@ type stateShape struct {
 	Users       []stateUser          `json:"users"`
 	Requests    *requestsSeed        `json:"requests"`
 	Issues      *stateIssues         `json:"issues"`
-	Votes       []vote               `json:"votes"`
+	Votes       []state.Vote         `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
 	Recordings  []Recording          `json:"recordings"`
 }
@@ -115,8 +116,8 @@ func parseState(b []byte, source string, extraLogins []User) (*stateDoc, error) 
 		return nil, fail("$: want an object with " + strings.Join(stateSections(), ", ") + ", got " + describeJSON(raw))
 	}
 	c := &shapeChecker{lenient: map[reflect.Type]bool{
-		reflect.TypeFor[stateUser](): true, reflect.TypeFor[issue](): true,
-		reflect.TypeFor[issueCategory](): true, reflect.TypeFor[vote](): true,
+		reflect.TypeFor[stateUser](): true, reflect.TypeFor[state.Issue](): true,
+		reflect.TypeFor[state.IssueCategory](): true, reflect.TypeFor[state.Vote](): true,
 	}}
 	// check each section's shape, then the semantics of the sections whose
 	// shape is right, so one run reports both kinds of problems
@@ -742,15 +743,15 @@ type stateOut struct {
 	Users       []map[string]any     `json:"users"`
 	Requests    requestsSeed         `json:"requests"`
 	Issues      stateIssuesOut       `json:"issues"`
-	Votes       []map[string]any     `json:"votes"`
+	Votes       []*state.Vote        `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
 	Recordings  []Recording          `json:"recordings,omitempty"`
 }
 
 // stateIssuesOut is the exported issues section.
 type stateIssuesOut struct {
-	Categories []map[string]any `json:"categories"`
-	Issues     []map[string]any `json:"issues"`
+	Categories []*state.IssueCategory `json:"categories"`
+	Issues     []*state.Issue         `json:"issues"`
 }
 
 // export encodes the current store as a data document. It encodes under the
@@ -762,7 +763,7 @@ func (st *store) export() ([]byte, error) {
 		out := stateOut{
 			Version: stateVersion, Movies: nonNil(st.search.movies), Collections: nonNil(st.search.collections),
 			People: nonNil(st.search.people), Shows: nonNil(st.search.shows), Artists: nonNil(st.search.artists),
-			Users: []map[string]any{}, Votes: []map[string]any{}, Settings: st.settings.sections,
+			Users: []map[string]any{}, Votes: nonNil(st.votes.List), Settings: st.settings.sections,
 			Recordings: st.replay.list(),
 		}
 		for _, a := range st.users.accounts {
@@ -776,39 +777,7 @@ func (st *store) export() ([]byte, error) {
 			cp.ChildRequests = nonNil(rs.childrenOf(p.ID))
 			out.Requests.TV = append(out.Requests.TV, &cp)
 		}
-		out.Issues = stateIssuesOut{Categories: []map[string]any{}, Issues: []map[string]any{}}
-		for _, cat := range st.issues.categories {
-			m := maps.Clone(cat.Extra)
-			if m == nil {
-				m = map[string]any{}
-			}
-			m["id"], m["value"] = cat.ID, cat.Value
-			out.Issues.Categories = append(out.Issues.Categories, m)
-		}
-		for _, x := range st.issues.issues {
-			m := maps.Clone(x.Extra)
-			if m == nil {
-				m = map[string]any{}
-			}
-			comments := []map[string]any{}
-			for _, cm := range x.Comments {
-				comments = append(comments, map[string]any{"id": cm.ID, "author": cm.Author, "comment": cm.Comment, "date": cm.Date})
-			}
-			maps.Copy(m, map[string]any{"id": x.ID, "title": x.Title, "requestType": x.RequestType, "providerId": x.ProviderID,
-				"requestId": x.RequestID, "subject": x.Subject, "description": x.Description, "issueCategoryId": x.IssueCategoryID,
-				"status": x.Status, "resovledDate": x.ResolvedDate, "createdDate": x.CreatedDate, "reporter": x.Reporter,
-				"posterPath": x.PosterPath, "comments": comments})
-			out.Issues.Issues = append(out.Issues.Issues, m)
-		}
-		for _, v := range st.votes.votes {
-			m := maps.Clone(v.Extra)
-			if m == nil {
-				m = map[string]any{}
-			}
-			maps.Copy(m, map[string]any{"id": v.ID, "requestId": v.RequestID, "voteType": v.VoteType, "requestType": v.RequestType,
-				"voter": v.Voter, "date": v.Date, "deleted": v.Deleted})
-			out.Votes = append(out.Votes, m)
-		}
+		out.Issues = stateIssuesOut{Categories: nonNil(st.issues.Categories), Issues: nonNil(st.issues.List)}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/fixtures"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // Data set names for Options.DataSet.
@@ -59,15 +60,15 @@ type storeData struct {
 	users         userState
 	search        searchState
 	requests      requestState
-	issues        issueState
-	votes         voteState
+	issues        state.Issues
+	votes         state.Votes
 	identity      identityState
 	settings      settingsState
 	system        systemState
-	library       libraryState
+	library       state.Library
 	integrations  integrationState
 	notifications notificationState
-	mobile        mobileState
+	mobile        state.Mobile
 	// replay answers the calls the data document recorded; nil when none.
 	replay *replaySet
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/internal/jsonvalue"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // account is one Ombi user (OmbiUser). Login passwords come from Options;
@@ -160,10 +160,6 @@ func (us *userState) byID(id string) *account {
 	return nil
 }
 
-// ombiUserMembers is how many members ombiUser sets besides the seed
-// record's.
-const ombiUserMembers = 28
-
 // ombiUserKey is every account field the OmbiUser projection reads besides
 // the seed record, by value: equal keys (and the same record) project the
 // same OmbiUser.
@@ -192,56 +188,33 @@ func (a *account) ombiUserKey() ombiUserKey {
 
 // ombiUser projects an account as the OmbiUser entity Ombi nests in requests
 // (requestedUser) and issues: identity fields, limits and its tokens.
-func (a *account) ombiUser() map[string]any { return projectOmbiUser(a.ombiUserKey(), a.Raw) }
+func (a *account) ombiUser() *state.OmbiUser { return projectOmbiUser(a.ombiUserKey(), a.Raw) }
 
 // projectOmbiUser is the OmbiUser of an account's key and seed record; it
 // reads nothing else, so ombiUserJSON can keep its encoding by the two.
-func projectOmbiUser(k ombiUserKey, raw map[string]any) map[string]any {
-	// sized for the seed record and the members set below, so it never grows
-	m := make(map[string]any, len(raw)+ombiUserMembers)
-	for k, v := range raw {
-		switch k {
-		case "roles", "passwordHash", "securityStamp", "concurrencyStamp":
-			continue // [JsonIgnore] upstream, or not part of OmbiUser
-		}
-		m[k] = v
+func projectOmbiUser(k ombiUserKey, raw map[string]any) *state.OmbiUser {
+	u := &state.OmbiUser{
+		ID: k.id, UserName: k.userName, NormalizedUserName: strings.ToUpper(k.userName),
+		Email: nilIfEmpty(k.email), NormalizedEmail: nilIfEmpty(strings.ToUpper(k.email)),
+		Alias: nilIfEmpty(k.alias), UserType: k.userType, Language: nilIfEmpty(k.language),
+		StreamingCountry: nilIfEmpty(k.streamingCountry), UserAccessToken: nilIfEmpty(k.userAccessToken),
+		MediaServerToken: nilIfEmpty(k.mediaServerToken), MovieRequestLimit: k.movieLimit,
+		EpisodeRequestLimit: k.episodeLimit, MusicRequestLimit: k.musicLimit, LastLoggedIn: k.lastLoggedIn,
+		IsSystemUser: k.userType == 0, UserAlias: k.userName,
 	}
-	m["id"] = k.id
-	m["userName"] = k.userName
-	m["normalizedUserName"] = strings.ToUpper(k.userName)
-	m["email"] = nullIfEmpty(k.email)
-	m["normalizedEmail"] = nullIfEmpty(strings.ToUpper(k.email))
-	m["alias"] = nullIfEmpty(k.alias)
-	m["userType"] = k.userType
-	m["language"] = nullIfEmpty(k.language)
-	m["streamingCountry"] = nullIfEmpty(k.streamingCountry)
-	m["userAccessToken"] = nullIfEmpty(k.userAccessToken)
-	m["mediaServerToken"] = nullIfEmpty(k.mediaServerToken)
-	m["movieRequestLimit"] = k.movieLimit
-	m["episodeRequestLimit"] = k.episodeLimit
-	m["musicRequestLimit"] = k.musicLimit
-	m["lastLoggedIn"] = k.lastLoggedIn
-	m["isSystemUser"] = k.userType == 0
-	m["isEmbyConnect"] = false
 	if k.alias != "" {
-		m["userAlias"] = k.alias
-	} else {
-		m["userAlias"] = k.userName
+		u.UserAlias = k.alias
 	}
-	for _, k := range []string{"emailConfirmed", "phoneNumberConfirmed", "twoFactorEnabled", "lockoutEnabled"} {
-		if _, ok := m[k]; !ok {
-			m[k] = false
-		}
+	u.SeedDefaults(raw)
+	return u
+}
+
+// nilIfEmpty maps "" to nil (JSON null), as Ombi serialises unset strings.
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
 	}
-	for _, k := range []string{"phoneNumber", "lockoutEnd", "providerUserId", "notificationUserIds", "userNotificationPreferences"} {
-		if _, ok := m[k]; !ok {
-			m[k] = nil
-		}
-	}
-	if _, ok := m["accessFailedCount"]; !ok {
-		m["accessFailedCount"] = 0
-	}
-	return m
+	return &s
 }
 
 // encodedOmbiUser is an account's OmbiUser encoded, with the key and the
@@ -249,11 +222,11 @@ func projectOmbiUser(k ombiUserKey, raw map[string]any) map[string]any {
 type encodedOmbiUser struct {
 	key  ombiUserKey
 	raw  map[string]any
-	body jsonvalue.Encoded
+	body json.RawMessage
 }
 
 // ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
-// jsonvalue.Encoded, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
+// json.RawMessage, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
 // while the account's key and seed record are the ones it was built from:
 // any change of a field the projection reads makes a new one. It must run
 // under the store's lock, as every account read does; readers sharing the
@@ -268,14 +241,14 @@ func (us *userState) ombiUserJSON(a *account) any {
 		}
 	}
 	m := projectOmbiUser(key, a.Raw)
-	body, err := jsonvalue.Append(nil, m, jsonvalue.Options{EscapeHTML: false})
+	body, err := encodeJSON(m)
 	if err != nil {
 		return m // the answer's encoding meets the error, as without the cache
 	}
 	if us.encoded != nil {
 		us.encoded.Store(a, &encodedOmbiUser{key: key, raw: a.Raw, body: body})
 	}
-	return jsonvalue.Encoded(body)
+	return json.RawMessage(body)
 }
 
 // sameMap reports whether a and b are the same map (both nil included).

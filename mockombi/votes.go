@@ -6,54 +6,35 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// Vote types (VoteType).
+// Vote and request types, from the state.
 const (
-	voteUp   = 0
-	voteDown = 1
+	voteUp         = state.VoteUp
+	voteDown       = state.VoteDown
+	voteMediaTV    = state.VoteMediaTV
+	voteMediaMovie = state.VoteMediaMovie
+	voteMediaAlbum = state.VoteMediaAlbum
 )
-
-// Request types (RequestType).
-const (
-	voteMediaTV    = 0
-	voteMediaMovie = 1
-	voteMediaAlbum = 2
-)
-
-// vote is one Votes row; Voter is a user id or, in seed data, a user name.
-type vote struct {
-	ID          int            `json:"id"`
-	RequestID   int            `json:"requestId"`
-	VoteType    int            `json:"voteType"`
-	RequestType int            `json:"requestType"`
-	Voter       string         `json:"voter"`
-	Date        time.Time      `json:"date"`
-	Deleted     bool           `json:"deleted"`
-	Extra       map[string]any `json:"-"`
-}
-
-// voteState holds the votes; the votable requests live in the request store.
-type voteState struct {
-	votes []*vote
-}
 
 // newVoteState loads votes.json.
-func newVoteState(sd *seedSet) (voteState, error) {
+func newVoteState(sd *seedSet) (state.Votes, error) {
 	var seed struct {
 		Votes []map[string]any `json:"votes"`
 	}
 	if err := sd.decode("votes.json", &seed); err != nil {
-		return voteState{}, err
+		return state.Votes{}, err
 	}
-	var vs voteState
+	var vs state.Votes
 	for _, raw := range seed.Votes {
-		var v vote
+		var v state.Vote
 		if err := seedRecord(raw, &v); err != nil {
-			return voteState{}, fmt.Errorf("decode vote: %w", err)
+			return state.Votes{}, fmt.Errorf("decode vote: %w", err)
 		}
 		v.Extra = undocumentedFields(raw, "id", "requestId", "voteType", "requestType", "voter", "date", "deleted")
-		vs.votes = append(vs.votes, &v)
+		vs.List = append(vs.List, &v)
 		sd.seenID("vote", v.ID)
 	}
 	return vs, nil
@@ -146,13 +127,13 @@ func (s *Server) votesList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var out []map[string]any
+	var out []state.VoteViewModel
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
+		out = []state.VoteViewModel{}
 		for _, c := range st.votables() {
 			up, down := 0, 0
-			var mine *vote
-			for _, v := range st.votes.votes {
+			var mine *state.Vote
+			for _, v := range st.votes.List {
 				if v.RequestID != c.requestID || v.RequestType != c.requestType {
 					continue
 				}
@@ -169,10 +150,10 @@ func (s *Server) votesList(w http.ResponseWriter, r *http.Request) {
 			if mine != nil {
 				myVote = mine.VoteType
 			}
-			out = append(out, map[string]any{
-				"requestId": c.requestID, "requestType": c.requestType, "image": c.image, "background": c.background,
-				"upvotes": up, "downvotes": down, "title": c.title, "description": c.descr,
-				"alreadyVoted": mine != nil, "myVote": myVote,
+			out = append(out, state.VoteViewModel{
+				RequestID: c.requestID, RequestType: c.requestType, Image: c.image, Background: c.background,
+				Upvotes: up, Downvotes: down, Title: c.title, Description: c.descr,
+				AlreadyVoted: mine != nil, MyVote: myVote,
 			})
 		}
 	})
@@ -197,42 +178,32 @@ func (s *Server) votesCast(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p := principalOf(r)
-	res := map[string]any{"result": true, "message": nil, "isError": false, "errorMessage": nil}
+	res := state.VoteEngineResult{Result: true}
 	s.store.Write(func(st *store) {
 		if !st.settings.flag("vote", "enabled") {
 			return
 		}
-		var current *vote
-		for _, v := range st.votes.votes {
+		var current *state.Vote
+		for _, v := range st.votes.List {
 			if a := st.lookupUser(v.Voter); v.RequestID == id && a != nil && a.ID == p.id {
 				current = v
 			}
 		}
 		if current != nil && current.VoteType == dir {
-			res = map[string]any{"result": false, "message": nil, "isError": true, "errorMessage": "You have already voted!"}
+			msg := "You have already voted!"
+			res = state.VoteEngineResult{IsError: true, ErrorMessage: &msg}
 			return
 		}
 		if current != nil {
-			st.votes.votes = deleteVote(st.votes.votes, current)
+			st.votes.Delete(current)
 		}
-		st.votes.votes = append(st.votes.votes, &vote{ID: st.nextID("vote"), RequestID: id, VoteType: dir,
-			RequestType: media, Voter: p.id, Date: s.now().UTC(), Extra: map[string]any{}})
+		st.votes.List = append(st.votes.List, &state.Vote{ID: st.nextID("vote"), RequestID: id, VoteType: dir,
+			RequestType: media, Voter: p.id, Date: s.now().UTC(), Extra: state.Extra{}})
 		if dir == voteUp {
 			st.approveByVotes(id, media, s.now().UTC())
 		}
 	})
 	writeJSON(w, http.StatusOK, res)
-}
-
-// deleteVote removes one vote.
-func deleteVote(vs []*vote, target *vote) []*vote {
-	out := vs[:0]
-	for _, v := range vs {
-		if v != target {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // votesByRequest answers GET Vote/{movie|tv|music}/{requestId}: Votes[].
@@ -247,10 +218,10 @@ func (s *Server) votesByRequest(w http.ResponseWriter, r *http.Request) {
 		writeOmbiError(w, http.StatusInternalServerError, nullReference)
 		return
 	}
-	var out []map[string]any
+	var out []*state.VoteRecord
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
-		for _, v := range st.votes.votes {
+		out = []*state.VoteRecord{}
+		for _, v := range st.votes.List {
 			if v.RequestID != id || v.RequestType != media {
 				continue
 			}
@@ -258,10 +229,7 @@ func (s *Server) votesByRequest(w http.ResponseWriter, r *http.Request) {
 			if a := st.lookupUser(v.Voter); a != nil {
 				uid = a.ID
 			}
-			out = append(out, withUndocumented(map[string]any{
-				"id": v.ID, "requestId": v.RequestID, "voteType": v.VoteType, "requestType": v.RequestType,
-				"userId": uid, "date": v.Date, "deleted": v.Deleted, "user": nil,
-			}, v.Extra))
+			out = append(out, v.Record(uid))
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -271,7 +239,7 @@ func (s *Server) votesByRequest(w http.ResponseWriter, r *http.Request) {
 // the section's maximum (VoteSettings movieVoteMax, tvShowVoteMax, musicVoteMax).
 func (st *store) approveByVotes(id, media int, now time.Time) {
 	total := 0
-	for _, v := range st.votes.votes {
+	for _, v := range st.votes.List {
 		if v.RequestID == id && v.RequestType == media {
 			if v.VoteType == voteUp {
 				total++
