@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // writeJSON answers v as JSON the way Ombi's Newtonsoft settings write it:
@@ -19,17 +21,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeEncoded(w, status, b, err)
 }
 
-// encodeJSON is the encoding writeJSON answers: encoding/json with HTML
-// escaping off and the Encoder's newline dropped.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+// encodeJSON is the encoding writeJSON answers (state.Encode).
+func encodeJSON(v any) ([]byte, error) { return state.Encode(v) }
 
 // writeEncoded answers b, the JSON encoding of an answer, or a 500 naming
 // err when the encoding failed.

@@ -23,26 +23,12 @@ const clientsEnv = "OMBI_MCP_CLIENTS"
 // listed resource, an artwork link of read_library and a log link of
 // read_logs read as JSON envelopes that say ok.
 func TestClients_resources(t *testing.T) {
-	dir := os.Getenv(clientsEnv)
-	if dir == "" {
-		t.Skipf("set %s to the directory where npm ci installed testdata/clients (make client-deps does)", clientsEnv)
-	}
-	inspector := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js")
-	if _, err := os.Stat(inspector); err != nil {
-		t.Fatalf("find the clients: %v (run npm ci in %s)", err, dir)
-	}
+	dir, inspector := npmInstalled(t, clientsEnv, "@modelcontextprotocol/inspector-cli", "build", "index.js")
 	bin := buildBinary(t)
 	m := startLoopbackMock(t)
 	env := []string{"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey, "OMBI_BUNDLES=core,administration"}
 	srv := startHTTPBinary(t, bin, append(env, "OMBI_MCP_TOKEN=resources-test-token"))
-	t.Cleanup(func() {
-		_ = srv.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-srv.exited:
-		case <-time.After(10 * time.Second):
-			_ = srv.cmd.Process.Kill()
-		}
-	})
+	stopWhenDone(t, srv)
 	wantResources := []string{
 		"ombi://reference/countries", "ombi://reference/genres/movie", "ombi://reference/genres/tv",
 		"ombi://reference/issue-categories", "ombi://reference/languages",
@@ -107,14 +93,7 @@ func TestClients_resources(t *testing.T) {
 	// MCP Inspector 0.15's CLI has no header option: over HTTP it judges a
 	// server without a token.
 	open := startHTTPBinary(t, bin, env)
-	t.Cleanup(func() {
-		_ = open.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-open.exited:
-		case <-time.After(10 * time.Second):
-			_ = open.cmd.Process.Kill()
-		}
-	})
+	stopWhenDone(t, open)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run("inspector/"+transport, func(t *testing.T) {
 			target := []string{open.base + "/mcp", "--transport", "http"}
@@ -163,4 +142,34 @@ func TestClients_resources(t *testing.T) {
 			}
 		})
 	}
+}
+
+// npmInstalled returns the directory the environment variable env names,
+// where npm ci installed a package the test drives, and the path of file
+// (path elements under the package) in it. The test is skipped when env is
+// unset (make test sets it) and fails when the package is missing.
+func npmInstalled(t *testing.T, env, pkg string, file ...string) (dir, path string) {
+	t.Helper()
+	dir = os.Getenv(env)
+	if dir == "" {
+		t.Skipf("set %s to the directory where npm ci installed %s (make test does)", env, pkg)
+	}
+	path = filepath.Join(append([]string{dir, "node_modules", pkg}, file...)...)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("find %s: %v (run npm ci in %s)", pkg, err, dir)
+	}
+	return dir, path
+}
+
+// stopWhenDone stops the server with SIGTERM when the test ends, killing
+// it if it has not exited 10 seconds later.
+func stopWhenDone(t *testing.T, srv *httpServer) {
+	t.Cleanup(func() {
+		_ = srv.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-srv.exited:
+		case <-time.After(10 * time.Second):
+			_ = srv.cmd.Process.Kill()
+		}
+	})
 }

@@ -665,28 +665,14 @@ var officialSummary = regexp.MustCompile(`Passed: (\d+)/(\d+), (\d+) failed, (\d
 // scenarios against the binary serving Streamable HTTP, pointed at a
 // loopback mockombi.
 func TestOfficialConformance(t *testing.T) {
-	dir := os.Getenv(officialEnv)
-	if dir == "" {
-		t.Skipf("set %s to the directory where npm ci installed @modelcontextprotocol/conformance (make official-conformance does)", officialEnv)
-	}
-	cli := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
-	if _, err := os.Stat(cli); err != nil {
-		t.Fatalf("find the official suite: %v (run npm ci in %s)", err, dir)
-	}
+	_, cli := npmInstalled(t, officialEnv, "@modelcontextprotocol/conformance", "dist", "index.js")
 	bin := buildBinary(t)
 	m := startLoopbackMock(t)
 	srv := startHTTPBinary(t, bin, []string{
 		"OMBI_URL=" + m.URL(), "OMBI_AUTH_MODE=api_key", "OMBI_API_KEY=" + m.Credentials().APIKey,
 		"OMBI_BUNDLES=core,moderation,administration",
 	})
-	t.Cleanup(func() {
-		_ = srv.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-srv.exited:
-		case <-time.After(10 * time.Second):
-			_ = srv.cmd.Process.Kill()
-		}
-	})
+	stopWhenDone(t, srv)
 	for _, sc := range officialScenarios {
 		t.Run(sc, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

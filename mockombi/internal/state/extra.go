@@ -23,7 +23,7 @@ type Extra map[string]any
 // order) takes the long way through a map of its encoded members.
 func marshalWith(v any, extra Extra) ([]byte, error) {
 	if len(extra) == 0 {
-		return encode(v)
+		return Encode(v)
 	}
 	rv := reflect.ValueOf(v).Elem()
 	rt := rv.Type()
@@ -91,7 +91,7 @@ func marshalWith(v any, extra Extra) ([]byte, error) {
 // marshalByMap is marshalWith the long way: v's encoding taken apart into
 // its members, extra's added, and the whole encoded as a map.
 func marshalByMap(v any, extra Extra) ([]byte, error) {
-	b, err := encode(v)
+	b, err := Encode(v)
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +103,17 @@ func marshalByMap(v any, extra Extra) ([]byte, error) {
 		if _, ok := members[k]; ok {
 			continue
 		}
-		if members[k], err = encode(x); err != nil {
+		if members[k], err = Encode(x); err != nil {
 			return nil, err
 		}
 	}
-	return encode(members)
+	return Encode(members)
 }
 
-// encode is json.Marshal without HTML escaping.
-func encode(v any) ([]byte, error) {
+// Encode is json.Marshal without HTML escaping: the encoding every answer
+// of the mock has (encoding/json with HTML escaping off, the Encoder's
+// newline dropped).
+func Encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -35,11 +35,11 @@ func TestMarshalWith_asTheMapItStandsFor(t *testing.T) {
 			for k, v := range fields {
 				want[k] = v
 			}
-			wantJSON, err := encode(want)
+			wantJSON, err := Encode(want)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := encode([]*Vote{vote})
+			got, err := Encode([]*Vote{vote})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestIssue_asADataDocumentHoldsIt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := encode(&tt.issue)
+			got, err := Encode(&tt.issue)
 			if err != nil {
 				t.Fatal(err)
 			}
