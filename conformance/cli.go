@@ -272,7 +272,7 @@ func childArgs(fs *flag.FlagSet) []string {
 // it was invoked and every flag of rerunFlags set on the command line,
 // shell-quoted, with the values exactly as given.
 func rerunArgs(fs *flag.FlagSet, self string) []string {
-	out := []string{checks.ShellWord(self)}
+	out := []string{checks.ShellWord(absPath(self))}
 	fs.Visit(func(f *flag.Flag) {
 		if !rerunFlags[f.Name] {
 			return
@@ -281,9 +281,51 @@ func rerunArgs(fs *flag.FlagSet, self string) []string {
 			out = append(out, "--"+f.Name+"="+f.Value.String())
 			return
 		}
-		out = append(out, "--"+f.Name, checks.ShellWord(f.Value.String()))
+		v := f.Value.String()
+		switch f.Name {
+		case "server":
+			v = absCommand(v)
+		case "fixtures":
+			v = absPath(v)
+		}
+		out = append(out, "--"+f.Name, checks.ShellWord(v))
 	})
 	return out
+}
+
+// absPath makes a relative path to a file that exists absolute, so a rerun
+// line works from any directory; anything else (a command found on PATH,
+// say) is kept as it is.
+func absPath(p string) string {
+	if p == "" || filepath.IsAbs(p) || !strings.Contains(p, string(filepath.Separator)) {
+		return p
+	}
+	if _, err := os.Stat(p); err != nil {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// absCommand makes the program of a --server command line absolute (see
+// absPath), keeping its arguments as they are.
+func absCommand(cmd string) string {
+	words, err := harness.SplitCommand(cmd)
+	if err != nil || len(words) == 0 {
+		return cmd
+	}
+	abs := absPath(words[0])
+	if abs == words[0] {
+		return cmd
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = checks.ShellWord(w)
+	}
+	quoted[0] = checks.ShellWord(abs)
+	return strings.Join(quoted, " ")
 }
 
 // invokedAs is the suite's own command as the user typed it (os.Args[0]),

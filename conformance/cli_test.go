@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,6 +99,39 @@ func TestCLI_rerunLine(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "FAILED  MCP-TOOLS-LISTCHANGED-001") {
 		t.Fatalf("the rerun line does not reproduce the failure: %v\n%s", err, clipText(string(out)))
+	}
+}
+
+// TestCLI_rerunLineFromElsewhere: a run started with relative paths (the
+// suite and the server as typed in their directory) prints a rerun line
+// with absolute paths, which reproduces the failure from another directory.
+func TestCLI_rerunLineFromElsewhere(t *testing.T) {
+	cli, self := cliBinary(t), selfCommand(t)
+	dir := filepath.Dir(cli)
+	rel, err := filepath.Rel(dir, self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), fakeEnv+"=mcp")
+	cmd := exec.Command("./"+filepath.Base(cli), "--server", "./"+rel, "--auth-modes", "api_key", "--label-filter", "protocol",
+		"--focus", "MCP-TOOLS-LISTCHANGED-001", "--seed", "4242", "--tools", "read_search")
+	cmd.Dir, cmd.Env = dir, env
+	out, _ := cmd.Output()
+	var line string
+	for _, l := range strings.Split(string(out), "\n") {
+		if _, after, ok := strings.Cut(l, "rerun: "); ok {
+			line = after
+		}
+	}
+	if !strings.HasPrefix(line, cli+" ") || !strings.Contains(line, "--server "+self+" ") {
+		t.Fatalf("rerun line %q: want the suite as %s and the server as %s", line, cli, self)
+	}
+	again := exec.Command("sh", "-c", line)
+	again.Dir, again.Env = t.TempDir(), env
+	out, err = again.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "FAILED  MCP-TOOLS-LISTCHANGED-001") {
+		t.Fatalf("the rerun line, run from another directory, does not reproduce the failure: %v\n%s", err, clipText(string(out)))
 	}
 }
 
