@@ -46,6 +46,7 @@ var ErrNothingRan = errors.New("run suite: no check executed (check --label-filt
 // one suite per process). A returned error is a harness or usage error; a
 // failing check is reported in the Result.
 func Run(ctx context.Context, opts Options) (*Result, error) {
+	start := time.Now()
 	out := opts.Out
 	if out == nil {
 		out = io.Discard
@@ -93,6 +94,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			if err != nil {
 				return res, err
 			}
+			res.Duration = time.Since(start)
 			return res, finishReports(opts, res)
 		}
 	}
@@ -141,6 +143,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	ginkgo.RunSpecs(failRecorder{}, "ombi-conformance", sc, rc)
 	res.Calls = s.Calls()
 	sort.SliceStable(res.Checks, func(i, j int) bool { return checks.AreaRank(res.Checks[i].Area) < checks.AreaRank(res.Checks[j].Area) })
+	res.Duration = time.Since(start)
 	return res, finishReports(opts, res)
 }
 

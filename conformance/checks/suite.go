@@ -104,6 +104,8 @@ type Result struct {
 	Checks []CheckResult
 	Calls  int // tools/call requests made
 	Seed   int64
+	// Duration is how long the run took, preflight included.
+	Duration time.Duration
 	// Tools is what the run learned of each catalogue tool, in catalogue
 	// order; Modes the outcome of starting the server in each auth mode.
 	Tools []ToolStatus

@@ -78,6 +78,8 @@ type htmlPage struct {
 	Seed                                      int64
 	LabelFilter, Focus                        string
 	Checks, Executed, Calls                   int
+	Took                                      string     // how long the run took
+	Slowest                                   []htmlSlow // the checks that took longest
 
 	Verdict string // PASS, PARTIAL, FAIL, NOTHING RAN or HARNESS ERROR
 	Exit    int
@@ -93,6 +95,9 @@ type htmlPage struct {
 	Stale    []htmlFailure // passed although listed in the baseline
 	Skips    []htmlSkip
 }
+
+// htmlSlow is one of the slowest checks.
+type htmlSlow struct{ ID, Took string }
 
 // htmlRow is one line of a summary table: a count per htmlStates.
 type htmlRow struct {
@@ -146,6 +151,10 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 		p.Upstream = "live Ombi " + htmlRedact(opts.OmbiURL)
 	}
 	p.Verdict, p.Exit, p.Why = Verdict(r)
+	p.Took = r.Duration.Round(100 * time.Millisecond).String()
+	for _, c := range Slowest(r, 5) {
+		p.Slowest = append(p.Slowest, htmlSlow{ID: c.ID, Took: c.Duration.Round(100 * time.Millisecond).String()})
+	}
 	p.Areas, p.Total = htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Area, "(none)") }, false)
 	tools, _ := htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Tool, "(general)") }, true)
 	for _, t := range tools {
@@ -369,6 +378,10 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 <dt>focus</dt><dd class="mono">{{.Focus}}</dd>
 {{- end}}
 <dt>totals</dt><dd>{{.Checks}} checks, {{.Executed}} executed, {{.Calls}} tools/call requests</dd>
+<dt>took</dt><dd>{{.Took}}</dd>
+{{- if .Slowest}}
+<dt>slowest checks</dt><dd class="mono">{{range $i, $c := .Slowest}}{{if $i}}, {{end}}{{$c.ID}} {{$c.Took}}{{end}}</dd>
+{{- end}}
 </dl>
 <table id="areas">
 <thead><tr><th>area</th>{{range .States}}<th>{{.}}</th>{{end}}</tr></thead>

@@ -32,6 +32,7 @@ type JSON struct {
 	Seed     int64          `json:"seed"`
 	Time     string         `json:"time"`
 	Calls    int            `json:"tool_calls"`
+	Millis   int64          `json:"duration_ms"`
 	Counts   map[string]int `json:"counts"`
 	Checks   []JSONCheck    `json:"checks"`
 	// Profile is what the server was judged against: design or any.
@@ -61,7 +62,7 @@ func ReadJSON(path string) (*JSON, error) {
 // WriteJSON writes the --json report of a run to path.
 func WriteJSON(path string, opts checks.Options, r *checks.Result) error {
 	rep := JSON{Server: opts.Target.String(), Protocol: harness.ProtocolVersion, Seed: r.Seed,
-		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Counts: map[string]int{},
+		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Millis: r.Duration.Milliseconds(), Counts: map[string]int{},
 		Profile: r.Profile, Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError}
 	for _, c := range r.Checks {
 		rep.Counts[c.State]++

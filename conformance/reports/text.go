@@ -3,7 +3,9 @@ package reports
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 )
@@ -36,6 +38,18 @@ func Verdict(r *checks.Result) (word string, exit int, why string) {
 		return "PARTIAL", ExitPass, fmt.Sprintf("%s; %d of %d checks (%d%%) are unimplemented: the server does not list or declare their tools or auth modes", why, n, judged, 100*n/max(judged, 1))
 	}
 	return "PASS", ExitPass, why
+}
+
+// Slowest returns the n checks of a run that took longest, longest first.
+func Slowest(r *checks.Result, n int) []checks.CheckResult {
+	var ran []checks.CheckResult
+	for _, c := range r.Checks {
+		if c.Duration > 0 {
+			ran = append(ran, c)
+		}
+	}
+	sort.SliceStable(ran, func(i, j int) bool { return ran[i].Duration > ran[j].Duration })
+	return ran[:min(n, len(ran))]
 }
 
 // Summary writes the text report of a run: the per-area table and the verdict lines.
@@ -78,7 +92,14 @@ func Summary(w io.Writer, r *checks.Result) {
 	}
 	fmt.Fprintf(w, "%-10s %7d %7d %9d %6d %8d %14d %14d\n", "total", t.passed, t.failed, t.expected, t.stale, t.skipped, t.unimplemented, t.na)
 	toolSummary(w, r)
-	fmt.Fprintf(w, "tools/call requests: %d, seed: %d\n", r.Calls, r.Seed)
+	fmt.Fprintf(w, "tools/call requests: %d, seed: %d, took %s\n", r.Calls, r.Seed, r.Duration.Round(100*time.Millisecond))
+	if slow := Slowest(r, 5); len(slow) > 0 {
+		var parts []string
+		for _, c := range slow {
+			parts = append(parts, fmt.Sprintf("%s %s", c.ID, c.Duration.Round(100*time.Millisecond)))
+		}
+		fmt.Fprintf(w, "slowest checks: %s\n", strings.Join(parts, ", "))
+	}
 	reasons := map[string]int{}
 	var why []string
 	for _, c := range r.Checks {

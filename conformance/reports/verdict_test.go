@@ -1,8 +1,10 @@
 package reports
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
 )
@@ -38,5 +40,24 @@ func TestVerdict(t *testing.T) {
 				t.Fatalf("Verdict = %s, %d, %q; want %s, %d, containing %q", word, exit, why, tt.word, tt.exit, tt.why)
 			}
 		})
+	}
+}
+
+func TestSlowest(t *testing.T) {
+	r := &checks.Result{}
+	for i, ms := range []int{30, 0, 10, 50, 20} {
+		c := checks.CheckResult{State: checks.StatePassed, Duration: time.Duration(ms) * time.Millisecond}
+		c.ID = fmt.Sprint("c", i)
+		r.Checks = append(r.Checks, c)
+	}
+	var got []string
+	for _, c := range Slowest(r, 3) {
+		got = append(got, c.ID)
+	}
+	if strings.Join(got, " ") != "c3 c0 c4" {
+		t.Fatalf("Slowest(3) = %v, want c3 c0 c4 (longest first, the check that did not run left out)", got)
+	}
+	if n := len(Slowest(r, 10)); n != 4 {
+		t.Fatalf("Slowest(10) has %d checks, want the 4 that ran", n)
 	}
 }
