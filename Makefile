@@ -35,6 +35,7 @@ test: browsers lint unit race spec-independent
 # Every Go test; the official MCP conformance scenarios run among them
 # (TestOfficialConformance), with the npm package official-deps installs.
 unit: official-deps subject-deps client-deps
+	@echo "== unit: every Go test (go test ./...; the suite's own packages take about 4 minutes)"
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) OMBI_MCP_CLIENTS=$(abspath cmd/ombi-mcp/testdata/clients) $(GO) test -count=1 ./...
 
 # The concurrent code again under the race detector: the mock serves many
@@ -44,11 +45,13 @@ unit: official-deps subject-deps client-deps
 # writers, concurrent writes per domain) and those of its server, journal
 # and faults; its one-request-at-a-time tests run in unit.
 race:
+	@echo "== race: the concurrent code under the race detector"
 	$(GO) test -race -count=1 -run 'Concurren|Server|Start|Close|Journal|Fault' ./mockombi/
 	$(GO) test -race -count=1 ./cmd/mockombi/ ./conformance/harness/
 	$(GO) test -race -count=1 -run 'Client|Concurrent|Token|Login' ./server/
 
 spec-independent:
+	@echo "== spec-independent: every schema compiled by Ajv, a second JSON Schema implementation"
 	sh spec/independent/check.sh
 
 # The official MCP conformance suite (npm @modelcontextprotocol/conformance,
@@ -71,6 +74,7 @@ official-conformance: official-deps
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 -v -run '^TestOfficialConformance$$' ./cmd/ombi-mcp/
 
 lint: duplicates
+	@echo "== lint: gofmt, go vet, go mod tidy, staticcheck"
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
@@ -142,6 +146,7 @@ mock: build
 # Headless Chromium for the dashboard test (mockombi TestDashboard_inChromium);
 # installed with apt-get when missing.
 browsers:
+	@echo "== browsers: Debian's chromium for the browser tests"
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)
 
 clean:
