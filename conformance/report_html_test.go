@@ -168,6 +168,8 @@ func TestWriteHTML_passingRun(t *testing.T) {
 	text := pageText(b.String())
 	mustContain(t, "report of a passing run", text, "PASS", "exit code 0: 2 checks executed, none failed unexpectedly (1 expected failures)",
 		"Failures (0) No check failed unexpectedly.", "Expected failures (1)",
+		// the passed check is listed among every check, for the browser's find
+		"All 2 checks with their state", "MCP-INIT-VERSION-001 passed protocol",
 		// no rerun words given: the suite's default rerun line
 		`ombi-conformance --server '' --seed 1 --focus 'RESULTS-ISERROR-001\.read_media\.results'`)
 }

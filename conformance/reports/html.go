@@ -78,8 +78,9 @@ type htmlPage struct {
 	Seed                                      int64
 	LabelFilter, Focus                        string
 	Checks, Executed, Calls                   int
-	Took                                      string     // how long the run took
-	Slowest                                   []htmlSlow // the checks that took longest
+	Took                                      string      // how long the run took
+	Slowest                                   []htmlSlow  // the checks that took longest
+	All                                       []htmlCheck // every check, for the browser's find
 
 	Verdict string // PASS, PARTIAL, FAIL, NOTHING RAN or HARNESS ERROR
 	Exit    int
@@ -95,6 +96,9 @@ type htmlPage struct {
 	Stale    []htmlFailure // passed although listed in the baseline
 	Skips    []htmlSkip
 }
+
+// htmlCheck is one line of the list of every check.
+type htmlCheck struct{ ID, State, Area, Tool, Took string }
 
 // htmlSlow is one of the slowest checks.
 type htmlSlow struct{ ID, Took string }
@@ -152,6 +156,9 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 	}
 	p.Verdict, p.Exit, p.Why = Verdict(r)
 	p.Took = r.Duration.Round(100 * time.Millisecond).String()
+	for _, c := range r.Checks {
+		p.All = append(p.All, htmlCheck{ID: c.ID, State: c.State, Area: c.Area, Tool: c.Tool, Took: c.Duration.Round(time.Millisecond).String()})
+	}
 	for _, c := range Slowest(r, 5) {
 		p.Slowest = append(p.Slowest, htmlSlow{ID: c.ID, Took: c.Duration.Round(100 * time.Millisecond).String()})
 	}
@@ -449,6 +456,20 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 <h2 id="expected">Expected failures ({{len .Expected}})</h2>
 <p>Listed in the baseline; they do not fail the run.</p>
 {{- range .Expected}}{{template "failure" .}}{{end}}
+{{- end}}
+
+{{- if .All}}
+<h2 id="checks">Every check</h2>
+<details><summary>All {{len .All}} checks with their state (open, then search with the browser's find)</summary>
+<table class="all">
+<thead><tr><th>check</th><th>state</th><th>area</th><th>tool</th><th>took</th></tr></thead>
+<tbody>
+{{- range .All}}
+<tr id="all-{{.ID}}"><td class="mono">{{.ID}}</td><td><span class="state {{.State}}">{{.State}}</span></td><td>{{.Area}}</td><td>{{.Tool}}</td><td>{{.Took}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+</details>
 {{- end}}
 
 <footer>Written by ombi-conformance {{.Version}} on {{.Date}}. Self-contained: no script, no external resource.</footer>
