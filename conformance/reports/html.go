@@ -78,9 +78,10 @@ type htmlPage struct {
 	Seed                                      int64
 	LabelFilter, Focus                        string
 	Checks, Executed, Calls                   int
-	Took                                      string      // how long the run took
-	Slowest                                   []htmlSlow  // the checks that took longest
-	All                                       []htmlCheck // every check, for the browser's find
+	Took                                      string         // how long the run took
+	Slowest                                   []htmlSlow     // the checks that took longest
+	All                                       []htmlCheck    // every check, for the browser's find
+	Groups                                    []FailureGroup // failures by clause, when a clause failed more than once
 
 	Verdict string // PASS, PARTIAL, FAIL, NOTHING RAN or HARNESS ERROR
 	Exit    int
@@ -158,6 +159,11 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 	p.Took = r.Duration.Round(100 * time.Millisecond).String()
 	for _, c := range r.Checks {
 		p.All = append(p.All, htmlCheck{ID: c.ID, State: c.State, Area: c.Area, Tool: c.Tool, Took: c.Duration.Round(time.Millisecond).String()})
+	}
+	for _, g := range FailureGroups(r) {
+		if len(g.IDs) > 1 {
+			p.Groups = append(p.Groups, g)
+		}
 	}
 	for _, c := range Slowest(r, 5) {
 		p.Slowest = append(p.Slowest, htmlSlow{ID: c.ID, Took: c.Duration.Round(100 * time.Millisecond).String()})
@@ -435,6 +441,14 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 {{- end}}
 
 <h2 id="failures">Failures ({{len .Failures}})</h2>
+{{- if .Groups}}
+<p>By clause: a clause broken once usually fails several checks.</p>
+<ul>
+{{- range .Groups}}
+<li><span class="mono">{{.Clause}}</span>: {{len .IDs}} checks ({{range $i, $id := .IDs}}{{if $i}}, {{end}}<a href="#check-{{$id}}">{{$id}}</a>{{end}})</li>
+{{- end}}
+</ul>
+{{- end}}
 {{- if .Failures}}
 <ul class="index">
 {{- range .Failures}}

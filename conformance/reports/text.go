@@ -40,6 +40,35 @@ func Verdict(r *checks.Result) (word string, exit int, why string) {
 	return "PASS", ExitPass, why
 }
 
+// FailureGroup is the checks of one clause that failed unexpectedly: a
+// clause broken once usually fails several checks, and the group shows the
+// one cause before its instances.
+type FailureGroup struct {
+	Clause string
+	IDs    []string
+}
+
+// FailureGroups groups the unexpected failures of a run by clause, the
+// largest group first.
+func FailureGroups(r *checks.Result) []FailureGroup {
+	var out []FailureGroup
+	at := map[string]int{}
+	for _, c := range r.Checks {
+		if c.State != checks.StateFailed {
+			continue
+		}
+		i, ok := at[c.Clause]
+		if !ok {
+			i = len(out)
+			at[c.Clause] = i
+			out = append(out, FailureGroup{Clause: c.Clause})
+		}
+		out[i].IDs = append(out[i].IDs, c.ID)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].IDs) > len(out[j].IDs) })
+	return out
+}
+
 // Slowest returns the n checks of a run that took longest, longest first.
 func Slowest(r *checks.Result, n int) []checks.CheckResult {
 	var ran []checks.CheckResult
@@ -131,6 +160,11 @@ func Summary(w io.Writer, r *checks.Result) {
 			fmt.Fprintf(w, "FAILED  %s\n", c.ID)
 		case checks.StateStale:
 			fmt.Fprintf(w, "STALE   %s (listed as an expected failure but passes: remove it from the baseline)\n", c.ID)
+		}
+	}
+	for _, g := range FailureGroups(r) {
+		if len(g.IDs) > 1 {
+			fmt.Fprintf(w, "FAILED  %d checks of %s: %s\n", len(g.IDs), g.Clause, strings.Join(g.IDs, ", "))
 		}
 	}
 	word, _, because := Verdict(r)

@@ -61,3 +61,19 @@ func TestSlowest(t *testing.T) {
 		t.Fatalf("Slowest(10) has %d checks, want the 4 that ran", n)
 	}
 }
+
+func TestFailureGroups(t *testing.T) {
+	r := &checks.Result{}
+	for _, c := range []struct{ id, clause, state string }{
+		{"A.1", "A", checks.StateFailed}, {"B.1", "B", checks.StateFailed}, {"A.2", "A", checks.StateFailed},
+		{"A.3", "A", checks.StatePassed}, {"C.1", "C", checks.StateExpected},
+	} {
+		cr := checks.CheckResult{State: c.state}
+		cr.ID, cr.Clause = c.id, c.clause
+		r.Checks = append(r.Checks, cr)
+	}
+	got := FailureGroups(r)
+	if len(got) != 2 || got[0].Clause != "A" || strings.Join(got[0].IDs, " ") != "A.1 A.2" || got[1].Clause != "B" {
+		t.Fatalf("FailureGroups = %+v, want A (A.1 A.2) then B (B.1); passed and expected failures left out", got)
+	}
+}
