@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -60,6 +61,7 @@ func (s *Suite) anyArea() {
 		// proxy in front of a live Ombi
 		ginkgo.Context("with the upstream's journal", ginkgo.Label(LabelNeedsJournal), func() {
 			ginkgo.BeforeEach(s.clean)
+			ginkgo.BeforeEach(s.keepMockState)
 			for _, t := range tools {
 				ro := effect(t.Annotations != nil && t.Annotations.ReadOnlyHint)
 				s.ClauseItFor("ANY-EXPLORE-001", t.Name, func(ctx ginkgo.SpecContext) { s.anyExplore(ctx, t) }, ownTool(t.Name), ro)
@@ -72,6 +74,29 @@ func (s *Suite) anyArea() {
 				s.ClauseItFor("ANY-TIMEOUT-001", kind, func(ctx ginkgo.SpecContext) { s.anyHang(ctx, tools, kind) }, effect(read))
 			}
 		})
+	})
+}
+
+// keepMockState puts the embedded mock's data back as it was when the check
+// ends: the area calls the server's tools, its write tools too, with
+// arguments drawn from their schemas and the mock's ids, which may delete or
+// change the seed entities that the design's checks in the same process
+// name. The mock's logins and tokens stay as they are. A live run's proxy
+// holds no data and is left alone.
+func (s *Suite) keepMockState() {
+	ginkgo.GinkgoHelper()
+	m := s.h.Upstream.Mock()
+	if m == nil || s.h.Upstream.IsLive() {
+		return
+	}
+	var snap bytes.Buffer
+	if err := m.WriteState(&snap); err != nil {
+		s.fail(nil, "keep the mock's state: %v", err)
+	}
+	ginkgo.DeferCleanup(func() {
+		if err := m.ReplaceState(snap.Bytes()); err != nil {
+			ginkgo.Fail(fmt.Sprintf("put the mock's state back after the check: %v", err))
+		}
 	})
 }
 
