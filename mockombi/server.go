@@ -448,6 +448,19 @@ func (s *Server) ReplaceState(doc []byte) error {
 	return s.store.replace(d)
 }
 
+// RestoreState puts back a state this mock wrote (WriteState), as it was:
+// the shape is checked, not the references between records, because the
+// writes Ombi's routes take can leave a state that a data file may not
+// start from (an issue whose category is gone, say). Logins, tokens,
+// faults, quirks and the journal stay as they are.
+func (s *Server) RestoreState(doc []byte) error {
+	d, err := parseStateChecked(doc, "state", s.opts.Users, false)
+	if err != nil {
+		return err
+	}
+	return s.store.replace(d)
+}
+
 // SetQuirk switches a named quirk; an unknown name is an error.
 func (s *Server) SetQuirk(name string, on bool) error { return s.quirks.set(name, on) }
 

@@ -81,7 +81,7 @@ func (s *Suite) anyArea() {
 // ends: the area calls the server's tools, its write tools too, with
 // arguments drawn from their schemas and the mock's ids, which may delete or
 // change the seed entities that the design's checks in the same process
-// name. The mock's logins and tokens stay as they are. A live run's proxy
+// name. The mock's logins and tokens stay as they are (RestoreState). A live run's proxy
 // holds no data and is left alone.
 func (s *Suite) keepMockState() {
 	ginkgo.GinkgoHelper()
@@ -94,7 +94,7 @@ func (s *Suite) keepMockState() {
 		s.fail(nil, "keep the mock's state: %v", err)
 	}
 	ginkgo.DeferCleanup(func() {
-		if err := m.ReplaceState(snap.Bytes()); err != nil {
+		if err := m.RestoreState(snap.Bytes()); err != nil {
 			ginkgo.Fail(fmt.Sprintf("put the mock's state back after the check: %v", err))
 		}
 	})
