@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
@@ -106,4 +109,31 @@ func (b *SourceBuilds) Close() error {
 	err := os.RemoveAll(b.dir)
 	b.dir, b.built = "", nil
 	return err
+}
+
+// ConfirmKill reruns the failed checks alone, with seed, against the
+// mutant's binary and the reference server's, and returns those that fail
+// on the first and pass on the second: a whole run on a busy machine can
+// fail a check by timing, and only these count as the mutant's kill.
+func ConfirmKill(ctx context.Context, self, mutantBin, refBin string, failed []string, seed int64) ([]string, error) {
+	var ids []string
+	for _, id := range failed {
+		ids = append(ids, regexp.QuoteMeta(id))
+	}
+	alone := mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(ids, "|") + `)\] `}
+	again, err := JudgeSource(ctx, self, mutantBin, alone, seed)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := JudgeSource(ctx, self, refBin, alone, seed)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, id := range again.Failed {
+		if !slices.Contains(ref.Failed, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }

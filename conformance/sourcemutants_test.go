@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -112,7 +111,7 @@ func TestSourceMutants(t *testing.T) {
 					// timing: the kill counts only for checks that fail
 					// again alone on the mutant and pass alone on the
 					// reference server
-					v.Failed, err = confirmKill(ctx, cli, bin, serverBinary(t), v.Failed)
+					v.Failed, err = conformance.ConfirmKill(ctx, cli, bin, serverBinary(t), v.Failed, mutantSeed)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -160,30 +159,4 @@ func TestSourceMutants(t *testing.T) {
 		all += killed[d]
 	}
 	t.Logf("source mutants, seed %d, %s:\n%s  kill score %d/%d in %s", mutantSeed, map[bool]string{true: "filter " + broad, false: "their own filters"}[hasBroad], b.String(), all, len(rows), time.Since(start).Round(time.Second))
-}
-
-// confirmKill reruns the failed checks alone against the mutant and the
-// reference server and returns those that fail on the first and pass on
-// the second.
-func confirmKill(ctx context.Context, cli, mutantBin, refBin string, failed []string) ([]string, error) {
-	var ids []string
-	for _, id := range failed {
-		ids = append(ids, regexp.QuoteMeta(id))
-	}
-	alone := mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(ids, "|") + `)\] `}
-	again, err := conformance.JudgeSource(ctx, cli, mutantBin, alone, mutantSeed)
-	if err != nil {
-		return nil, err
-	}
-	ref, err := conformance.JudgeSource(ctx, cli, refBin, alone, mutantSeed)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, id := range again.Failed {
-		if !slices.Contains(ref.Failed, id) {
-			out = append(out, id)
-		}
-	}
-	return out, nil
 }

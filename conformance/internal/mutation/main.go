@@ -17,8 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -127,19 +125,8 @@ func judge(ctx context.Context, builds *conformance.SourceBuilds, cli, ref strin
 	// a whole run on a busy machine can fail a check by timing: the kill
 	// counts for the checks that fail alone on the mutant and pass alone
 	// on the reference server
-	var ids []string
-	for _, id := range r.Failed {
-		ids = append(ids, regexp.QuoteMeta(id))
-	}
-	alone := mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(ids, "|") + `)\] `}
-	again, err1 := conformance.JudgeSource(ctx, cli, bin, alone, suiteSeed)
-	base, err2 := conformance.JudgeSource(ctx, cli, ref, alone, suiteSeed)
-	if err1 == nil && err2 == nil {
-		for _, id := range again.Failed {
-			if !slices.Contains(base.Failed, id) {
-				v.by = append(v.by, id)
-			}
-		}
+	if by, err := conformance.ConfirmKill(ctx, cli, bin, ref, r.Failed, suiteSeed); err == nil {
+		v.by = by
 	}
 	v.state, v.note = "survived", "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
 	if len(v.by) > 0 {
