@@ -150,8 +150,27 @@ func (s *Suite) listedResources(ctx context.Context, srv *harness.Server) []reso
 
 // linkedResources calls every read-only tool with a few schema-valid
 // argument objects (and, in profile design, the calls whose answers link
-// resources) and collects the resource links of their results.
+// resources) and collects the resource links of their results, once per
+// server: the checks of the area share them.
 func (s *Suite) linkedResources(ctx context.Context, srv *harness.Server) []resourceRef {
+	ginkgo.GinkgoHelper()
+	s.anyMu.Lock()
+	refs, ok := s.links[srv]
+	s.anyMu.Unlock()
+	if ok {
+		return refs
+	}
+	refs = s.collectLinks(ctx, srv)
+	s.anyMu.Lock()
+	if s.links == nil {
+		s.links = map[*harness.Server][]resourceRef{}
+	}
+	s.links[srv] = refs
+	s.anyMu.Unlock()
+	return refs
+}
+
+func (s *Suite) collectLinks(ctx context.Context, srv *harness.Server) []resourceRef {
 	ginkgo.GinkgoHelper()
 	var calls []struct {
 		tool string

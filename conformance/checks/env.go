@@ -37,8 +37,9 @@ type Suite struct {
 	profile string // the profile the run judges in (ProfileDesign before the preflight)
 
 	anyMu    sync.Mutex
-	reaching map[string]json.RawMessage // per tool: arguments whose call reached upstream
-	mockPool *mockPool                  // ids and titles of the mock's data
+	reaching map[string]json.RawMessage        // per tool: arguments whose call reached upstream
+	links    map[*harness.Server][]resourceRef // per server: the resource links its tools returned
+	mockPool *mockPool                         // ids and titles of the mock's data
 }
 
 func configKey(c harness.Config) string {
