@@ -126,24 +126,16 @@ type registered struct {
 	h    handlerFunc
 }
 
-// servesResources reports whether any tool a resource reads through is
-// served.
-func servesResources(served map[string]registered) bool {
-	for _, name := range []string{"read_reference", "read_library", "read_logs"} {
-		if _, ok := served[name]; ok {
-			return true
-		}
-	}
-	return false
+// resourceKind is what one tool's resources add to a server: the listed
+// resources and templates that read through it.
+type resourceKind struct {
+	tool string
+	add  func(s *mcp.Server, r *resources, meta mcp.Meta, ttl time.Duration)
 }
 
-// addResources registers the resources and templates of the tools s
-// serves (none when it serves none of read_reference, read_library and
-// read_logs).
-func addResources(s *mcp.Server, d *deps, served map[string]registered, ttl time.Duration) {
-	r := &resources{d: d, tools: served, cache: &resourceCache{ttl: ttl, now: time.Now}}
-	meta := mcp.Meta{"maxBytes": maxResultBytes}
-	if _, ok := served["read_reference"]; ok {
+// resourceKinds lists, per tool, the resources served when that tool is.
+var resourceKinds = []resourceKind{
+	{"read_reference", func(s *mcp.Server, r *resources, meta mcp.Meta, ttl time.Duration) {
 		for _, u := range referenceURIs() {
 			s.AddResource(&mcp.Resource{
 				URI: u.uri, Name: strings.TrimPrefix(u.uri, "ombi://"), Title: u.title, MIMEType: resourceMIME, Meta: meta,
@@ -154,18 +146,41 @@ func addResources(s *mcp.Server, d *deps, served map[string]registered, ttl time
 			URITemplate: "ombi://reference/{catalogue}/{media}", Name: "reference", Title: "Reference catalogue", MIMEType: resourceMIME, Meta: meta,
 			Description: "A reference catalogue per media kind: genres or watch-providers, movie or tv.",
 		}, r.readReference)
-	}
-	if _, ok := served["read_library"]; ok {
+	}},
+	{"read_library", func(s *mcp.Server, r *resources, meta mcp.Meta, _ time.Duration) {
 		s.AddResourceTemplate(&mcp.ResourceTemplate{
 			URITemplate: "ombi://artwork/{media}/{provider}/{id}/{kind}", Name: "artwork", Title: "Artwork", MIMEType: resourceMIME, Meta: meta,
 			Description: "Validated artwork of a title (movie/tmdb, tv/tmdb, tv/tvdb with poster, background or banner; music/musicbrainz with cover), as read_library's artwork branches return it.",
 		}, r.readArtwork)
-	}
-	if _, ok := served["read_logs"]; ok {
+	}},
+	{"read_logs", func(s *mcp.Server, r *resources, meta mcp.Meta, _ time.Duration) {
 		s.AddResourceTemplate(&mcp.ResourceTemplate{
 			URITemplate: "ombi://logs/{file_id}", Name: "logs", Title: "Log excerpt", MIMEType: resourceMIME, Meta: meta,
 			Description: "The first lines of an Ombi log file, sanitised, as read_logs reads them; file ids come from read_logs list.",
 		}, r.readLog)
+	}},
+}
+
+// servesResources reports whether any tool a resource reads through is
+// served.
+func servesResources(served map[string]registered) bool {
+	for _, k := range resourceKinds {
+		if _, ok := served[k.tool]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// addResources registers the resources and templates of the tools s
+// serves (none when it serves none of resourceKinds' tools).
+func addResources(s *mcp.Server, d *deps, served map[string]registered, ttl time.Duration) {
+	r := &resources{d: d, tools: served, cache: &resourceCache{ttl: ttl, now: time.Now}}
+	meta := mcp.Meta{"maxBytes": maxResultBytes}
+	for _, k := range resourceKinds {
+		if _, ok := served[k.tool]; ok {
+			k.add(s, r, meta, ttl)
+		}
 	}
 }
 
