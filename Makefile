@@ -5,6 +5,7 @@
 #   make soak          property areas over SEEDS seeds, every mutant over MUTANT_SEEDS seeds
 #   make mutants       every source-level mutant of the reference server, judged once
 #   make mutation      the kill score on SAMPLE operator mutants of server/ drawn with SEED
+#   make docs          every shell block of README.md and docs/ run as written
 #   make stress        long sessions of short calls under CPU load, until a call stalls or the bound
 
 GO          ?= go
@@ -21,7 +22,7 @@ STRESS_LOAD  ?= 6
 SAMPLE       ?= 20
 SEED         ?= 1
 
-.PHONY: all build test unit race spec-independent official-deps subject-deps client-deps official-conformance lint conformance soak stress mutants mutation bench mock browsers clean
+.PHONY: all build test unit race spec-independent official-deps subject-deps client-deps official-conformance lint conformance docs soak stress mutants mutation bench mock browsers clean
 
 all: build
 
@@ -69,6 +70,13 @@ subject-deps:
 # TestClients_resources drives over stdio and HTTP.
 client-deps:
 	cd cmd/ombi-mcp/testdata/clients && npm ci --silent --no-audit --no-fund
+
+# Every shell block of README.md and docs/ as written, page by page, from a
+# copy of the clone (docs/run_test.go; a block a test machine cannot run says
+# what it needs). About N minutes on 2 cores; not part of make test.
+docs: browsers
+	@echo "== docs: every shell block of README.md and docs/ as written"
+	$(GO) test -tags docs -count=1 -timeout 120m -v -run '^TestBlocks_run$$' ./docs/
 
 official-conformance: official-deps
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) $(GO) test -count=1 -v -run '^TestOfficialConformance$$' ./cmd/ombi-mcp/
