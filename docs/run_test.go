@@ -181,7 +181,7 @@ __kill_tree() {
 			s.WriteString("kill $__OMBI; wait $__OMBI || true\n")
 		}
 	}
-	s.WriteString("\necho '=== page done'\n")
+	s.WriteString("\nfor __p in $(jobs -p); do __kill_tree $__p; wait $__p 2>/dev/null || true; done\necho '=== page done'\n")
 	return s.String()
 }
 
