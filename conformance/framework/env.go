@@ -1,18 +1,17 @@
-package checks
+package framework
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
@@ -35,22 +34,37 @@ type Suite struct {
 
 	scope   *scope // what the preflight learned; nil before it
 	profile string // the profile the run judges in (ProfileDesign before the preflight)
+}
 
-	anyMu    sync.Mutex
-	reaching map[string]json.RawMessage        // per tool: arguments whose call reached upstream
-	links    map[*harness.Server][]resourceRef // per server: the resource links its tools returned
-	mockPool *mockPool                         // ids and titles of the mock's data
+// Harness is the run's harness: the target, the upstream, the validator.
+func (s *Suite) Harness() *harness.Harness { return s.h }
+
+// Options are the options the run was prepared with.
+func (s *Suite) Options() Options { return s.opts }
+
+// Tables are the schema tables of the run, by tool; nil for a listing.
+func (s *Suite) Tables() map[string]Table { return s.tables }
+
+// Current is the check of the running spec.
+func (s *Suite) Current() Check { return s.checks.Current() }
+
+// CountCall counts a tools/call a check made other than through Call or
+// CallUnchecked, for the summary.
+func (s *Suite) CountCall() {
+	s.mu.Lock()
+	s.calls++
+	s.mu.Unlock()
 }
 
 func configKey(c harness.Config) string {
 	return fmt.Sprintf("%s|%s|%s|%s|%s", c.Bundles, c.AuthMode, c.Timeout, strings.Join(c.Env, ","), c.Token)
 }
 
-// shared returns a running server for cfg, started on first use and reused
+// Shared returns a running server for cfg, started on first use and reused
 // by later checks with the same configuration.
-func (s *Suite) shared(ctx context.Context, cfg harness.Config) *harness.Server {
+func (s *Suite) Shared(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
-	cfg = s.withMode(cfg)
+	cfg = s.WithMode(cfg)
 	key := configKey(cfg)
 	s.mu.Lock()
 	srv := s.servers[key]
@@ -65,27 +79,27 @@ func (s *Suite) shared(ctx context.Context, cfg harness.Config) *harness.Server 
 	return srv
 }
 
-// fresh starts a server for this check only; it is closed when the check ends.
-func (s *Suite) fresh(ctx context.Context, cfg harness.Config) *harness.Server {
+// Fresh starts a server for this check only; it is closed when the check ends.
+func (s *Suite) Fresh(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
 	if s.h.Target.URL != "" {
 		ginkgo.Skip("needs a fresh server process; --url judges one running server, which cannot be restarted")
 	}
-	srv := s.start(ctx, s.withMode(cfg))
+	srv := s.start(ctx, s.WithMode(cfg))
 	ginkgo.DeferCleanup(srv.Close)
 	return srv
 }
 
 func (s *Suite) start(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
-	s.requireMode(cfg.AuthMode)
+	s.RequireMode(cfg.AuthMode)
 	srv, err := s.h.Start(ctx, cfg)
 	if err != nil {
-		s.fail(nil, "start the server under test (OMBI_BUNDLES=%q OMBI_AUTH_MODE=%q): %v", cfg.Bundles, cfg.AuthMode, err)
+		s.Fail(nil, "start the server under test (OMBI_BUNDLES=%q OMBI_AUTH_MODE=%q): %v", cfg.Bundles, cfg.AuthMode, err)
 	}
 	if _, err := srv.Tools(ctx); err != nil {
 		_ = srv.Close()
-		s.fail(nil, "list tools of the server under test: %v", err)
+		s.Fail(nil, "list tools of the server under test: %v", err)
 	}
 	return srv
 }
@@ -106,26 +120,26 @@ func (s *Suite) closeAll() {
 	wg.Wait()
 }
 
-// call performs one tools/call and fails the check on a harness error or on
+// Call performs one tools/call and fails the check on a harness error or on
 // any violation of the central result checks (structuredContent against the
 // advertised and the spec outputSchema, text block, isError == !ok).
-func (s *Suite) call(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
+func (s *Suite) Call(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
 	ginkgo.GinkgoHelper()
-	o := s.callUnchecked(ctx, srv, tool, args)
+	o := s.CallUnchecked(ctx, srv, tool, args)
 	if len(o.Violations) > 0 {
 		var lines []string
 		for _, v := range o.Violations {
-			lines = append(lines, "  "+clauseLine(v.Clause)+"\n    observed: "+v.Message)
+			lines = append(lines, "  "+ClauseLine(v.Clause)+"\n    observed: "+v.Message)
 		}
-		s.fail(o, "the result breaks the central result contract:\n%s", strings.Join(lines, "\n"))
+		s.Fail(o, "the result breaks the central result contract:\n%s", strings.Join(lines, "\n"))
 	}
 	return o
 }
 
-// callUnchecked performs one tools/call and fails only on a harness error.
-func (s *Suite) callUnchecked(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
+// CallUnchecked performs one tools/call and fails only on a harness error.
+func (s *Suite) CallUnchecked(ctx context.Context, srv *harness.Server, tool string, args any) *harness.Outcome {
 	ginkgo.GinkgoHelper()
-	s.requireTool(tool)
+	s.RequireTool(tool)
 	var (
 		o   *harness.Outcome
 		err error
@@ -135,19 +149,17 @@ func (s *Suite) callUnchecked(ctx context.Context, srv *harness.Server, tool str
 	} else {
 		o, err = srv.Call(ctx, tool, args)
 	}
-	s.mu.Lock()
-	s.calls++
-	s.mu.Unlock()
+	s.CountCall()
 	if err != nil {
-		s.forget(srv)
-		s.fail(nil, "call %s: %v", tool, err)
+		s.Forget(srv)
+		s.Fail(nil, "call %s: %v", tool, err)
 	}
 	return o
 }
 
-// forget drops a shared server after a harness error, so the next check
+// Forget drops a shared server after a harness error, so the next check
 // starts a fresh process instead of inheriting a dead session.
-func (s *Suite) forget(srv *harness.Server) {
+func (s *Suite) Forget(srv *harness.Server) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, x := range s.servers {
@@ -158,20 +170,20 @@ func (s *Suite) forget(srv *harness.Server) {
 	}
 }
 
-// clean clears the journal and faults and restores quirks a check switched.
-func (s *Suite) clean() {
+// Clean clears the journal and faults and restores quirks a check switched.
+func (s *Suite) Clean() {
 	ginkgo.GinkgoHelper()
 	up := s.h.Upstream
 	if up.IsLive() {
 		if up.Mock() != nil { // the proxy in front of a live Ombi: its faults only
 			if err := up.ClearFaults(); err != nil {
-				s.fail(nil, "clear faults: %v", err)
+				s.Fail(nil, "clear faults: %v", err)
 			}
 		}
 		return
 	}
 	if err := up.ClearFaults(); err != nil {
-		s.fail(nil, "clear faults: %v", err)
+		s.Fail(nil, "clear faults: %v", err)
 	}
 	s.mu.Lock()
 	quirks := s.quirks
@@ -179,13 +191,13 @@ func (s *Suite) clean() {
 	s.mu.Unlock()
 	for name, was := range quirks {
 		if err := up.SetQuirk(name, was); err != nil {
-			s.fail(nil, "restore quirk %s: %v", name, err)
+			s.Fail(nil, "restore quirk %s: %v", name, err)
 		}
 	}
 }
 
-// setQuirk switches a quirk for the current check; clean restores it.
-func (s *Suite) setQuirk(name string, on bool) {
+// SetQuirk switches a quirk for the current check; Clean restores it.
+func (s *Suite) SetQuirk(name string, on bool) {
 	ginkgo.GinkgoHelper()
 	s.mu.Lock()
 	if _, seen := s.quirks[name]; !seen {
@@ -193,7 +205,7 @@ func (s *Suite) setQuirk(name string, on bool) {
 	}
 	s.mu.Unlock()
 	if err := s.h.Upstream.SetQuirk(name, on); err != nil {
-		s.fail(nil, "set quirk: %v", err)
+		s.Fail(nil, "set quirk: %v", err)
 	}
 }
 
@@ -204,27 +216,27 @@ func defaultQuirkOn(name string) bool {
 	return on
 }
 
-// injectFault installs an upstream fault for the current check.
-func (s *Suite) injectFault(f mockombi.Fault) {
+// InjectFault installs an upstream fault for the current check.
+func (s *Suite) InjectFault(f mockombi.Fault) {
 	ginkgo.GinkgoHelper()
 	if err := s.h.Upstream.InjectFault(f); err != nil {
-		s.fail(nil, "%v", err)
+		s.Fail(nil, "%v", err)
 	}
 }
 
-// fail ends the current check with a message naming the check, its clause,
+// Fail ends the current check with a message naming the check, its clause,
 // what was observed (call, envelope, journal) and a command that reruns it.
-func (s *Suite) fail(o *harness.Outcome, format string, a ...any) {
+func (s *Suite) Fail(o *harness.Outcome, format string, a ...any) {
 	ginkgo.GinkgoHelper()
 	ginkgo.Fail(s.failure(o, fmt.Sprintf(format, a...)))
 }
 
 func (s *Suite) failure(o *harness.Outcome, msg string) string {
-	c := s.checks.current()
+	c := s.checks.Current()
 	var b strings.Builder
 	fmt.Fprintf(&b, "check %s failed\n", c.ID)
 	if c.Clause != "" {
-		fmt.Fprintf(&b, "clause: %s\n", clauseLine(c.Clause))
+		fmt.Fprintf(&b, "clause: %s\n", ClauseLine(c.Clause))
 	}
 	fmt.Fprintf(&b, "observed: %s\n", msg)
 	if o != nil {
@@ -264,42 +276,39 @@ func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// expect fails the check unless cond holds.
-func (s *Suite) expect(cond bool, o *harness.Outcome, format string, a ...any) {
+// Expect fails the check unless cond holds.
+func (s *Suite) Expect(cond bool, o *harness.Outcome, format string, a ...any) {
 	ginkgo.GinkgoHelper()
 	if !cond {
-		s.fail(o, format, a...)
+		s.Fail(o, format, a...)
 	}
 }
 
-// errs collects the failures of a check that inspects many cases, so the
-// check reports all of them at once.
-type errs []string
-
-func (e *errs) addf(format string, a ...any) { *e = append(*e, fmt.Sprintf(format, a...)) }
-
-func (s *Suite) expectNone(e errs, what string) {
+// ExpectNone fails the check when it found failures, listing them all (at
+// most 40, sorted) under what: for a check that inspects many cases.
+func (s *Suite) ExpectNone(failures []string, what string) {
 	ginkgo.GinkgoHelper()
-	if len(e) == 0 {
+	if len(failures) == 0 {
 		return
 	}
+	e := slices.Clone(failures)
 	sort.Strings(e)
 	if len(e) > 40 {
 		e = append(e[:40], fmt.Sprintf("… and %d more", len(e)-40))
 	}
-	s.fail(nil, "%s:\n  - %s", what, strings.Join(e, "\n  - "))
+	s.Fail(nil, "%s:\n  - %s", what, strings.Join(e, "\n  - "))
 }
 
-// allConfig starts servers with every bundle enabled and the run's auth
+// AllConfig starts servers with every bundle enabled and the run's auth
 // mode (jwt unless a live run says otherwise).
-func (s *Suite) allConfig() harness.Config {
-	return s.withMode(harness.Config{Bundles: harness.AllBundles})
+func (s *Suite) AllConfig() harness.Config {
+	return s.WithMode(harness.Config{Bundles: harness.AllBundles})
 }
 
-// withMode gives a configuration without an auth mode the run's: a live
+// WithMode gives a configuration without an auth mode the run's: a live
 // run's configured mode, else the first the server started in (jwt for a
 // server that supports both).
-func (s *Suite) withMode(cfg harness.Config) harness.Config {
+func (s *Suite) WithMode(cfg harness.Config) harness.Config {
 	if cfg.AuthMode != "" {
 		return cfg
 	}
@@ -314,30 +323,22 @@ func (s *Suite) withMode(cfg harness.Config) harness.Config {
 	return cfg
 }
 
-// table returns the schema table of a tool, failing the check if none.
-func (s *Suite) table(tool string) Table {
+// SchemaTable returns the schema table of a tool, failing the check if none.
+func (s *Suite) SchemaTable(tool string) Table {
 	ginkgo.GinkgoHelper()
 	t, ok := s.tables[tool]
 	if !ok {
-		s.fail(nil, "no schema table for %s in the fixtures", tool)
+		s.Fail(nil, "no schema table for %s in the fixtures", tool)
 	}
 	return t
 }
 
-// validExample returns the first valid example of a tool.
-func (s *Suite) validExample(tool string) json.RawMessage {
+// ValidExample returns the first valid example of a tool.
+func (s *Suite) ValidExample(tool string) json.RawMessage {
 	ginkgo.GinkgoHelper()
-	t := s.table(tool)
+	t := s.SchemaTable(tool)
 	if len(t.Valid) == 0 {
-		s.fail(nil, "the schema table of %s has no valid example", tool)
+		s.Fail(nil, "the schema table of %s has no valid example", tool)
 	}
 	return t.Valid[0].Args
-}
-
-func validateRaw(sch *jsonschema.Schema, raw []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return fmt.Errorf("decode example: %w", err)
-	}
-	return sch.Validate(inst)
 }
