@@ -25,6 +25,9 @@ func Checks(opts Options) ([]Check, error) {
 	}
 	s.Tree()
 	sc, _ := ginkgo.GinkgoConfiguration()
+	if opts.Seed != 0 { // --seed orders the listing as it orders a run
+		sc.RandomSeed = opts.Seed
+	}
 	sc.LabelFilter = opts.LabelFilter
 	if opts.Focus != "" {
 		sc.FocusStrings = []string{opts.Focus}
