@@ -21,7 +21,7 @@
 // share. The checks reach the framework through short unexported aliases
 // of its methods (s.call for Call, s.fail for Fail, s.expect, s.expectNone,
 // s.shared, s.fresh, s.clean, s.setQuirk, s.injectFault, ...; skipAs,
-// clauseLine, ownTool) and read the harness, options and schema tables as
+// toolNames, ownTool) and read the harness, options and schema tables as
 // s.h, s.opts and s.tables, so the hundreds of call sites read as before.
 //
 // The runner, the command line, split runs, the soak and the mutant and

@@ -153,6 +153,4 @@ type ownTool = framework.OwnTool
 
 func skipAs(state, reason string) { framework.SkipAs(state, reason) }
 
-func clauseLine(id string) string { return framework.ClauseLine(id) }
-
 func toolNames(tools []*mcp.Tool) []string { return framework.ToolNames(tools) }
