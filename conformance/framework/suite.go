@@ -317,8 +317,8 @@ func entryState(sr types.SpecReport) string {
 // SkipRestarts makes a run against a server already running (--url) skip,
 // with the reason, every check that needs a server started with other
 // settings: a configuration or upstream of its own (Harness.Unavailable),
-// a fresh process (suite.fresh), or a private mock per case (the property
-// areas).
+// a fresh process (Suite.Fresh), or a private mock per case (the property
+// checks, LabelProperty).
 func (s *Suite) SkipRestarts() {
 	s.h.Unavailable = func(reason string) { ginkgo.Skip(reason) }
 	ginkgo.BeforeEach(func() {
