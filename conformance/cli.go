@@ -18,7 +18,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
@@ -63,10 +63,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fixtures     = fs.String("fixtures", "", "fixtures/schema directory of schema example tables (default: the tables built into the suite)")
 		ombiURL      = fs.String("ombi-url", os.Getenv("OMBI_URL"), "live Ombi base URL; empty = the embedded mock")
 		authMode     = fs.String("auth-mode", envOr("OMBI_AUTH_MODE", "jwt"), "live auth mode: jwt or api_key")
-		authModes    = fs.String("auth-modes", strings.Join(checks.AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
+		authModes    = fs.String("auth-modes", strings.Join(framework.AuthModes, ","), "embedded mock: the auth modes the server supports and is judged in; each must start, checks needing another are unimplemented")
 		toolsFlag    = fs.String("tools", "", "comma list of the catalogue tools the server means to implement: a declared tool it does not list fails (default: judge the tools it lists, the rest are unimplemented)")
 		bundlesFlag  = fs.String("bundles", "", "like --tools, by bundle: core, moderation, administration")
-		profile      = fs.String("profile", checks.ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
+		profile      = fs.String("profile", framework.ProfileAuto, "what to judge the server against: design (the 31-tool catalogue, and the rules of any), any (the rules every Ombi MCP server keeps, on the tools it lists), or auto (any when it lists no catalogue tool)")
 		failFast     = fs.Bool("fail-fast", false, "stop at the first failed check")
 		username     = fs.String("username", os.Getenv("OMBI_USERNAME"), "live jwt user")
 		password     = fs.String("password", os.Getenv("OMBI_PASSWORD"), "live jwt password (prefer the OMBI_PASSWORD environment variable)")
@@ -108,11 +108,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ombi-conformance: --auth-modes: name at least one of jwt, api_key\n")
 		return ExitHarness
 	}
-	if !slices.Contains(checks.Profiles, *profile) {
-		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(checks.Profiles, ", "), *profile)
+	if !slices.Contains(framework.Profiles, *profile) {
+		fmt.Fprintf(stderr, "ombi-conformance: --profile must be one of %s, not %q\n", strings.Join(framework.Profiles, ", "), *profile)
 		return ExitHarness
 	}
-	if _, err := checks.DeclaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
+	if _, err := framework.DeclaredTools(commaList(*toolsFlag), commaList(*bundlesFlag)); err != nil {
 		fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 		return ExitHarness
 	}
@@ -180,7 +180,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts.Target, opts.MockAddr = target, *mockAddr
 	if *expected != "" {
-		if opts.Expected, err = checks.LoadBaseline(*expected); err != nil {
+		if opts.Expected, err = framework.LoadBaseline(*expected); err != nil {
 			fmt.Fprintf(stderr, "ombi-conformance: %v\n", err)
 			return ExitHarness
 		}
@@ -272,7 +272,7 @@ func childArgs(fs *flag.FlagSet) []string {
 // it was invoked and every flag of rerunFlags set on the command line,
 // shell-quoted, with the values exactly as given.
 func rerunArgs(fs *flag.FlagSet, self string) []string {
-	out := []string{checks.ShellWord(absPath(self))}
+	out := []string{framework.ShellWord(absPath(self))}
 	fs.Visit(func(f *flag.Flag) {
 		if !rerunFlags[f.Name] {
 			return
@@ -288,7 +288,7 @@ func rerunArgs(fs *flag.FlagSet, self string) []string {
 		case "fixtures":
 			v = absPath(v)
 		}
-		out = append(out, "--"+f.Name, checks.ShellWord(v))
+		out = append(out, "--"+f.Name, framework.ShellWord(v))
 	})
 	return out
 }
@@ -322,9 +322,9 @@ func absCommand(cmd string) string {
 	}
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		quoted[i] = checks.ShellWord(w)
+		quoted[i] = framework.ShellWord(w)
 	}
-	quoted[0] = checks.ShellWord(abs)
+	quoted[0] = framework.ShellWord(abs)
 	return strings.Join(quoted, " ")
 }
 

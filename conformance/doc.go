@@ -7,7 +7,9 @@
 // preflight, the Ginkgo run, the verdicts), the listing (Checks, --list),
 // a large run split over processes of the suite (parallel.go), the stress
 // run, the soak, and the judges of mutants and subjects. The reports (text,
-// JSON, JUnit, HTML) are package reports'.
+// JSON, JUnit, HTML) are package reports'; what the checks are written
+// with and judged by (the Check type, ClauseIt, states and verdicts,
+// profiles, scope, baselines) is package framework's.
 //
 // The ombi-conformance command is a thin wrapper around Main:
 //

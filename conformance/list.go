@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -24,6 +25,9 @@ func Checks(opts Options) ([]Check, error) {
 	}
 	s.Tree()
 	sc, _ := ginkgo.GinkgoConfiguration()
+	if opts.Seed != 0 { // --seed orders the listing as it orders a run
+		sc.RandomSeed = opts.Seed
+	}
 	sc.LabelFilter = opts.LabelFilter
 	if opts.Focus != "" {
 		sc.FocusStrings = []string{opts.Focus}
@@ -43,7 +47,7 @@ func Checks(opts Options) ([]Check, error) {
 		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return checks.AreaRank(out[i].Area) < checks.AreaRank(out[j].Area) })
+	sort.SliceStable(out, func(i, j int) bool { return framework.AreaRank(out[i].Area) < framework.AreaRank(out[j].Area) })
 	return out, nil
 }
 

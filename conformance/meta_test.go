@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -32,7 +32,7 @@ func TestChecks_nameRealClauses(t *testing.T) {
 			t.Errorf("check %s guards no clause", c.ID)
 		case c.ID != c.Clause && !strings.HasPrefix(c.ID, c.Clause+"."):
 			t.Errorf("check %s does not start with its clause id %s", c.ID, c.Clause)
-		case !slices.Contains(checks.Areas, c.Area):
+		case !slices.Contains(framework.Areas, c.Area):
 			t.Errorf("check %s belongs to no area (labels %v)", c.ID, c.Labels)
 		}
 		if _, ok := spec.LookupClause(c.Clause); !ok {

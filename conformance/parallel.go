@@ -20,7 +20,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
 
@@ -73,7 +73,7 @@ type shardUnit struct {
 
 // unitOf is the unit a check belongs to.
 func unitOf(c Check) shardUnit {
-	if slices.Contains(c.Labels, checks.LabelProperty) {
+	if slices.Contains(c.Labels, framework.LabelProperty) {
 		return shardUnit{tool: c.Tool, clause: c.Clause}
 	}
 	return shardUnit{tool: c.Tool}
@@ -93,14 +93,14 @@ func (u shardUnit) key() string {
 
 // filter is the label filter that selects the unit's checks and no other.
 func (u shardUnit) filter() string {
-	tool := "!/^" + checks.ToolLabelPrefix + "/"
+	tool := "!/^" + framework.ToolLabelPrefix + "/"
 	if u.tool != "" {
-		tool = "/^" + checks.ToolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
+		tool = "/^" + framework.ToolLabelPrefix + regexp.QuoteMeta(u.tool) + "$/"
 	}
 	if u.clause == "" {
-		return "(" + tool + " && !" + checks.LabelProperty + ")"
+		return "(" + tool + " && !" + framework.LabelProperty + ")"
 	}
-	return "(" + tool + " && " + checks.LabelProperty + " && /^" + checks.ClauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
+	return "(" + tool + " && " + framework.LabelProperty + " && /^" + framework.ClauseLabelPrefix + regexp.QuoteMeta(u.clause) + "$/)"
 }
 
 // shard is one process of a split run: the units it judges and its label
@@ -144,8 +144,8 @@ func (s *shard) describe() string {
 // checkKind groups checks of a similar cost: the area, and whether the
 // check is a property.
 func checkKind(c Check) string {
-	if slices.Contains(c.Labels, checks.LabelProperty) {
-		return c.Area + "/" + checks.LabelProperty
+	if slices.Contains(c.Labels, framework.LabelProperty) {
+		return c.Area + "/" + framework.LabelProperty
 	}
 	return c.Area
 }
@@ -355,7 +355,7 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 			}
 			if c := rep.Checks.Of(sr); owner[unitOf(c)] == i {
 				merged.SpecReports = append(merged.SpecReports, sr)
-				verdicts = append(verdicts, checks.Verdict(c, sr, opts.Expected))
+				verdicts = append(verdicts, framework.Verdict(c, sr, opts.Expected))
 			}
 		}
 		res.Calls += jr.Calls
@@ -365,7 +365,7 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	}
 	res.Checks = verdicts
 	sort.SliceStable(res.Checks, func(i, j int) bool {
-		if a, b := checks.AreaRank(res.Checks[i].Area), checks.AreaRank(res.Checks[j].Area); a != b {
+		if a, b := framework.AreaRank(res.Checks[i].Area), framework.AreaRank(res.Checks[j].Area); a != b {
 			return a < b
 		}
 		return res.Checks[i].ID < res.Checks[j].ID
@@ -413,12 +413,12 @@ func writeShardList(w io.Writer, cs []Check) error {
 // Ginkgo report, and the checks it declared (its tree holds the checks of
 // the tools its preflight found, which a listing does not), by spec text.
 type shardReport struct {
-	Ginkgo types.Report    `json:"ginkgo"`
-	Checks checks.Declared `json:"checks"`
+	Ginkgo types.Report       `json:"ginkgo"`
+	Checks framework.Declared `json:"checks"`
 }
 
 // writeShardReport writes a process's shard report to path.
-func writeShardReport(path string, r types.Report, declared checks.Declared) error {
+func writeShardReport(path string, r types.Report, declared framework.Declared) error {
 	b, err := json.Marshal(shardReport{Ginkgo: r, Checks: declared})
 	if err != nil {
 		return err

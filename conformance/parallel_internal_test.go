@@ -7,7 +7,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 )
 
 // TestPlanShards: every unit's checks land in exactly one process (a
@@ -23,15 +23,15 @@ func TestPlanShards(t *testing.T) {
 		for j := range 10 * (i + 1) {
 			area := []string{"schema", "errors", "wire"}[j%3]
 			c := Check{ID: fmt.Sprintf("X-%d-%d", i, j), Area: area, Tool: tool, Clause: "X-" + area}
-			c.Labels = []string{area, checks.ClauseLabelPrefix + c.Clause}
+			c.Labels = []string{area, framework.ClauseLabelPrefix + c.Clause}
 			if tool != "" {
-				c.Labels = append(c.Labels, checks.ToolLabelPrefix+tool)
+				c.Labels = append(c.Labels, framework.ToolLabelPrefix+tool)
 			}
 			if j < 2 {
 				c.Clause = fmt.Sprintf("P-%d", j)
-				c.Labels = []string{area, checks.LabelProperty, checks.ClauseLabelPrefix + c.Clause}
+				c.Labels = []string{area, framework.LabelProperty, framework.ClauseLabelPrefix + c.Clause}
 				if tool != "" {
-					c.Labels = append(c.Labels, checks.ToolLabelPrefix+tool)
+					c.Labels = append(c.Labels, framework.ToolLabelPrefix+tool)
 				}
 			}
 			if j%4 == 0 {

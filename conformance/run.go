@@ -12,31 +12,32 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // Options configure one run of the suite.
-type Options = checks.Options
+type Options = framework.Options
 
 // Result is the outcome of one run; CheckResult the verdict of one check,
 // and Check the check as declared.
 type (
-	Result      = checks.Result
-	CheckResult = checks.CheckResult
-	Check       = checks.Check
+	Result      = framework.Result
+	CheckResult = framework.CheckResult
+	Check       = framework.Check
 )
 
 // Outcome states of a check in a result.
 const (
-	StatePassed        = checks.StatePassed
-	StateFailed        = checks.StateFailed
-	StateExpected      = checks.StateExpected
-	StateStale         = checks.StateStale
-	StateSkipped       = checks.StateSkipped
-	StateUnimplemented = checks.StateUnimplemented
-	StateNotApplicable = checks.StateNotApplicable
+	StatePassed        = framework.StatePassed
+	StateFailed        = framework.StateFailed
+	StateExpected      = framework.StateExpected
+	StateStale         = framework.StateStale
+	StateSkipped       = framework.StateSkipped
+	StateUnimplemented = framework.StateUnimplemented
+	StateNotApplicable = framework.StateNotApplicable
 )
 
 // ErrNothingRan is returned when the filters left no check to execute.
@@ -88,7 +89,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if !shard {
 		s.Describe(out)
 	}
-	if shardable(opts) && s.Profile() == checks.ProfileDesign {
+	if shardable(opts) && s.Profile() == framework.ProfileDesign {
 		res, handled, err := runSharded(ctx, opts, out)
 		if handled {
 			if err != nil {
@@ -114,7 +115,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			if sr.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			res.Checks = append(res.Checks, checks.Verdict(s.Declared().Of(sr), sr, opts.Expected))
+			res.Checks = append(res.Checks, framework.Verdict(s.Declared().Of(sr), sr, opts.Expected))
 		}
 		if opts.ShardReport != "" {
 			if err := writeShardReport(opts.ShardReport, r, s.Declared()); err != nil {
@@ -142,7 +143,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	rc.SilenceSkips = true
 	ginkgo.RunSpecs(failRecorder{}, "ombi-conformance", sc, rc)
 	res.Calls = s.Calls()
-	sort.SliceStable(res.Checks, func(i, j int) bool { return checks.AreaRank(res.Checks[i].Area) < checks.AreaRank(res.Checks[j].Area) })
+	sort.SliceStable(res.Checks, func(i, j int) bool {
+		return framework.AreaRank(res.Checks[i].Area) < framework.AreaRank(res.Checks[j].Area)
+	})
 	res.Duration = time.Since(start)
 	return res, finishReports(opts, res)
 }
@@ -200,7 +203,7 @@ func (failRecorder) Fail() {}
 // progress prints one line per area as the run moves through the areas.
 type progress struct {
 	out      io.Writer
-	declared checks.Declared
+	declared framework.Declared
 	start    time.Time
 	area     string
 	counts   [3]int // passed, failed, not run (skipped, unimplemented, not applicable)

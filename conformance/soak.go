@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 	"github.com/ombi-mcp/ombi-mcp/conformance/reports"
 )
@@ -84,8 +85,8 @@ func MutantArgs(self, server string, m mutant.Mutant, seed int64) []string {
 	if m.Filter != "" {
 		filter = "(" + m.Filter + ") && " + m.Area
 	}
-	args := []string{"--server", checks.ShellWord(self) + " mutate --mutant " + m.Name + " -- " + server,
-		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", checks.ProfileDesign}
+	args := []string{"--server", framework.ShellWord(self) + " mutate --mutant " + m.Name + " -- " + server,
+		"--label-filter", filter, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", framework.ProfileDesign}
 	if m.Focus != "" {
 		args = append(args, "--focus", m.Focus)
 	}
@@ -436,7 +437,7 @@ func soakMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "ombi-conformance soak: %v\n", err)
 			return ExitHarness
 		}
-		o.Server = checks.ShellWord(cmd[0])
+		o.Server = framework.ShellWord(cmd[0])
 	}
 	if *mutants != "" {
 		o.Mutants = strings.Split(*mutants, ",")

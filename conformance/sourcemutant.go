@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 )
@@ -20,11 +20,11 @@ import (
 // and seed. The run stops at the first failed check: one is enough to
 // kill the mutant.
 func SourceMutantArgs(bin string, m mutant.Source, seed int64) []string {
-	server := checks.ShellWord(bin)
+	server := framework.ShellWord(bin)
 	if m.Transport == harness.TransportHTTP {
 		server += " --http " + harness.AddrPlaceholder
 	}
-	args := []string{"--server", server, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", checks.ProfileDesign}
+	args := []string{"--server", server, "--seed", fmt.Sprint(seed), "--fail-fast", "--profile", framework.ProfileDesign}
 	if m.Transport != "" {
 		args = append(args, "--transport", m.Transport)
 	}

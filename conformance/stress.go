@@ -19,7 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
@@ -93,7 +93,7 @@ func Stress(ctx context.Context, o StressOptions) (StressResult, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	tables, err := checks.EmbeddedTables()
+	tables, err := framework.EmbeddedTables()
 	if err != nil {
 		return StressResult{}, err
 	}
@@ -211,7 +211,7 @@ func countStall(err error, stalls, failures *atomic.Int64) string {
 // stressMix is the calls a session cycles through: every valid example of
 // every tool the server lists, and a tools/list for every 50 of them. A
 // server that lists no tool of the tables is sent tools/list only.
-func stressMix(tools []*mcp.Tool, tables map[string]checks.Table) []stressCall {
+func stressMix(tools []*mcp.Tool, tables map[string]framework.Table) []stressCall {
 	var mix []stressCall
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
@@ -95,7 +95,7 @@ func (s Subject) ServerLine() (string, error) {
 	}
 	words[len(words)-1] = script
 	for i, w := range words {
-		words[i] = checks.ShellWord(w)
+		words[i] = framework.ShellWord(w)
 	}
 	return strings.Join(words, " "), nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
@@ -43,8 +44,8 @@ const (
 
 func (s *Suite) anyArea() {
 	var tools []*mcp.Tool
-	if s.scope != nil {
-		tools = s.scope.listed
+	if s.Listed() != nil {
+		tools = s.Listed()
 	}
 	// a live run without --allow-mutations calls read-only tools only
 	effect := func(readOnly bool) ginkgo.Labels {
@@ -53,7 +54,7 @@ func (s *Suite) anyArea() {
 		}
 		return nil
 	}
-	ginkgo.Describe("any", ginkgo.Label(LabelAny), func() {
+	ginkgo.Describe("any", ginkgo.Label(framework.LabelAny), func() {
 		for _, t := range tools {
 			s.ClauseItFor("ANY-SURFACE-001", t.Name, func() { s.anySurface(t) }, ginkgo.Label(LabelReadOnly), ownTool(t.Name))
 		}
@@ -106,7 +107,7 @@ func (s *Suite) keepMockState() {
 func (s *Suite) anySurface(t *mcp.Tool) {
 	ginkgo.GinkgoHelper()
 	var e errs
-	if !toolName.MatchString(t.Name) {
+	if !framework.ValidToolName(t.Name) {
 		e.addf("the name %q is not 1 to 128 of A-Z a-z 0-9 _ - .", t.Name)
 	}
 	switch d := strings.TrimSpace(t.Description); {
@@ -165,9 +166,7 @@ func (s *Suite) anyCall(ctx context.Context, srv *harness.Server, t *mcp.Tool, a
 	ginkgo.GinkgoHelper()
 	before := srv.StderrAll()
 	o, err := srv.CallRaw(ctx, t.Name, args)
-	s.mu.Lock()
-	s.calls++
-	s.mu.Unlock()
+	s.CountCall()
 	if err != nil {
 		s.forget(srv)
 		return nil, []string{fmt.Sprintf("the call got no answer: %v", err)}
@@ -195,7 +194,7 @@ func (s *Suite) anyExplore(ctx context.Context, t *mcp.Tool) {
 		s.fail(nil, "ANY-EXPLORE-001: %s: %v", t.Name, err)
 	}
 	if len(argsList) == 0 {
-		skipAs(StateNotApplicable, "the suite drew no argument object "+t.Name+"'s input schema accepts")
+		skipAs(framework.StateNotApplicable, "the suite drew no argument object "+t.Name+"'s input schema accepts")
 	}
 	out := outputSchema(t)
 	for _, args := range argsList {
@@ -280,7 +279,7 @@ func (s *Suite) anyRefuse(ctx context.Context, t *mcp.Tool) {
 	srv := s.anyServer(ctx)
 	cases := invalidArgs(t)
 	if len(cases) == 0 {
-		skipAs(StateNotApplicable, t.Name+"'s input schema refuses nothing the suite can build (no required, typed, enumerated or closed members)")
+		skipAs(framework.StateNotApplicable, t.Name+"'s input schema refuses nothing the suite can build (no required, typed, enumerated or closed members)")
 	}
 	for _, c := range cases {
 		o, breaches := s.anyCall(ctx, srv, t, c.args)
@@ -462,7 +461,7 @@ func (s *Suite) anyHang(ctx context.Context, tools []*mcp.Tool, kind string) {
 		s.expectNoBreach(o, breaches)
 		return
 	}
-	skipAs(StateNotApplicable, "no "+kind+" tool of the server reached upstream")
+	skipAs(framework.StateNotApplicable, "no "+kind+" tool of the server reached upstream")
 }
 
 // reachingArgs returns arguments whose call reached upstream and the
@@ -471,7 +470,7 @@ func (s *Suite) reachingArgs(ctx context.Context, srv *harness.Server, t *mcp.To
 	ginkgo.GinkgoHelper()
 	args, ok := s.tryReaching(ctx, srv, t)
 	if !ok {
-		skipAs(StateNotApplicable, "no schema-valid call of "+t.Name+" reached upstream")
+		skipAs(framework.StateNotApplicable, "no schema-valid call of "+t.Name+" reached upstream")
 	}
 	s.clean()
 	o, err := srv.CallRaw(ctx, t.Name, args)

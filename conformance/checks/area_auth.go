@@ -141,9 +141,9 @@ func (s *Suite) mediaAuth() {
 // modeChecks declare one check per auth mode the run tries: the server
 // must start in it.
 func (s *Suite) modeChecks() {
-	for _, mode := range s.opts.authModes() {
+	for _, mode := range s.opts.Modes() {
 		s.ClauseItFor("VERIFY-AUTH-STARTUP-001", "mode."+mode, func(ctx ginkgo.SpecContext) {
-			if refused, _ := s.scope.refusal(mode); refused != "" {
+			if refused, _ := s.Refusal(mode); refused != "" {
 				s.fail(nil, "the server did not start in auth mode %s (OMBI_AUTH_MODE=%s with its credentials), which the run judges (--auth-modes, default jwt,api_key: declare only the modes the server supports):\n%s",
 					mode, mode, refused)
 			}

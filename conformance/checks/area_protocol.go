@@ -55,14 +55,6 @@ func diffNames(got, want []string) (missing, extra []string) {
 	return missing, extra
 }
 
-func toolNames(tools []*mcp.Tool) []string {
-	var out []string
-	for _, t := range tools {
-		out = append(out, t.Name)
-	}
-	return out
-}
-
 func findTool(tools []*mcp.Tool, name string) *mcp.Tool {
 	for _, t := range tools {
 		if t.Name == name {

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
@@ -23,9 +24,6 @@ import (
 // not; no URI carries a secret or an upstream URL; authorization holds at
 // read time as for the tools. A server that declares no resources has
 // nothing judged here.
-
-// LabelResources is the area label of the resource checks.
-const LabelResources = "resources"
 
 // resourceSizeMeta is the _meta member a resource or template may declare
 // its size limit in (bytes); without one, anyResultMax bounds a read.
@@ -41,13 +39,13 @@ type resourceRef struct {
 }
 
 func (s *Suite) resourcesArea() {
-	ginkgo.Describe("resources", ginkgo.Label(LabelResources, LabelAny, LabelReadOnly), func() {
+	ginkgo.Describe("resources", ginkgo.Label(framework.LabelResources, framework.LabelAny, LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		s.ClauseItFor("RESOURCES-READ-001", "listed", func(ctx ginkgo.SpecContext) {
 			srv := s.anyServer(ctx)
 			refs := s.listedResources(ctx, srv)
 			if len(refs) == 0 {
-				skipAs(StateNotApplicable, "the server lists no resource")
+				skipAs(framework.StateNotApplicable, "the server lists no resource")
 			}
 			s.readAll(ctx, srv, refs)
 		})
@@ -55,7 +53,7 @@ func (s *Suite) resourcesArea() {
 			srv := s.anyServer(ctx)
 			refs := s.linkedResources(ctx, srv)
 			if len(refs) == 0 {
-				skipAs(StateNotApplicable, "no tool call of the suite returned a resource link")
+				skipAs(framework.StateNotApplicable, "no tool call of the suite returned a resource link")
 			}
 			s.readAll(ctx, srv, refs)
 		})
@@ -67,7 +65,7 @@ func (s *Suite) resourcesArea() {
 				refs = append(refs, resourceRef{uri: t.URITemplate, from: "resources/templates/list"})
 			}
 			if len(refs) == 0 {
-				skipAs(StateNotApplicable, "the server lists and links no resource")
+				skipAs(framework.StateNotApplicable, "the server lists and links no resource")
 			}
 			var e errs
 			for _, r := range refs {
@@ -82,7 +80,7 @@ func (s *Suite) resourcesArea() {
 			admin := s.anyServer(ctx)
 			refs := append(s.listedResources(ctx, admin), s.linkedResources(ctx, admin)...)
 			if len(refs) == 0 {
-				skipAs(StateNotApplicable, "the server lists and links no resource")
+				skipAs(framework.StateNotApplicable, "the server lists and links no resource")
 			}
 			user := s.fresh(ctx, s.plainUserConfig())
 			var e errs
@@ -105,7 +103,7 @@ func (s *Suite) resourcesArea() {
 			admin := s.anyServer(ctx)
 			logs := s.call(ctx, admin, "read_logs", map[string]any{"action": "list"})
 			if len(logs.Links) == 0 {
-				skipAs(StateNotApplicable, "read_logs links no resource")
+				skipAs(framework.StateNotApplicable, "read_logs links no resource")
 			}
 			core := s.shared(ctx, harness.Config{Bundles: "core"})
 			var e errs
@@ -176,7 +174,7 @@ func (s *Suite) collectLinks(ctx context.Context, srv *harness.Server) []resourc
 		tool string
 		args json.RawMessage
 	}
-	if s.profile != ProfileAny {
+	if s.Profile() != framework.ProfileAny {
 		for tool, args := range map[string]string{
 			"read_library": `{"action":"movie_images","kind":"poster","tmdb_id":603}`,
 			"read_logs":    `{"action":"list"}`,
@@ -189,8 +187,8 @@ func (s *Suite) collectLinks(ctx context.Context, srv *harness.Server) []resourc
 			}
 		}
 	}
-	if s.scope != nil {
-		for _, t := range s.scope.listed {
+	if s.Listed() != nil {
+		for _, t := range s.Listed() {
 			if t.Annotations == nil || !t.Annotations.ReadOnlyHint {
 				continue
 			}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // exampleRun is one schema example sent as real arguments.
 type exampleRun struct {
-	ex      Example
+	ex      framework.Example
 	valid   bool
 	empty   bool   // the {} probe of DECISIONS D1
 	derived string // "" for a table example, else the derivation (extra, enum-code, page-limit)
@@ -27,7 +28,7 @@ var enumFields = []string{"status", "request_type", "agent", "notification_type"
 // derive builds invalid variants of a valid example: an unexpected
 // property, a *_code twin of each enum label field it carries, and a page
 // limit over 100.
-func derive(ex Example) []exampleRun {
+func derive(ex framework.Example) []exampleRun {
 	var args map[string]json.RawMessage
 	if json.Unmarshal(ex.Args, &args) != nil || args == nil {
 		return nil
@@ -39,7 +40,7 @@ func derive(ex Example) []exampleRun {
 		}
 		mutate(m)
 		b, _ := json.Marshal(m)
-		return exampleRun{ex: Example{Name: ex.Name + " + " + name, Args: b}, derived: kind}
+		return exampleRun{ex: framework.Example{Name: ex.Name + " + " + name, Args: b}, derived: kind}
 	}
 	out := []exampleRun{variant("extra", "unexpected_property", func(m map[string]json.RawMessage) {
 		m["unexpected_property"] = json.RawMessage(`true`)
@@ -164,7 +165,7 @@ func (s *Suite) schemaTool(t spec.Tool) {
 			for _, ex := range table.Invalid {
 				runs = append(runs, exampleRun{ex: ex, out: s.callUnchecked(ctx, srv, name, ex.Args)})
 			}
-			runs = append(runs, exampleRun{ex: Example{Name: "empty object", Args: json.RawMessage(`{}`)}, empty: true, valid: s.h.Validator.ValidateInput(name, json.RawMessage(`{}`)) == nil})
+			runs = append(runs, exampleRun{ex: framework.Example{Name: "empty object", Args: json.RawMessage(`{}`)}, empty: true, valid: s.h.Validator.ValidateInput(name, json.RawMessage(`{}`)) == nil})
 			last := &runs[len(runs)-1]
 			last.out = s.callUnchecked(ctx, srv, name, last.ex.Args)
 		})

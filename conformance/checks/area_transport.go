@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
@@ -78,7 +79,7 @@ func (s *Suite) transportChecks() {
 				}
 			}
 			s.expectNone(e, "a request whose Origin the server does not allow must be refused with 403 (DNS rebinding)")
-		}, ginkgo.Label(LabelAny))
+		}, ginkgo.Label(framework.LabelAny))
 		s.ClauseIt("MCP-HTTP-AUTH-001", func(ctx ginkgo.SpecContext) {
 			s.requireTool("read_search") // the design's OMBI_MCP_TOKEN (docs/server.md)
 			token := randomToken()
@@ -111,7 +112,7 @@ func (s *Suite) transportChecks() {
 		}, ginkgo.Label(LabelNeedsMock))
 		s.ClauseIt("MCP-HTTP-DRAIN-001", func(ctx ginkgo.SpecContext) {
 			s.drainCheck(ctx)
-		}, ginkgo.Label(LabelNeedsMock, LabelAny))
+		}, ginkgo.Label(LabelNeedsMock, framework.LabelAny))
 	})
 }
 
@@ -158,7 +159,7 @@ const initializeFrame = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":
 func (s *Suite) httpServer(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
 	if !s.h.Target.IsHTTP() {
-		skipAs(StateNotApplicable, "a rule of Streamable HTTP; the server is judged on stdio (--transport http judges it)")
+		skipAs(framework.StateNotApplicable, "a rule of Streamable HTTP; the server is judged on stdio (--transport http judges it)")
 	}
 	return s.fresh(ctx, cfg)
 }
@@ -197,12 +198,12 @@ func (s *Suite) drainCheck(ctx context.Context) {
 	srv := s.httpServer(ctx, cfg)
 	health := strings.TrimSuffix(srv.Endpoint(), s.mcpPath()) + "/healthz"
 	if code := s.get(ctx, health); code != http.StatusOK {
-		skipAs(StateNotApplicable, fmt.Sprintf("the server has no /healthz (GET answered %d)", code))
+		skipAs(framework.StateNotApplicable, fmt.Sprintf("the server has no /healthz (GET answered %d)", code))
 	}
 	var tool *mcp.Tool
 	var args json.RawMessage
-	if s.scope != nil {
-		for _, t := range s.scope.listed {
+	if s.Listed() != nil {
+		for _, t := range s.Listed() {
 			if t.Annotations == nil || !t.Annotations.ReadOnlyHint {
 				continue
 			}
@@ -213,7 +214,7 @@ func (s *Suite) drainCheck(ctx context.Context) {
 		}
 	}
 	if tool == nil {
-		skipAs(StateNotApplicable, "no read-only tool of the server reached upstream")
+		skipAs(framework.StateNotApplicable, "no read-only tool of the server reached upstream")
 	}
 	s.clean()
 	if err := s.h.Upstream.InjectFault(mockombi.Fault{Path: "/**", DelayMS: int(4 * drainTimeout / time.Millisecond)}); err != nil {
@@ -231,7 +232,7 @@ func (s *Suite) drainCheck(ctx context.Context) {
 	// the call is in flight once Ombi has seen it
 	m := s.h.Upstream.Mock()
 	if m == nil {
-		skipAs(StateNotApplicable, "needs the embedded mock, to know when the call is in flight")
+		skipAs(framework.StateNotApplicable, "needs the embedded mock, to know when the call is in flight")
 	}
 	for deadline := time.Now().Add(5 * time.Second); len(m.InFlight()) == 0; {
 		if time.Now().After(deadline) {

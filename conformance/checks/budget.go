@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/gen"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
@@ -82,7 +83,7 @@ const budgetEdgeExamples = 8
 func (p *properties) budgetEdges(ctx context.Context, env *propEnv, ctl *controls, tool string) {
 	ginkgo.GinkgoHelper()
 	tried := 0
-	p.edgeExamples(ctx, ctl, budgetEdgeExamples, func(ex Example, c *control) bool {
+	p.edgeExamples(ctx, ctl, budgetEdgeExamples, func(ex framework.Example, c *control) bool {
 		if len(c.bodies) == 0 {
 			return false
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/gen"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
@@ -108,7 +109,7 @@ func (p *properties) fabricateCheck(ctx context.Context, tool string) {
 func (p *properties) fabricateEdges(ctx context.Context, env *propEnv, ctl *controls, tool string) {
 	ginkgo.GinkgoHelper()
 	tried := 0
-	p.edgeExamples(ctx, ctl, fabricateEdgeExamples, func(ex Example, c *control) bool {
+	p.edgeExamples(ctx, ctl, fabricateEdgeExamples, func(ex framework.Example, c *control) bool {
 		tried++
 		rep := &caseReport{Tool: tool, Args: string(ex.Args), Upstream: "the mock's own answers", Outcome: c.out}
 		if rep.Observed = fabrication(c.out, evidenceOf(c.out)); rep.Observed != "" {

@@ -18,16 +18,12 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/gen"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
-
-// ChecksEnv names the environment variable that sets how many generated
-// cases each property check tries (default: per property, see
-// propertyCases). More cases find rarer defects and take longer.
-const ChecksEnv = "CONFORMANCE_RAPID_CHECKS"
 
 // Default cases per property check. The leak, fault and fuzz properties
 // have one check per catalogue tool, budget and fabricate one per
@@ -128,7 +124,7 @@ func (p *properties) drawCase(ctx context.Context, t *rapid.T, ctl *controls, ar
 // edgeExamples calls each with one valid table example per action (at
 // most max actions) and its unfaulted run; an example each does not use
 // (it returns false) leaves its action to the next one.
-func (p *properties) edgeExamples(ctx context.Context, ctl *controls, max int, each func(ex Example, c *control) bool) {
+func (p *properties) edgeExamples(ctx context.Context, ctl *controls, max int, each func(ex framework.Example, c *control) bool) {
 	ginkgo.GinkgoHelper()
 	seenAction := map[string]bool{}
 	for _, ex := range p.s.tables[ctl.tool].Valid {
@@ -178,7 +174,7 @@ func (p *properties) summary(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fmt.Fprintf(w, "\nproperty cases tried (%s=N for more):\n", ChecksEnv)
+	fmt.Fprintf(w, "\nproperty cases tried (%s=N for more):\n", framework.ChecksEnv)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %6d cases (+%d runs shrinking), %d checks falsified\n", n, p.tried[n], p.shrunk[n], p.failed[n])
 	}
@@ -186,7 +182,7 @@ func (p *properties) summary(w io.Writer) {
 
 // cases returns how many cases one check of a property tries.
 func cases(property string) int {
-	if v, err := strconv.Atoi(os.Getenv(ChecksEnv)); err == nil && v > 0 {
+	if v, err := strconv.Atoi(os.Getenv(framework.ChecksEnv)); err == nil && v > 0 {
 		return v
 	}
 	return propertyCases[property]
@@ -267,7 +263,7 @@ func (t *propTB) Failed() bool   { return t.failed }
 // returns nil when the case holds, or the report of a falsified case.
 func (p *properties) check(property string, body func(t *rapid.T) *caseReport) {
 	ginkgo.GinkgoHelper()
-	c := p.s.checks.current()
+	c := p.s.Current()
 	runSeed := ginkgo.GinkgoRandomSeed()
 	n := cases(property)
 	if err := configureRapid(n, rapidSeed(runSeed, c.ID)); err != nil {
@@ -431,9 +427,7 @@ func (e *propEnv) call(ctx context.Context, tool string, args json.RawMessage) (
 		return nil, err
 	}
 	o, err := srv.CallRaw(ctx, tool, args)
-	e.p.s.mu.Lock()
-	e.p.s.calls++
-	e.p.s.mu.Unlock()
+	e.p.s.CountCall()
 	if err != nil {
 		e.restart()
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
@@ -176,4 +177,13 @@ func pathOnly(p string) string {
 		return p[:i]
 	}
 	return p
+}
+
+// validateRaw validates a JSON text against a compiled schema.
+func validateRaw(sch *jsonschema.Schema, raw []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("decode example: %w", err)
+	}
+	return sch.Validate(inst)
 }

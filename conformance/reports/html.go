@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/internal/buildinfo"
 	"github.com/ombi-mcp/ombi-mcp/spec"
@@ -41,7 +41,7 @@ func FirstLine(s string) string {
 
 // htmlStates are the states of a check in report order: the columns of
 // the HTML report's summary tables.
-var htmlStates = []string{checks.StatePassed, checks.StateFailed, checks.StateExpected, checks.StateStale, checks.StateSkipped, checks.StateUnimplemented, checks.StateNotApplicable}
+var htmlStates = []string{framework.StatePassed, framework.StateFailed, framework.StateExpected, framework.StateStale, framework.StateSkipped, framework.StateUnimplemented, framework.StateNotApplicable}
 
 // WriteHTML writes the --html report of a run to w: one self-contained
 // page (inline CSS, no script, no external asset) with the run's facts
@@ -49,7 +49,7 @@ var htmlStates = []string{checks.StatePassed, checks.StateFailed, checks.StateEx
 // its clause, the failure message and the line that reruns the check.
 // Every string is escaped: a failure message is shown as text, whatever
 // it contains.
-func WriteHTML(w io.Writer, opts checks.Options, r *checks.Result) error {
+func WriteHTML(w io.Writer, opts framework.Options, r *framework.Result) error {
 	var b bytes.Buffer
 	if err := htmlReport.Execute(&b, newHTMLPage(opts, r, time.Now())); err != nil {
 		return fmt.Errorf("render html report: %w", err)
@@ -61,7 +61,7 @@ func WriteHTML(w io.Writer, opts checks.Options, r *checks.Result) error {
 }
 
 // WriteHTMLFile writes the --html report of a run to path.
-func WriteHTMLFile(path string, opts checks.Options, r *checks.Result) error {
+func WriteHTMLFile(path string, opts framework.Options, r *framework.Result) error {
 	var b bytes.Buffer
 	if err := WriteHTML(&b, opts, r); err != nil {
 		return err
@@ -113,7 +113,7 @@ type htmlRow struct {
 // ran reports whether a check of the row was executed.
 func (r htmlRow) ran() bool {
 	for _, c := range r.Counts {
-		if c.State != checks.StateSkipped && c.N > 0 {
+		if c.State != framework.StateSkipped && c.N > 0 {
 			return true
 		}
 	}
@@ -145,7 +145,7 @@ type htmlSkip struct {
 // only the first failure's message starts unfolded.
 const openFailures = 3
 
-func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage {
+func newHTMLPage(opts framework.Options, r *framework.Result, now time.Time) htmlPage {
 	p := htmlPage{
 		Server: opts.Target.String(), Upstream: "embedded mock Ombi", Protocol: harness.ProtocolVersion,
 		Version: buildinfo.Version(), Date: now.UTC().Format("2006-01-02 15:04:05 UTC"),
@@ -168,8 +168,8 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 	for _, c := range Slowest(r, 5) {
 		p.Slowest = append(p.Slowest, htmlSlow{ID: c.ID, Took: c.Duration.Round(100 * time.Millisecond).String()})
 	}
-	p.Areas, p.Total = htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Area, "(none)") }, false)
-	tools, _ := htmlTally(r.Checks, func(c checks.CheckResult) string { return htmlName(c.Tool, "(general)") }, true)
+	p.Areas, p.Total = htmlTally(r.Checks, func(c framework.CheckResult) string { return htmlName(c.Area, "(none)") }, false)
+	tools, _ := htmlTally(r.Checks, func(c framework.CheckResult) string { return htmlName(c.Tool, "(general)") }, true)
 	for _, t := range tools {
 		if t.ran() {
 			p.Tools = append(p.Tools, t)
@@ -182,17 +182,17 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 	var order [][2]string
 	for _, c := range r.Checks {
 		switch c.State {
-		case checks.StateFailed, checks.StateExpected, checks.StateStale:
+		case framework.StateFailed, framework.StateExpected, framework.StateStale:
 			f := newHTMLFailure(opts, r.Seed, c)
 			switch c.State {
-			case checks.StateFailed:
+			case framework.StateFailed:
 				p.Failures = append(p.Failures, f)
-			case checks.StateExpected:
+			case framework.StateExpected:
 				p.Expected = append(p.Expected, f)
 			default:
 				p.Stale = append(p.Stale, f)
 			}
-		case checks.StateSkipped, checks.StateUnimplemented, checks.StateNotApplicable:
+		case framework.StateSkipped, framework.StateUnimplemented, framework.StateNotApplicable:
 			if c.Reason == "" {
 				continue
 			}
@@ -214,7 +214,7 @@ func newHTMLPage(opts checks.Options, r *checks.Result, now time.Time) htmlPage 
 
 // htmlTally counts the checks per state in groups named by name, in order of
 // first appearance, or sorted by name with the general group first.
-func htmlTally(cs []checks.CheckResult, name func(checks.CheckResult) string, sorted bool) ([]htmlRow, htmlRow) {
+func htmlTally(cs []framework.CheckResult, name func(framework.CheckResult) string, sorted bool) ([]htmlRow, htmlRow) {
 	col := map[string]int{}
 	for i, s := range htmlStates {
 		col[s] = i
@@ -239,7 +239,7 @@ func htmlTally(cs []checks.CheckResult, name func(checks.CheckResult) string, so
 		}
 		j, ok := col[c.State]
 		if !ok {
-			j = col[checks.StateSkipped]
+			j = col[framework.StateSkipped]
 		}
 		rows[i].Counts[j].N++
 		total.Counts[j].N++
@@ -263,7 +263,7 @@ func htmlName(s, none string) string {
 	return s
 }
 
-func newHTMLFailure(opts checks.Options, seed int64, c checks.CheckResult) htmlFailure {
+func newHTMLFailure(opts framework.Options, seed int64, c framework.CheckResult) htmlFailure {
 	msg := strings.TrimRight(ansiEscape.ReplaceAllString(c.Failure, ""), "\n")
 	f := htmlFailure{
 		ID: htmlName(c.ID, c.Text), State: c.State, Area: htmlName(c.Area, "(none)"), Tool: htmlName(c.Tool, "(general)"),
@@ -300,16 +300,16 @@ func newHTMLFailure(opts checks.Options, seed int64, c checks.CheckResult) htmlF
 // htmlRerun is the command that reruns one check as the suite's own
 // rerun line builds it: the invocation's flags, the run's seed and a
 // focus on the check alone, after a non-default case count.
-func htmlRerun(opts checks.Options, seed int64, checkID string) string {
+func htmlRerun(opts framework.Options, seed int64, checkID string) string {
 	words := opts.Rerun
 	if len(words) == 0 {
-		words = []string{"ombi-conformance", "--server", checks.ShellQuote(opts.Target.String())}
+		words = []string{"ombi-conformance", "--server", framework.ShellQuote(opts.Target.String())}
 	}
 	var b strings.Builder
-	if v := os.Getenv(checks.ChecksEnv); v != "" {
-		fmt.Fprintf(&b, "%s=%s ", checks.ChecksEnv, checks.ShellWord(v))
+	if v := os.Getenv(framework.ChecksEnv); v != "" {
+		fmt.Fprintf(&b, "%s=%s ", framework.ChecksEnv, framework.ShellWord(v))
 	}
-	fmt.Fprintf(&b, "%s --seed %d --focus %s", strings.Join(words, " "), seed, checks.ShellQuote(regexp.QuoteMeta(checkID)))
+	fmt.Fprintf(&b, "%s --seed %d --focus %s", strings.Join(words, " "), seed, framework.ShellQuote(regexp.QuoteMeta(checkID)))
 	return b.String()
 }
 

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
@@ -39,8 +39,8 @@ type JSON struct {
 	Profile string `json:"profile,omitempty"`
 	// Tools and AuthModes are what the preflight learned of the server:
 	// in profile any, its own tools.
-	Tools     []checks.ToolStatus `json:"tools,omitempty"`
-	AuthModes []checks.ModeStatus `json:"auth_modes,omitempty"`
+	Tools     []framework.ToolStatus `json:"tools,omitempty"`
+	AuthModes []framework.ModeStatus `json:"auth_modes,omitempty"`
 	// HarnessError is set when the run could not judge the server at all
 	// (it started in no auth mode, say); Checks is then empty.
 	HarnessError string `json:"harness_error,omitempty"`
@@ -60,7 +60,7 @@ func ReadJSON(path string) (*JSON, error) {
 }
 
 // WriteJSON writes the --json report of a run to path.
-func WriteJSON(path string, opts checks.Options, r *checks.Result) error {
+func WriteJSON(path string, opts framework.Options, r *framework.Result) error {
 	rep := JSON{Server: opts.Target.String(), Protocol: harness.ProtocolVersion, Seed: r.Seed,
 		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Millis: r.Duration.Milliseconds(), Counts: map[string]int{},
 		Profile: r.Profile, Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError}

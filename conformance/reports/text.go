@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 )
 
 // Verdict is a run's verdict in one word, its exit code and why:
@@ -15,7 +15,7 @@ import (
 // on what it judged while checks of catalogue tools the server does not
 // implement were left unjudged (a partial implementation, never a bare
 // PASS); the why of a PARTIAL says how much was judged.
-func Verdict(r *checks.Result) (word string, exit int, why string) {
+func Verdict(r *framework.Result) (word string, exit int, why string) {
 	executed := r.Executed()
 	switch {
 	case r.HarnessError != "":
@@ -23,18 +23,18 @@ func Verdict(r *checks.Result) (word string, exit int, why string) {
 	case executed == 0:
 		return "NOTHING RAN", ExitHarness, "no check executed: check --label-filter and --focus"
 	case !r.OK():
-		why = fmt.Sprintf("%d failed unexpectedly", r.Count(checks.StateFailed))
-		if n := r.Count(checks.StateStale); n > 0 {
+		why = fmt.Sprintf("%d failed unexpectedly", r.Count(framework.StateFailed))
+		if n := r.Count(framework.StateStale); n > 0 {
 			why += fmt.Sprintf(", %d stale (listed in the baseline but passing)", n)
 		}
 		return "FAIL", ExitFail, why
 	}
 	why = fmt.Sprintf("%d checks executed, none failed unexpectedly", executed)
-	if n := r.Count(checks.StateExpected); n > 0 {
+	if n := r.Count(framework.StateExpected); n > 0 {
 		why += fmt.Sprintf(" (%d expected failures)", n)
 	}
-	if n := r.Count(checks.StateUnimplemented); n > 0 {
-		judged := len(r.Checks) - r.Count(checks.StateNotApplicable) - r.Count(checks.StateSkipped)
+	if n := r.Count(framework.StateUnimplemented); n > 0 {
+		judged := len(r.Checks) - r.Count(framework.StateNotApplicable) - r.Count(framework.StateSkipped)
 		return "PARTIAL", ExitPass, fmt.Sprintf("%s; %d of %d checks (%d%%) are unimplemented: the server does not list or declare their tools or auth modes", why, n, judged, 100*n/max(judged, 1))
 	}
 	return "PASS", ExitPass, why
@@ -50,11 +50,11 @@ type FailureGroup struct {
 
 // FailureGroups groups the unexpected failures of a run by clause, the
 // largest group first.
-func FailureGroups(r *checks.Result) []FailureGroup {
+func FailureGroups(r *framework.Result) []FailureGroup {
 	var out []FailureGroup
 	at := map[string]int{}
 	for _, c := range r.Checks {
-		if c.State != checks.StateFailed {
+		if c.State != framework.StateFailed {
 			continue
 		}
 		i, ok := at[c.Clause]
@@ -70,8 +70,8 @@ func FailureGroups(r *checks.Result) []FailureGroup {
 }
 
 // Slowest returns the n checks of a run that took longest, longest first.
-func Slowest(r *checks.Result, n int) []checks.CheckResult {
-	var ran []checks.CheckResult
+func Slowest(r *framework.Result, n int) []framework.CheckResult {
+	var ran []framework.CheckResult
 	for _, c := range r.Checks {
 		if c.Duration > 0 {
 			ran = append(ran, c)
@@ -82,7 +82,7 @@ func Slowest(r *checks.Result, n int) []checks.CheckResult {
 }
 
 // Summary writes the text report of a run: the per-area table and the verdict lines.
-func Summary(w io.Writer, r *checks.Result) {
+func Summary(w io.Writer, r *framework.Result) {
 	type row struct{ passed, failed, expected, stale, skipped, unimplemented, na int }
 	rows := map[string]*row{}
 	var order []string
@@ -96,17 +96,17 @@ func Summary(w io.Writer, r *checks.Result) {
 			order = append(order, a)
 		}
 		switch c.State {
-		case checks.StatePassed:
+		case framework.StatePassed:
 			rows[a].passed++
-		case checks.StateFailed:
+		case framework.StateFailed:
 			rows[a].failed++
-		case checks.StateExpected:
+		case framework.StateExpected:
 			rows[a].expected++
-		case checks.StateStale:
+		case framework.StateStale:
 			rows[a].stale++
-		case checks.StateUnimplemented:
+		case framework.StateUnimplemented:
 			rows[a].unimplemented++
-		case checks.StateNotApplicable:
+		case framework.StateNotApplicable:
 			rows[a].na++
 		default:
 			rows[a].skipped++
@@ -132,7 +132,7 @@ func Summary(w io.Writer, r *checks.Result) {
 	reasons := map[string]int{}
 	var why []string
 	for _, c := range r.Checks {
-		if c.State == checks.StateUnimplemented && !strings.HasPrefix(c.Reason, checks.ToolReasonPrefix) {
+		if c.State == framework.StateUnimplemented && !strings.HasPrefix(c.Reason, framework.ToolReasonPrefix) {
 			if reasons[c.Reason] == 0 {
 				why = append(why, c.Reason)
 			}
@@ -144,7 +144,7 @@ func Summary(w io.Writer, r *checks.Result) {
 	}
 	reasons, why = map[string]int{}, nil
 	for _, c := range r.Checks {
-		if c.State == checks.StateSkipped && c.Reason != "" {
+		if c.State == framework.StateSkipped && c.Reason != "" {
 			if reasons[c.Reason] == 0 {
 				why = append(why, c.Reason)
 			}
@@ -156,9 +156,9 @@ func Summary(w io.Writer, r *checks.Result) {
 	}
 	for _, c := range r.Checks {
 		switch c.State {
-		case checks.StateFailed:
+		case framework.StateFailed:
 			fmt.Fprintf(w, "FAILED  %s\n", c.ID)
-		case checks.StateStale:
+		case framework.StateStale:
 			fmt.Fprintf(w, "STALE   %s (listed as an expected failure but passes: remove it from the baseline)\n", c.ID)
 		}
 	}
@@ -174,7 +174,7 @@ func Summary(w io.Writer, r *checks.Result) {
 // toolSummary writes one row per catalogue tool: implemented (listed),
 // declared, and its checks by state. Checks of no tool are the "(general)"
 // row.
-func toolSummary(w io.Writer, r *checks.Result) {
+func toolSummary(w io.Writer, r *framework.Result) {
 	if len(r.Tools) == 0 {
 		return
 	}
@@ -187,11 +187,11 @@ func toolSummary(w io.Writer, r *checks.Result) {
 			rows[c.Tool] = x
 		}
 		switch c.State {
-		case checks.StatePassed:
+		case framework.StatePassed:
 			x.passed++
-		case checks.StateFailed, checks.StateStale:
+		case framework.StateFailed, framework.StateStale:
 			x.failed++
-		case checks.StateUnimplemented:
+		case framework.StateUnimplemented:
 			x.unimplemented++
 		default:
 			x.other++

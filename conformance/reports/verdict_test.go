@@ -6,31 +6,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
+	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
 )
 
 func TestVerdict(t *testing.T) {
-	run := func(states ...string) *checks.Result {
-		r := &checks.Result{}
+	run := func(states ...string) *framework.Result {
+		r := &framework.Result{}
 		for _, s := range states {
-			r.Checks = append(r.Checks, checks.CheckResult{State: s})
+			r.Checks = append(r.Checks, framework.CheckResult{State: s})
 		}
 		return r
 	}
 	tests := []struct {
 		name string
-		r    *checks.Result
+		r    *framework.Result
 		word string
 		exit int
 		why  string
 	}{
-		{"harness error", &checks.Result{HarnessError: "the server did not start"}, "HARNESS ERROR", ExitHarness, "did not start"},
-		{"nothing ran", run(checks.StateSkipped, checks.StateUnimplemented), "NOTHING RAN", ExitHarness, "no check executed"},
-		{"a failure", run(checks.StatePassed, checks.StateFailed, checks.StateUnimplemented), "FAIL", ExitFail, "1 failed unexpectedly"},
-		{"a stale baseline entry", run(checks.StatePassed, checks.StateStale), "FAIL", ExitFail, "1 stale"},
-		{"every check judged", run(checks.StatePassed, checks.StatePassed, checks.StateNotApplicable), "PASS", ExitPass, "2 checks executed"},
-		{"an expected failure", run(checks.StatePassed, checks.StateExpected), "PASS", ExitPass, "1 expected failures"},
-		{"a partial implementation", run(checks.StatePassed, checks.StateUnimplemented, checks.StateUnimplemented, checks.StateUnimplemented, checks.StateNotApplicable),
+		{"harness error", &framework.Result{HarnessError: "the server did not start"}, "HARNESS ERROR", ExitHarness, "did not start"},
+		{"nothing ran", run(framework.StateSkipped, framework.StateUnimplemented), "NOTHING RAN", ExitHarness, "no check executed"},
+		{"a failure", run(framework.StatePassed, framework.StateFailed, framework.StateUnimplemented), "FAIL", ExitFail, "1 failed unexpectedly"},
+		{"a stale baseline entry", run(framework.StatePassed, framework.StateStale), "FAIL", ExitFail, "1 stale"},
+		{"every check judged", run(framework.StatePassed, framework.StatePassed, framework.StateNotApplicable), "PASS", ExitPass, "2 checks executed"},
+		{"an expected failure", run(framework.StatePassed, framework.StateExpected), "PASS", ExitPass, "1 expected failures"},
+		{"a partial implementation", run(framework.StatePassed, framework.StateUnimplemented, framework.StateUnimplemented, framework.StateUnimplemented, framework.StateNotApplicable),
 			"PARTIAL", ExitPass, "3 of 4 checks (75%) are unimplemented"},
 	}
 	for _, tt := range tests {
@@ -44,9 +44,9 @@ func TestVerdict(t *testing.T) {
 }
 
 func TestSlowest(t *testing.T) {
-	r := &checks.Result{}
+	r := &framework.Result{}
 	for i, ms := range []int{30, 0, 10, 50, 20} {
-		c := checks.CheckResult{State: checks.StatePassed, Duration: time.Duration(ms) * time.Millisecond}
+		c := framework.CheckResult{State: framework.StatePassed, Duration: time.Duration(ms) * time.Millisecond}
 		c.ID = fmt.Sprint("c", i)
 		r.Checks = append(r.Checks, c)
 	}
@@ -63,12 +63,12 @@ func TestSlowest(t *testing.T) {
 }
 
 func TestFailureGroups(t *testing.T) {
-	r := &checks.Result{}
+	r := &framework.Result{}
 	for _, c := range []struct{ id, clause, state string }{
-		{"A.1", "A", checks.StateFailed}, {"B.1", "B", checks.StateFailed}, {"A.2", "A", checks.StateFailed},
-		{"A.3", "A", checks.StatePassed}, {"C.1", "C", checks.StateExpected},
+		{"A.1", "A", framework.StateFailed}, {"B.1", "B", framework.StateFailed}, {"A.2", "A", framework.StateFailed},
+		{"A.3", "A", framework.StatePassed}, {"C.1", "C", framework.StateExpected},
 	} {
-		cr := checks.CheckResult{State: c.state}
+		cr := framework.CheckResult{State: c.state}
 		cr.ID, cr.Clause = c.id, c.clause
 		r.Checks = append(r.Checks, cr)
 	}

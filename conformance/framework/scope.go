@@ -1,15 +1,13 @@
-package checks
+package framework
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/onsi/ginkgo/v2"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/spec"
@@ -90,9 +88,9 @@ func DeclaredTools(tools, bundles []string) (map[string]bool, error) {
 	return out, nil
 }
 
-// authModes are the modes this run tries: a live run uses its one
+// Modes are the auth modes this run tries: a live run uses its one
 // configured mode, a mock run the declared ones (both by default).
-func (o Options) authModes() []string {
+func (o Options) Modes() []string {
 	if o.OmbiURL != "" {
 		if o.AuthMode == "" {
 			return []string{"jwt"}
@@ -116,7 +114,7 @@ func (s *Suite) preflight(ctx context.Context) error {
 	sc := &scope{tools: map[string]ToolStatus{}}
 	var listed []string
 	var reasons []string
-	for _, mode := range s.opts.authModes() {
+	for _, mode := range s.opts.Modes() {
 		tools, err := s.listIn(ctx, mode)
 		if err != nil {
 			sc.modes = append(sc.modes, ModeStatus{Mode: mode, Refused: err.Error()})
@@ -125,7 +123,7 @@ func (s *Suite) preflight(ctx context.Context) error {
 		}
 		sc.modes = append(sc.modes, ModeStatus{Mode: mode})
 		if sc.mode == "" {
-			sc.mode, listed, sc.listed = mode, toolNames(tools), tools
+			sc.mode, listed, sc.listed = mode, ToolNames(tools), tools
 		}
 	}
 	for _, t := range spec.Tools() {
@@ -190,9 +188,9 @@ func (sc *scope) describe(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// judged reports whether checks of a catalogue tool run. Names outside the
+// Judged reports whether checks of a catalogue tool run. Names outside the
 // catalogue (and every tool before the preflight) are judged.
-func (s *Suite) judged(tool string) bool {
+func (s *Suite) Judged(tool string) bool {
 	if s.scope == nil {
 		return true
 	}
@@ -200,29 +198,29 @@ func (s *Suite) judged(tool string) bool {
 	return !ok || t.Judged()
 }
 
-// judgedTools are the catalogue tools whose checks run, in catalogue order.
-func (s *Suite) judgedTools() []spec.Tool {
+// JudgedTools are the catalogue tools whose checks run, in catalogue order.
+func (s *Suite) JudgedTools() []spec.Tool {
 	var out []spec.Tool
 	for _, t := range spec.Tools() {
-		if s.judged(t.Name) {
+		if s.Judged(t.Name) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// requireTool ends the current check as unimplemented when it needs a tool
+// RequireTool ends the current check as unimplemented when it needs a tool
 // the server neither lists nor declares.
-func (s *Suite) requireTool(tool string) {
-	if !s.judged(tool) {
-		skipAs(StateUnimplemented, ToolReasonPrefix+tool+" (declare it with --tools or --bundles to have it judged)")
+func (s *Suite) RequireTool(tool string) {
+	if !s.Judged(tool) {
+		SkipAs(StateUnimplemented, ToolReasonPrefix+tool+" (declare it with --tools or --bundles to have it judged)")
 	}
 }
 
-// requireMode ends the current check as unimplemented when it needs an
+// RequireMode ends the current check as unimplemented when it needs an
 // auth mode the run does not judge: refused by the server (which fails
 // VERIFY-AUTH-STARTUP-001.mode.MODE) or not declared with --auth-modes.
-func (s *Suite) requireMode(mode string) {
+func (s *Suite) RequireMode(mode string) {
 	if s.scope == nil || s.opts.OmbiURL != "" {
 		return
 	}
@@ -232,14 +230,50 @@ func (s *Suite) requireMode(mode string) {
 	refused, tried := s.scope.refusal(mode)
 	switch {
 	case !tried:
-		skipAs(StateUnimplemented, "needs auth mode "+mode+", not among --auth-modes")
+		SkipAs(StateUnimplemented, "needs auth mode "+mode+", not among --auth-modes")
 	case refused != "":
-		skipAs(StateUnimplemented, "needs auth mode "+mode+", which the server refused to start in")
+		SkipAs(StateUnimplemented, "needs auth mode "+mode+", which the server refused to start in")
 	}
 }
 
-// refusal reports why the server refused to start in an auth mode ("" when
-// it started), and whether the run tried that mode at all.
+// Refusal reports why the server refused to start in an auth mode ("" when
+// it started), and whether the run tried that mode at all; before the
+// preflight, "" and false.
+func (s *Suite) Refusal(mode string) (refused string, tried bool) {
+	if s.scope == nil {
+		return "", false
+	}
+	return s.scope.refusal(mode)
+}
+
+// Listed are the tools the server lists with every bundle enabled, in its
+// order, in the first auth mode it started in; nil before the preflight.
+func (s *Suite) Listed() []*mcp.Tool {
+	if s.scope == nil {
+		return nil
+	}
+	return s.scope.listed
+}
+
+// ToolStatus is what the preflight learned of a catalogue tool; false
+// before the preflight and for a name outside the catalogue.
+func (s *Suite) ToolStatus(tool string) (ToolStatus, bool) {
+	if s.scope == nil {
+		return ToolStatus{}, false
+	}
+	st, ok := s.scope.tools[tool]
+	return st, ok
+}
+
+// ToolNames are the names of tools, in their order.
+func ToolNames(tools []*mcp.Tool) []string {
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
 func (sc *scope) refusal(name string) (refused string, tried bool) {
 	for _, m := range sc.modes {
 		if m.Mode == name {
@@ -249,39 +283,13 @@ func (sc *scope) refusal(name string) (refused string, tried bool) {
 	return "", false
 }
 
-// judgedNames keeps the names whose checks run.
-func (s *Suite) judgedNames(names []string) []string {
+// JudgedNames keeps the names whose checks run.
+func (s *Suite) JudgedNames(names []string) []string {
 	var out []string
 	for _, n := range names {
-		if s.judged(n) {
+		if s.Judged(n) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-// catalogueCheck is the one check of the tool catalogue: with every
-// bundle enabled the server lists catalogue names only, every declared
-// tool among them. Tools neither listed nor declared make it
-// unimplemented, naming them.
-func (s *Suite) catalogueCheck() {
-	s.ClauseItFor("VERIFY-CATALOGUE-NAMES-001", "all-bundles", func(ctx ginkgo.SpecContext) {
-		tools, _ := s.shared(ctx, s.allConfig()).Tools(ctx)
-		missing, extra := diffNames(toolNames(tools), catalogueNames(harness.AllBundles))
-		var declaredMissing, undeclared []string
-		for _, name := range missing {
-			if s.scope != nil && !s.scope.tools[name].Declared {
-				undeclared = append(undeclared, name)
-			} else {
-				declaredMissing = append(declaredMissing, name)
-			}
-		}
-		s.expect(len(extra) == 0 && len(declaredMissing) == 0, nil,
-			"tools/list with every bundle enabled has %d tools: declared (or expected) but not listed %v; not catalogue names %v (the 31 catalogue names are the contract); not listed and not declared, so unimplemented: %v",
-			len(tools), declaredMissing, extra, undeclared)
-		if len(undeclared) > 0 {
-			sort.Strings(undeclared)
-			skipAs(StateUnimplemented, fmt.Sprintf("%d of the 31 catalogue tools are not listed: %s", len(undeclared), strings.Join(undeclared, ", ")))
-		}
-	})
 }

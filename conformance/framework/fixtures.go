@@ -1,4 +1,4 @@
-package checks
+package framework
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package checks
+package framework
 
 import (
 	"fmt"
@@ -15,23 +15,8 @@ import (
 // Areas are the suite's top-level labels, in report order.
 var Areas = []string{"protocol", "schema", "wire", "errors", "auth", "leak", "budget", "live", "fuzz", LabelAny, LabelResources}
 
-// Labels with a meaning for live runs.
-const (
-	// LabelReadOnly marks checks that never mutate upstream state; a live
-	// run without --allow-mutations runs only these.
-	LabelReadOnly = "read-only"
-	// LabelNeedsMock marks checks that need the embedded mock (journal,
-	// faults, quirks, canaries); a live run never runs them.
-	LabelNeedsMock = "needs-mock"
-	// LabelNeedsJournal marks checks that need only the upstream's journal
-	// and injected faults, which a live run has through the mockombi proxy
-	// it puts in front of the live Ombi.
-	LabelNeedsJournal = "needs-journal"
-	// LabelOwnMock marks checks that start a private mock of their own
-	// (the properties): they judge the server on the Ombi answers they
-	// generate whatever the run's upstream is, so a live run runs them too.
-	LabelOwnMock = "own-mock"
-)
+// LabelResources is the area of the checks of the ombi:// resources.
+const LabelResources = "resources"
 
 // ClauseLabelPrefix labels each check with its clause, so a label filter
 // can select a clause's checks (/^clause:MCP-INIT-VERSION-001$/).
@@ -41,8 +26,13 @@ const ClauseLabelPrefix = "clause:"
 // filter can select a tool's checks (/^tool:read_search$/).
 const ToolLabelPrefix = "tool:"
 
-// LabelProperty marks the rapid property checks (properties.go).
+// LabelProperty marks the rapid property checks.
 const LabelProperty = "property"
+
+// ChecksEnv names the environment variable that sets how many generated
+// cases each property check tries (default: per property). More cases find
+// rarer defects and take longer. A failure's rerun line repeats it.
+const ChecksEnv = "CONFORMANCE_RAPID_CHECKS"
 
 // Check describes one declared check. ClauseIt builds it when it declares
 // the check, and the runner and the reports read it as it is: from the
@@ -54,7 +44,7 @@ type Check struct {
 	Clause    string   `json:"clause"`              // the contract clause it guards
 	Qualifier string   `json:"qualifier,omitempty"` // the instance of the clause (a tool, a case); "" for the clause's one check
 	Area      string   `json:"area"`                // one of Areas, "" if none
-	Tool      string   `json:"tool,omitempty"`      // the tool the check judges: a catalogue tool (named in its id) or one of the server's own (ownTool); "" if none
+	Tool      string   `json:"tool,omitempty"`      // the tool the check judges: a catalogue tool (named in its id) or one of the server's own (OwnTool); "" if none
 	Profile   string   `json:"profile"`             // the profile that judges it: ProfileAny for the checks labelled LabelAny, else ProfileDesign
 	Labels    []string `json:"labels"`              // its labels as Ginkgo reports them: its containers', then its own
 	Text      string   `json:"text"`                // its spec text, "[ID] clause text"
@@ -74,19 +64,22 @@ func (t Declared) Of(r types.SpecReport) Check {
 	return Check{Text: r.LeafNodeText, Labels: r.Labels()}
 }
 
-// current is the check of the running spec.
-func (t Declared) current() Check {
+// Current is the check of the running spec.
+func (t Declared) Current() Check {
 	return t.Of(ginkgo.CurrentSpecReport())
 }
 
-// ownTool is a ClauseItFor decorator: the check judges this tool of the
+// OwnTool is a ClauseItFor decorator: the check judges this tool of the
 // server's own design (the any area). A name Ginkgo may refuse as a label
 // is dropped (ANY-SURFACE-001 fails it).
-type ownTool string
+type OwnTool string
 
 // toolName is MCP's rule for tool names (2025-11-25): 1 to 128 of ASCII
 // letters, digits, '_', '-' and '.'.
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// ValidToolName reports whether name keeps MCP's rule for tool names.
+func ValidToolName(name string) bool { return toolName.MatchString(name) }
 
 // ClauseIt declares one check guarding the contract clause with the given id.
 // body and decorators may come in any order, as with ginkgo.It.
@@ -113,11 +106,11 @@ func (s *Suite) declare(id, qualifier string, body any, decorators []any) bool {
 	}
 	args := []any{ginkgo.Offset(2), own} // the caller of ClauseIt
 	for _, d := range append([]any{body}, decorators...) {
-		t, ok := d.(ownTool)
+		t, ok := d.(OwnTool)
 		switch {
 		case !ok:
 			args = append(args, d)
-		case toolName.MatchString(string(t)):
+		case ValidToolName(string(t)):
 			args = append(args, ginkgo.Label(ToolLabelPrefix+string(t)))
 			if c.Tool == "" {
 				c.Tool = string(t)
@@ -180,8 +173,8 @@ func checkText(id, qualifier string) string {
 	return fmt.Sprintf("[%s] %s", CheckID(id, qualifier), text)
 }
 
-// clauseLine renders a clause for a failure message.
-func clauseLine(id string) string {
+// ClauseLine renders a clause for a failure message.
+func ClauseLine(id string) string {
 	c, ok := spec.LookupClause(id)
 	if !ok {
 		return id + " (unknown clause)"

@@ -1,4 +1,4 @@
-package checks
+package framework
 
 import (
 	"fmt"
@@ -62,6 +62,6 @@ func describeProfile(w io.Writer, profile, asked string, sc *scope) {
 // profile does not judge it: in ProfileAny every check of ProfileDesign.
 func (s *Suite) requireProfile(c Check) {
 	if s.profile == ProfileAny && c.Profile != ProfileAny {
-		skipAs(StateNotApplicable, "a check of the design's catalogue; the run judges profile any")
+		SkipAs(StateNotApplicable, "a check of the design's catalogue; the run judges profile any")
 	}
 }

@@ -1,4 +1,4 @@
-package checks
+package framework
 
 import (
 	"context"
@@ -139,44 +139,6 @@ func (r *Result) OK() bool {
 	return r.Count(StateFailed) == 0 && r.Count(StateStale) == 0
 }
 
-// Tree declares every area on the Ginkgo tree.
-func (s *Suite) Tree() {
-	ginkgo.BeforeEach(func() {
-		c := s.checks.current()
-		s.requireProfile(c)
-		s.requireTool(c.Tool)
-	})
-	s.protocolArea()
-	s.schemaArea()
-	s.wireArea()
-	s.errorsArea()
-	s.authArea()
-	s.leakArea()
-	s.budgetArea()
-	s.propertyAreas()
-	s.requestsAreas()
-	s.adminAreas()
-	s.wireGaps()
-	s.routingGaps()
-	s.mediaAreas()
-	s.enumAreas()
-	s.anyArea()
-	s.resourcesArea()
-	s.transportChecks()
-}
-
-// LiveFilter narrows a label filter for a live run.
-func LiveFilter(filter string, allowMutations bool) string {
-	live := "!" + LabelNeedsMock
-	if !allowMutations {
-		live += " && " + LabelReadOnly
-	}
-	if filter == "" {
-		return live
-	}
-	return "(" + filter + ") && " + live
-}
-
 // New prepares a run of the checks against up: the contract, the schema
 // tables (opts.FixturesDir, else those built into the suite) and the
 // harness. Close ends it.
@@ -196,7 +158,7 @@ func New(opts Options, up *harness.Upstream) (*Suite, error) {
 		return nil, err
 	}
 	if opts.Target.URL != "" {
-		s.h.Running = &harness.RunningServer{Config: s.allConfig(), Upstream: up}
+		s.h.Running = &harness.RunningServer{Config: s.AllConfig(), Upstream: up}
 	}
 	s.h.Processes = &harness.Processes{}
 	return s, nil
@@ -223,6 +185,16 @@ func newSuite(opts Options, up *harness.Upstream, tables map[string]Table) (*Sui
 			StartTimeout: opts.StartTimeout, CallTimeout: opts.CallTimeout, Trace: opts.Trace,
 			Schemas: &harness.SchemaCache{}},
 	}, nil
+}
+
+// SkipUnjudged ends the current check without judging it when the run
+// does not judge it: as not applicable outside the run's profile, as
+// unimplemented for a tool the server neither lists nor declares. The
+// check tree runs it before each check.
+func (s *Suite) SkipUnjudged() {
+	c := s.checks.Current()
+	s.requireProfile(c)
+	s.RequireTool(c.Tool)
 }
 
 // Close stops the servers the run started, then any process of theirs
@@ -325,9 +297,9 @@ func Verdict(check Check, sr types.SpecReport, base Baseline) CheckResult {
 // processes, instead of a message to parse.
 const stateEntry = "ombi-conformance-state"
 
-// skipAs ends the current check in state, with reason as its message
+// SkipAs ends the current check in state, with reason as its message
 // (prefixed with the state, for readers of the JUnit report).
-func skipAs(state, reason string) {
+func SkipAs(state, reason string) {
 	ginkgo.AddReportEntry(stateEntry, state, ginkgo.ReportEntryVisibilityNever)
 	ginkgo.Skip(state + ": " + reason)
 }
@@ -345,12 +317,12 @@ func entryState(sr types.SpecReport) string {
 // SkipRestarts makes a run against a server already running (--url) skip,
 // with the reason, every check that needs a server started with other
 // settings: a configuration or upstream of its own (Harness.Unavailable),
-// a fresh process (suite.fresh), or a private mock per case (the property
-// areas).
+// a fresh process (Suite.Fresh), or a private mock per case (the property
+// checks, LabelProperty).
 func (s *Suite) SkipRestarts() {
 	s.h.Unavailable = func(reason string) { ginkgo.Skip(reason) }
 	ginkgo.BeforeEach(func() {
-		if slices.Contains(ginkgo.CurrentSpecReport().Labels(), "property") {
+		if slices.Contains(ginkgo.CurrentSpecReport().Labels(), LabelProperty) {
 			ginkgo.Skip("needs servers started against a private mock per case; --url judges one running server, which cannot be restarted")
 		}
 	})
