@@ -1,10 +1,10 @@
 package state
 
 import (
+	"embed"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -12,43 +12,63 @@ import (
 	"testing"
 )
 
+// sources are the package's files, read by the declaration tests.
+//
+//go:embed *.go
+var sources embed.FS
+
+// declarations reads the package's struct types and the names of the
+// types with a MarshalJSON method.
+func declarations(t *testing.T) (structs map[string]*ast.StructType, marshalers map[string]bool) {
+	t.Helper()
+	entries, err := sources.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	structs, marshalers = map[string]*ast.StructType{}, map[string]bool{}
+	visit := func(n ast.Node) bool {
+		switch d := n.(type) {
+		case *ast.FuncDecl:
+			if star, ok := d.Recv.List[0].Type.(*ast.StarExpr); ok && d.Name.Name == "MarshalJSON" {
+				marshalers[star.X.(*ast.Ident).Name] = true
+			}
+			return false
+		case *ast.TypeSpec:
+			if st, ok := d.Type.(*ast.StructType); ok {
+				structs[d.Name.Name] = st
+			}
+		}
+		return true
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := sources.ReadFile(e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), e.Name(), src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				continue
+			}
+			ast.Inspect(d, visit)
+		}
+	}
+	return structs, marshalers
+}
+
 // TestViews_declaredInWireOrder: a struct of this package that
 // encoding/json writes as it is declared (no MarshalJSON of its own, so
 // no marshalWith to sort it) declares its json members in sorted order,
 // the order of the map it stands for; one that embeds a struct has a
 // MarshalJSON.
 func TestViews_declaredInWireOrder(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	marshalers := map[string]bool{}
-	structs := map[string]*ast.StructType{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch d := n.(type) {
-			case *ast.FuncDecl:
-				if d.Name.Name == "MarshalJSON" && d.Recv != nil {
-					if star, ok := d.Recv.List[0].Type.(*ast.StarExpr); ok {
-						marshalers[star.X.(*ast.Ident).Name] = true
-					}
-				}
-			case *ast.TypeSpec:
-				if st, ok := d.Type.(*ast.StructType); ok {
-					structs[d.Name.Name] = st
-				}
-			}
-			return true
-		})
-	}
+	structs, marshalers := declarations(t)
 	if len(structs) < 20 {
 		t.Fatalf("read %d structs; the walk missed the package", len(structs))
 	}
