@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // Ombi role names (OmbiRoles).
@@ -359,10 +361,7 @@ func (s *Server) tokenCreate(w http.ResponseWriter, r *http.Request) {
 		ttl = 365 * 24 * time.Hour
 	}
 	exp := s.now().Add(ttl).UTC().Truncate(time.Second)
-	writeJSON(w, http.StatusOK, map[string]any{
-		"access_token": s.issueToken(&acc, exp),
-		"expiration":   exp.Format(time.RFC3339),
-	})
+	writeJSON(w, http.StatusOK, &state.Token{AccessToken: s.issueToken(&acc, exp), Expiration: exp.Format(time.RFC3339)})
 }
 
 // tokenRequirePassword is POST /api/v1/Token/requirePassword.

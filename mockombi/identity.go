@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // allOmbiRoles lists every role Ombi seeds (OmbiRoles), in claims order.
@@ -74,30 +76,30 @@ func newIdentityState(sd *seedSet) (identityState, error) {
 // preferencesFor is GetPreferences: the saved preferences of a user, then an
 // unsaved default (id 0, no value, disabled) for every other agent except
 // Email, Mobile and Webhook.
-func (st *store) preferencesFor(a *account) []map[string]any {
+func (st *store) preferencesFor(a *account) []*state.UserNotificationPreferences {
 	saved := st.identity.prefs[strings.ToLower(a.UserName)]
-	out := make([]map[string]any, 0, len(preferenceAgents))
+	out := make([]*state.UserNotificationPreferences, 0, len(preferenceAgents))
 	for _, p := range saved {
-		out = append(out, map[string]any{"id": p.ID, "userId": a.ID, "agent": p.Agent, "enabled": p.Enabled, "value": nullIfEmpty(p.Value)})
+		out = append(out, &state.UserNotificationPreferences{ID: p.ID, UserID: a.ID, Agent: p.Agent, Enabled: p.Enabled, Value: nilIfEmpty(p.Value)})
 	}
 	for _, agent := range preferenceAgents {
 		if !slices.ContainsFunc(saved, func(p *notificationPref) bool { return p.Agent == agent }) {
-			out = append(out, map[string]any{"id": 0, "userId": a.ID, "agent": agent, "enabled": false, "value": nil})
+			out = append(out, &state.UserNotificationPreferences{UserID: a.ID, Agent: agent})
 		}
 	}
 	return out
 }
 
 // userViewModel projects an account as UserViewModel.
-func (st *store) userViewModel(a *account) map[string]any {
+func (st *store) userViewModel(a *account) *state.UserViewModel {
 	// The user's roles come first (enabled), then every other role.
-	claims := make([]map[string]any, 0, len(allOmbiRoles))
+	claims := make([]state.ClaimCheckboxes, 0, len(allOmbiRoles))
 	for _, role := range a.Roles {
-		claims = append(claims, map[string]any{"value": role, "enabled": true})
+		claims = append(claims, state.ClaimCheckboxes{Value: role, Enabled: true})
 	}
 	for _, role := range allOmbiRoles {
 		if !slices.Contains(a.Roles, role) {
-			claims = append(claims, map[string]any{"value": role, "enabled": false})
+			claims = append(claims, state.ClaimCheckboxes{Value: role})
 		}
 	}
 	limitType := func(k string) any {
@@ -106,31 +108,29 @@ func (st *store) userViewModel(a *account) map[string]any {
 		}
 		return 1
 	}
-	quota := func(limit int) any {
+	quota := func(limit int) *state.RequestQuotaCountModel {
 		if limit <= 0 {
 			return nil
 		}
-		return map[string]any{"hasLimit": true, "limit": limit, "remaining": limit, "nextRequest": st.now().UTC()}
+		return &state.RequestQuotaCountModel{HasLimit: true, Limit: limit, Remaining: limit, NextRequest: st.now().UTC()}
 	}
-	return map[string]any{
-		"id": a.ID, "userName": a.UserName, "alias": nullIfEmpty(a.Alias), "claims": claims,
-		"emailAddress": nullIfEmpty(a.Email), "password": nil, "lastLoggedIn": a.LastLoggedIn,
-		"language": nullIfEmpty(a.Language), "hasLoggedIn": a.LastLoggedIn != nil, "userType": a.UserType,
-		"movieRequestLimit": a.MovieRequestLimit, "episodeRequestLimit": a.EpisodeRequestLimit,
-		"musicRequestLimit": a.MusicRequestLimit, "streamingCountry": nullIfEmpty(a.StreamingCountry),
-		"movieRequestQuota": quota(a.MovieRequestLimit), "episodeRequestQuota": quota(a.EpisodeRequestLimit),
-		"musicRequestQuota": quota(a.MusicRequestLimit),
-		"userQualityProfiles": map[string]any{"id": 0, "userId": a.ID, "sonarrQualityProfileAnime": 0,
-			"sonarrRootPathAnime": 0, "sonarrRootPath": 0, "sonarrQualityProfile": 0, "radarrRootPath": 0,
-			"radarrQualityProfile": 0, "radarr4KRootPath": 0, "radarr4KQualityProfile": 0},
-		"movieRequestLimitType": limitType("movieRequestLimitType"), "musicRequestLimitType": limitType("musicRequestLimitType"),
-		"episodeRequestLimitType": limitType("episodeRequestLimitType"),
+	return &state.UserViewModel{
+		ID: a.ID, UserName: a.UserName, Alias: nilIfEmpty(a.Alias), Claims: claims,
+		EmailAddress: nilIfEmpty(a.Email), LastLoggedIn: a.LastLoggedIn,
+		Language: nilIfEmpty(a.Language), HasLoggedIn: a.LastLoggedIn != nil, UserType: a.UserType,
+		MovieRequestLimit: a.MovieRequestLimit, EpisodeRequestLimit: a.EpisodeRequestLimit,
+		MusicRequestLimit: a.MusicRequestLimit, StreamingCountry: nilIfEmpty(a.StreamingCountry),
+		MovieRequestQuota: quota(a.MovieRequestLimit), EpisodeRequestQuota: quota(a.EpisodeRequestLimit),
+		MusicRequestQuota:     quota(a.MusicRequestLimit),
+		UserQualityProfiles:   state.UserQualityProfiles{UserID: a.ID},
+		MovieRequestLimitType: limitType("movieRequestLimitType"), MusicRequestLimitType: limitType("musicRequestLimitType"),
+		EpisodeRequestLimitType: limitType("episodeRequestLimitType"),
 	}
 }
 
 // identityResult is an OmbiIdentityResult: errors stay null on success.
-func identityResult(errs ...string) map[string]any {
-	return map[string]any{"errors": errs, "successful": len(errs) == 0}
+func identityResult(errs ...string) *state.OmbiIdentityResult {
+	return &state.OmbiIdentityResult{Errors: errs, Successful: len(errs) == 0}
 }
 
 // nullReference is the message of a .NET NullReferenceException.
@@ -139,7 +139,7 @@ const nullReference = "Object reference not set to an instance of an object."
 // identitySelf answers GET Identity with the caller's UserViewModel.
 func (s *Server) identitySelf(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
-	var out map[string]any
+	var out *state.UserViewModel
 	s.store.Read(func(st *store) {
 		if a := st.users.byID(p.id); a != nil {
 			out = st.userViewModel(a)
@@ -154,9 +154,9 @@ func (s *Server) identitySelf(w http.ResponseWriter, r *http.Request) {
 
 // identityUsers answers GET Identity/Users: every non-system user by name.
 func (s *Server) identityUsers(w http.ResponseWriter, _ *http.Request) {
-	var out []map[string]any
+	var out []*state.UserViewModel
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
+		out = []*state.UserViewModel{}
 		for _, a := range st.sortedUsers() {
 			out = append(out, st.userViewModel(a))
 		}
@@ -178,11 +178,11 @@ func (st *store) sortedUsers() []*account {
 
 // identityDropdown answers GET Identity/dropdown/Users: {id, username, email}[].
 func (s *Server) identityDropdown(w http.ResponseWriter, _ *http.Request) {
-	var out []map[string]any
+	var out []*state.UserViewModelDropdown
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
+		out = []*state.UserViewModelDropdown{}
 		for _, a := range st.sortedUsers() {
-			out = append(out, map[string]any{"id": a.ID, "username": a.UserName, "email": nullIfEmpty(a.Email)})
+			out = append(out, &state.UserViewModelDropdown{ID: a.ID, Username: a.UserName, Email: nilIfEmpty(a.Email)})
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -191,7 +191,7 @@ func (s *Server) identityDropdown(w http.ResponseWriter, _ *http.Request) {
 // identityUser answers GET Identity/User/{id}; an unknown id throws (500).
 func (s *Server) identityUser(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	var out map[string]any
+	var out *state.UserViewModel
 	s.store.Read(func(st *store) {
 		if a := st.users.byID(id); a != nil {
 			out = st.userViewModel(a)
@@ -239,7 +239,7 @@ func (s *Server) identityCreate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var res map[string]any
+	var res *state.OmbiIdentityResult
 	s.store.Write(func(st *store) {
 		switch {
 		case in.UserName == "":
@@ -267,7 +267,7 @@ func (s *Server) identityUpdate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var res map[string]any
+	var res *state.OmbiIdentityResult
 	s.store.Write(func(st *store) {
 		a := st.users.byID(in.ID)
 		if a == nil {
@@ -297,7 +297,7 @@ func (s *Server) identityUpdateLocal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var res map[string]any
+	var res *state.OmbiIdentityResult
 	s.store.Write(func(st *store) {
 		a := st.users.byID(p.id)
 		switch {
@@ -343,9 +343,9 @@ func (s *Server) identityDelete(w http.ResponseWriter, r *http.Request) {
 
 // identityClaims answers GET Identity/claims: every role, not enabled.
 func (s *Server) identityClaims(w http.ResponseWriter, _ *http.Request) {
-	out := make([]map[string]any, 0, len(allOmbiRoles))
+	out := make([]state.ClaimCheckboxes, 0, len(allOmbiRoles))
 	for _, role := range allOmbiRoles {
-		out = append(out, map[string]any{"value": role, "enabled": false})
+		out = append(out, state.ClaimCheckboxes{Value: role})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -403,7 +403,7 @@ func (s *Server) identityPreferences(w http.ResponseWriter, r *http.Request) {
 			id = p.id
 		}
 	}
-	var out []map[string]any
+	var out []*state.UserNotificationPreferences
 	s.store.Read(func(st *store) {
 		if a := st.users.byID(id); a != nil {
 			out = st.preferencesFor(a)
@@ -537,7 +537,7 @@ func (s *Server) identityWizardUser(w http.ResponseWriter, r *http.Request) {
 		}
 	})
 	if local > 0 || plex > 1 {
-		writeJSON(w, http.StatusOK, map[string]any{"result": false, "errors": []string{"Looks like there is an existing user!"}})
+		writeJSON(w, http.StatusOK, &state.SaveWizardResult{Errors: []string{"Looks like there is an existing user!"}})
 		return
 	}
 	notModelled(w, "POST /api/v1/Identity/Wizard creating the first account (the data has no local user)")
@@ -551,7 +551,7 @@ func (s *Server) identityResetRequest(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"successful": true, "errors": []string{"If this account exists you should recieve a password reset link."}})
+	writeJSON(w, http.StatusOK, &state.OmbiIdentityResult{Successful: true, Errors: []string{"If this account exists you should recieve a password reset link."}})
 }
 
 // identityResetPassword is POST /api/v1/Identity/resetpassword {email, token,
@@ -566,8 +566,8 @@ func (s *Server) identityResetPassword(w http.ResponseWriter, r *http.Request) {
 	var known bool
 	s.store.Read(func(st *store) { known = st.users.byEmail(email) != nil })
 	if !known {
-		writeJSON(w, http.StatusOK, map[string]any{"successful": false, "errors": []string{"Please check you email."}})
+		writeJSON(w, http.StatusOK, identityResult("Please check you email."))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"successful": false, "errors": []string{"Invalid token."}})
+	writeJSON(w, http.StatusOK, identityResult("Invalid token."))
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // integrationState holds what the external services (Sonarr, Radarr,
@@ -186,16 +188,13 @@ func (s *Server) integrationCouchPotatoAPIKey(w http.ResponseWriter, r *http.Req
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	out := &state.CouchPotatoApiKey{}
 	s.store.Read(func(st *store) {
 		cp := st.settings.doc("couchpotato")
 		if cp != nil && fieldFold(in, "username") == cp["username"] && fieldFold(in, "password") == cp["password"] {
-			out = map[string]any{"success": true, "api_key": cp["apiKey"]}
+			out = &state.CouchPotatoApiKey{Success: true, APIKey: cp["apiKey"]}
 		}
 	})
-	if out == nil {
-		out = map[string]any{"success": false, "api_key": nil}
-	}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -214,14 +213,14 @@ func fieldFold(m map[string]any, key string) any {
 // PlexController.GetServers always answers; with the plex_servers_wrapper
 // quirk off (it is on by default), the bare array.
 func (s *Server) integrationPlexServers(w http.ResponseWriter, _ *http.Request) {
-	servers := []map[string]any{}
+	servers := []*state.PlexServersAddUserModel{}
 	s.store.Read(func(st *store) {
 		for _, srv := range st.settings.servers("plex") {
-			servers = append(servers, map[string]any{"serverId": srv["id"], "machineId": srv["machineIdentifier"], "serverName": srv["name"]})
+			servers = append(servers, &state.PlexServersAddUserModel{ServerID: srv["id"], MachineID: srv["machineIdentifier"], ServerName: srv["name"]})
 		}
 	})
 	if s.quirk(QuirkPlexServersWrapper) {
-		writeJSON(w, http.StatusOK, map[string]any{"success": true, "servers": servers})
+		writeJSON(w, http.StatusOK, &state.PlexServersAddUser{Success: true, Servers: servers})
 		return
 	}
 	writeJSON(w, http.StatusOK, servers)
@@ -244,7 +243,7 @@ func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request
 		libs = deepCopyJSON(st.integrations.at("plexLibraries", id))
 	})
 	if !known || libs == nil {
-		writeJSON(w, http.StatusOK, map[string]any{"successful": false, "message": nullReference, "data": nil})
+		writeJSON(w, http.StatusOK, &state.PlexLibrariesLiteResponse{Message: ref(nullReference)})
 		return
 	}
 	list, _ := libs.([]any)
@@ -257,7 +256,7 @@ func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request
 			sections = append(sections, plexSectionLite.bind(m))
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"successful": true, "message": nil, "data": sections})
+	writeJSON(w, http.StatusOK, &state.PlexLibrariesLiteResponse{Successful: true, Data: sections})
 }
 
 // integrationMediaServerUsers answers GET Plex/friends, Emby/users and
@@ -475,7 +474,7 @@ func (s *Server) integrationPlexSignIn(w http.ResponseWriter, r *http.Request) {
 		noContent(w)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"user": nil})
+	writeJSON(w, http.StatusOK, &state.PlexAuthentication{})
 }
 
 // integrationPlexServersLogin answers POST /api/v1/Plex/servers {login,
@@ -486,7 +485,7 @@ func (s *Server) integrationPlexServersLogin(w http.ResponseWriter, r *http.Requ
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": false, "message": msgXMLError, "servers": nil})
+	writeJSON(w, http.StatusOK, &state.PlexServersResponse{Message: ref(msgXMLError)})
 }
 
 // plexServerByToken finds the saved Plex server a posted PlexServers body
@@ -521,16 +520,14 @@ func (s *Server) integrationPlexLibrariesPost(w http.ResponseWriter, r *http.Req
 		}
 	})
 	if !found {
-		writeJSON(w, http.StatusOK, map[string]any{"data": nil, "successful": false, "message": msgPlexNotJSON})
+		writeJSON(w, http.StatusOK, &state.PlexLibrariesResponse{Message: ref(msgPlexNotJSON)})
 		return
 	}
 	if dirs == nil {
 		dirs = []any{}
 	}
-	mc := map[string]any{"size": len(dirs), "totalSize": 0, "title1": "Plex Library", "directory": dirs, "art": nil,
-		"librarySectionID": 0, "librarySectionTitle": nil, "librarySectionUUID": nil, "nocache": false, "thumb": nil,
-		"title2": nil, "viewGroup": nil, "viewMode": 0, "metadata": nil}
-	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"mediaContainer": mc}, "successful": true, "message": nil})
+	mc := &state.Mediacontainer{Size: len(dirs), Title1: "Plex Library", Directory: dirs}
+	writeJSON(w, http.StatusOK, &state.PlexLibrariesResponse{Data: &state.PlexContainer{MediaContainer: mc}, Successful: true})
 }
 
 // integrationPlexAddUser answers POST /api/v1/Plex/user {username,
@@ -553,7 +550,7 @@ func (s *Server) integrationPlexAddUser(w http.ResponseWriter, r *http.Request) 
 		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true})
+	writeJSON(w, http.StatusOK, &state.Success{Success: true})
 }
 
 // integrationPlexOAuth answers POST /api/v1/Plex/oauth {wizard, pin} (anonymous):
@@ -580,7 +577,7 @@ func (s *Server) integrationPlexOAuth(w http.ResponseWriter, r *http.Request) {
 	q := []string{"code=" + url.QueryEscape(in.Pin.Code), "context%5Bdevice%5D%5Bproduct%5D=" + url.QueryEscape(app),
 		"context%5Bdevice%5D%5Benvironment%5D=bundled", "context%5Bdevice%5D%5Blayout%5D=desktop",
 		"context%5Bdevice%5D%5Bplatform%5D=Web", "context%5Bdevice%5D%5Bdevice%5D=Ombi", "clientID=" + url.QueryEscape(install)}
-	writeJSON(w, http.StatusOK, map[string]any{"url": "https://app.plex.tv/auth/#?" + strings.Join(q, "&")})
+	writeJSON(w, http.StatusOK, &state.PlexOAuthURL{URL: "https://app.plex.tv/auth/#?" + strings.Join(q, "&")})
 }
 
 // integrationPlexOAuthPin answers GET /api/v1/PlexOAuth/{pinId} (anonymous,
@@ -589,18 +586,18 @@ func (s *Server) integrationPlexOAuthPin(w http.ResponseWriter, r *http.Request)
 	if _, ok := intParam(w, r, "pinId"); !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": false, "error": "Authentication did not work. Please try again"})
+	writeJSON(w, http.StatusOK, &state.PlexOAuthFailure{Error: "Authentication did not work. Please try again"})
 }
 
 // integrationPlexWatchlistUsers answers GET /api/v1/Plex/WatchlistUsers:
 // every Plex user (PlexUserWatchlistModel) with its sync status, Pending
 // (3) until a watchlist import has run (PlexService.GetWatchlistUsers).
 func (s *Server) integrationPlexWatchlistUsers(w http.ResponseWriter, _ *http.Request) {
-	out := []map[string]any{}
+	out := []*state.PlexUserWatchlistModel{}
 	s.store.Read(func(st *store) {
 		for _, a := range st.users.accounts {
 			if a.UserType == 2 {
-				out = append(out, map[string]any{"userId": a.ID, "syncStatus": 3, "userName": a.UserName})
+				out = append(out, &state.PlexUserWatchlistModel{UserID: a.ID, SyncStatus: 3, UserName: a.UserName})
 			}
 		}
 	})

@@ -109,7 +109,7 @@ func (st *store) lookupUser(ref string) *account {
 }
 
 // ombiUserOrNil projects a user reference as OmbiUser, or nil.
-func (st *store) ombiUserOrNil(ref string) any {
+func (st *store) ombiUserOrNil(ref string) *state.OmbiUser {
 	if a := st.lookupUser(ref); a != nil {
 		return a.ombiUser()
 	}

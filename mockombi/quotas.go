@@ -3,12 +3,14 @@ package mockombi
 import (
 	"net/http"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // quota computes RequestQuotaCountModel for the caller and a request type.
-func (st *store) quota(p *principal, typ int) map[string]any {
+func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 	now := st.now().UTC()
-	none := map[string]any{"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": now}
+	none := &state.RequestQuotaCountModel{NextRequest: now}
 	if p == nil || p.inRole(ombiRoleAdmin) {
 		return none
 	}
@@ -66,12 +68,12 @@ func (st *store) quota(p *principal, typ int) map[string]any {
 	if !oldest.IsZero() {
 		next = oldest.Add(period).UTC()
 	}
-	return map[string]any{"hasLimit": true, "limit": limit, "remaining": max(0, limit-used), "nextRequest": next}
+	return &state.RequestQuotaCountModel{HasLimit: true, Limit: limit, Remaining: max(0, limit-used), NextRequest: next}
 }
 
 // writeQuota answers the caller's quota for typ.
 func (s *Server) writeQuota(w http.ResponseWriter, r *http.Request, typ int) {
-	var out map[string]any
+	var out *state.RequestQuotaCountModel
 	s.store.Read(func(st *store) { out = st.quota(principalOf(r), typ) })
 	writeJSON(w, http.StatusOK, out)
 }
@@ -98,8 +100,5 @@ func (st *store) quotaLeft(userID string, typ, n int) bool {
 		return true
 	}
 	q := st.quota(&principal{id: acc.ID, roles: acc.Roles}, typ)
-	if q["hasLimit"] != true {
-		return true
-	}
-	return q["remaining"].(int) >= n
+	return !q.HasLimit || q.Remaining >= n
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // Ombi RequestType values.
@@ -36,20 +38,20 @@ const (
 
 // reqBase is Ombi's BaseRequest.
 type reqBase struct {
-	ID                int            `json:"id"`
-	Title             string         `json:"title"`
-	Approved          bool           `json:"approved"`
-	MarkedAsApproved  time.Time      `json:"markedAsApproved"`
-	RequestedDate     time.Time      `json:"requestedDate"`
-	Available         bool           `json:"available"`
-	MarkedAsAvailable *time.Time     `json:"markedAsAvailable"`
-	RequestedUserID   string         `json:"requestedUserId"`
-	Denied            *bool          `json:"denied"`
-	MarkedAsDenied    time.Time      `json:"markedAsDenied"`
-	DeniedReason      string         `json:"deniedReason"`
-	RequestedByAlias  string         `json:"requestedByAlias"`
-	Source            int            `json:"source"`
-	Extra             map[string]any `json:"extra"`
+	ID                int         `json:"id"`
+	Title             string      `json:"title"`
+	Approved          bool        `json:"approved"`
+	MarkedAsApproved  time.Time   `json:"markedAsApproved"`
+	RequestedDate     time.Time   `json:"requestedDate"`
+	Available         bool        `json:"available"`
+	MarkedAsAvailable *time.Time  `json:"markedAsAvailable"`
+	RequestedUserID   string      `json:"requestedUserId"`
+	Denied            *bool       `json:"denied"`
+	MarkedAsDenied    time.Time   `json:"markedAsDenied"`
+	DeniedReason      string      `json:"deniedReason"`
+	RequestedByAlias  string      `json:"requestedByAlias"`
+	Source            int         `json:"source"`
+	Extra             state.Extra `json:"extra"`
 }
 
 // isDenied is Denied == true.
@@ -103,18 +105,18 @@ type movieRequest struct {
 
 // episodeRequest is Ombi's EpisodeRequests entity.
 type episodeRequest struct {
-	ID            int            `json:"id"`
-	EpisodeNumber int            `json:"episodeNumber"`
-	Title         string         `json:"title"`
-	AirDate       time.Time      `json:"airDate"`
-	URL           string         `json:"url"`
-	Available     bool           `json:"available"`
-	Approved      bool           `json:"approved"`
-	Requested     bool           `json:"requested"`
-	Denied        *bool          `json:"denied"`
-	DeniedReason  string         `json:"deniedReason"`
-	SeasonID      int            `json:"seasonId"`
-	Extra         map[string]any `json:"extra"`
+	ID            int         `json:"id"`
+	EpisodeNumber int         `json:"episodeNumber"`
+	Title         string      `json:"title"`
+	AirDate       time.Time   `json:"airDate"`
+	URL           string      `json:"url"`
+	Available     bool        `json:"available"`
+	Approved      bool        `json:"approved"`
+	Requested     bool        `json:"requested"`
+	Denied        *bool       `json:"denied"`
+	DeniedReason  string      `json:"deniedReason"`
+	SeasonID      int         `json:"seasonId"`
+	Extra         state.Extra `json:"extra"`
 }
 
 // episodeStatus is EpisodeRequests.requestStatus.
@@ -140,7 +142,7 @@ type seasonRequest struct {
 	Episodes        []*episodeRequest `json:"episodes"`
 	ChildRequestID  int               `json:"childRequestId"`
 	SeasonAvailable bool              `json:"seasonAvailable"`
-	Extra           map[string]any    `json:"extra"`
+	Extra           state.Extra       `json:"extra"`
 }
 
 // childRequest is Ombi's ChildRequests entity: one user's season request.
@@ -180,7 +182,7 @@ type tvParent struct {
 	Status             string          `json:"status"`
 	TotalSeasons       int             `json:"totalSeasons"`
 	ChildRequests      []*childRequest `json:"childRequests"` // seed only; the store keeps children in requestState.children
-	Extra              map[string]any  `json:"extra"`
+	Extra              state.Extra     `json:"extra"`
 }
 
 // albumRequest is Ombi's AlbumRequest entity.
@@ -197,16 +199,16 @@ type albumRequest struct {
 
 // retryItem is a RequestQueue row (the retry queue).
 type retryItem struct {
-	ID          int            `json:"id"`
-	Title       string         `json:"title"`
-	ReleaseYear time.Time      `json:"releaseYear"`
-	RequestID   int            `json:"requestId"`
-	Type        int            `json:"type"`
-	Dts         time.Time      `json:"dts"`
-	Error       string         `json:"error"`
-	RetryCount  int            `json:"retryCount"`
-	Completed   *time.Time     `json:"completed"`
-	Extra       map[string]any `json:"extra"`
+	ID          int         `json:"id"`
+	Title       string      `json:"title"`
+	ReleaseYear time.Time   `json:"releaseYear"`
+	RequestID   int         `json:"requestId"`
+	Type        int         `json:"type"`
+	Dts         time.Time   `json:"dts"`
+	Error       string      `json:"error"`
+	RetryCount  int         `json:"retryCount"`
+	Completed   *time.Time  `json:"completed"`
+	Extra       state.Extra `json:"extra"`
 }
 
 // subscription is a RequestSubscription row.

@@ -6,18 +6,20 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // requester resolves who a new request belongs to: the on-behalf user id
 // when allowed, else the caller (the system user Api for a bare API key). It
 // returns the failed engine result Ombi gives when on-behalf or overrides are
 // not allowed; only the TV engine sets an errorCode on those.
-func (st *store) requester(p *principal, onBehalf string, overrides bool, typ int) (string, map[string]any) {
-	deny := func(code, msg string) map[string]any {
+func (st *store) requester(p *principal, onBehalf string, overrides bool, typ int) (string, *state.RequestEngineResult) {
+	deny := func(code, msg string) *state.RequestEngineResult {
 		res := engineFail("", msg)
-		res["message"] = msg
+		res.Message = &msg
 		if typ == requestTypeTV {
-			res["errorCode"] = code
+			res.ErrorCode = &code
 		}
 		return res
 	}
@@ -108,17 +110,16 @@ func (s *Server) requestMovieCreate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) { out = st.createMovie(principalOf(r), in) })
 	writeJSON(w, http.StatusOK, out)
 }
 
 // createMovie runs Ombi's movie request rules and stores the request.
-func (st *store) createMovie(p *principal, in movieCreate) map[string]any {
+func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineResult {
 	mv := st.search.movie(in.TheMovieDbID)
 	if mv == nil {
-		return map[string]any{"result": false, "message": "There was an issue adding this movie!", "isError": true,
-			"errorMessage": "Please try again later", "errorCode": nil, "requestId": 0}
+		return tryAgain("There was an issue adding this movie!")
 	}
 	userID, fail := st.requester(p, in.RequestOnBehalf, in.RootFolderOverride != nil || in.QualityPathOverride != nil, requestTypeMovie)
 	if fail != nil {
@@ -220,7 +221,7 @@ func (s *Server) requestTVCreateV2(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTMDB(in.TheMovieDbID), false) })
 	writeJSON(w, http.StatusOK, out)
 }
@@ -240,7 +241,7 @@ func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out *state.RequestEngineResult
 	v1 := s.quirk(QuirkTVV1Engine)
 	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTVDB(in.TvDbID), v1) })
 	writeJSON(w, http.StatusOK, out)
@@ -250,13 +251,13 @@ func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 // already requested, and stores a child (plus the parent on first request).
 // Rule failures carry no errorCode on the TV path, as upstream drops it.
 // v1 is the TVDB route, with the engine differences requestTVCreateV1 lists.
-func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) map[string]any {
+func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *state.RequestEngineResult {
 	overrides := in.RootFolderOverride != nil || in.QualityPathOverride != nil || in.LanguageProfile != nil
 	if v1 {
 		if in.RequestOnBehalf != "" && !st.accountInRole(p, ombiRolePowerUser, ombiRoleAdmin) {
 			const msg = "You do not have the correct permissions to request on behalf of users!"
 			res := engineFail("", msg)
-			res["message"] = msg
+			res.Message = ref(msg)
 			return res
 		}
 		overrides = false
@@ -404,12 +405,11 @@ func (s *Server) requestAlbumCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
 		artist, al := st.search.album(in.ForeignAlbumID)
 		if al == nil {
-			out = map[string]any{"result": false, "message": "There was an issue adding this album!", "isError": true,
-				"errorMessage": "Please try again later", "errorCode": nil, "requestId": 0}
+			out = tryAgain("There was an issue adding this album!")
 			return
 		}
 		userID, _ := st.requester(p, "", false, requestTypeAlbum)
@@ -444,7 +444,7 @@ func (s *Server) requestsCollection(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
 		c := st.search.collection(id)
 		if c == nil {
@@ -455,7 +455,7 @@ func (s *Server) requestsCollection(w http.ResponseWriter, r *http.Request) {
 			if m.CollectionID != nil && *m.CollectionID == id {
 				res := st.createMovie(p, movieCreate{TheMovieDbID: m.TheMovieDbID})
 				if first < 0 {
-					first = res["requestId"].(int)
+					first = res.RequestID
 				}
 			}
 		}

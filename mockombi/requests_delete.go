@@ -3,6 +3,8 @@ package mockombi
 import (
 	"net/http"
 	"slices"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // canManage is Ombi's CheckCanManageRequest: Admin and PowerUser manage any
@@ -16,7 +18,7 @@ func canManage(p *principal, owner string, exists bool) bool {
 }
 
 // noPermissions is the engine result of a failed CheckCanManageRequest.
-func noPermissions() map[string]any { return engineFail(errNoPermissions, "") }
+func noPermissions() *state.RequestEngineResult { return engineFail(errNoPermissions, "") }
 
 // removeRequest runs the shared delete flow of a request of a kind: the
 // caller must be able to manage it; remove deletes it.
@@ -26,7 +28,7 @@ func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind medi
 		return
 	}
 	p := principalOf(r)
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
 		owner := ""
 		rq, exists := st.requests.requestOf(kind, id)

@@ -1,11 +1,14 @@
 package mockombi
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // statusFilter returns the predicate of a v2 list status segment.
@@ -74,42 +77,53 @@ func (s *Server) requestsListV2(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p := principalOf(r)
-	var items []map[string]any
-	s.store.Read(func(st *store) {
-		switch media {
-		case "movie":
+	switch media {
+	case "movie":
+		var items []*state.MovieRequests
+		s.store.Read(func(st *store) {
 			for _, m := range st.requests.movies {
 				if keep(&m.reqBase, fourK(m)) && st.visibleTo(p, m.RequestedUserID) {
 					items = append(items, st.movieRequestView(m, p))
 				}
 			}
-		case "tv":
+		})
+		writePageV2(s, w, items, sortProp, asc, position, count)
+	case "tv":
+		var items []*state.ChildRequests
+		s.store.Read(func(st *store) {
 			for _, c := range st.requests.children {
 				if keep(&c.reqBase, fourKFlags{}) && st.visibleTo(p, c.RequestedUserID) {
 					items = append(items, st.childView(c, p, childViewOpts{Parent: true, Seasons: true}))
 				}
 			}
-		case "album":
+		})
+		writePageV2(s, w, items, sortProp, asc, position, count)
+	case "album":
+		var items []*state.AlbumRequest
+		s.store.Read(func(st *store) {
 			for _, a := range st.requests.albums {
 				if keep(&a.reqBase, fourKFlags{}) && st.visibleTo(p, a.RequestedUserID) {
 					items = append(items, st.albumRequestView(a, p))
 				}
 			}
-		}
-	})
-	if err := sortByProperty(items, sortProp, asc); err != "" {
+		})
+		writePageV2(s, w, items, sortProp, asc, position, count)
+	}
+}
+
+// writePageV2 answers one page of a v2 list sorted by sortProp, or the
+// error Ombi answers when it cannot sort by it or the
+// v2_list_null_reference quirk fails a page that is not empty.
+func writePageV2[T any](s *Server, w http.ResponseWriter, items []T, sortProp string, asc bool, position, count int) {
+	if err := sortByProperty(items, viewMembers, sortProp, asc); err != "" {
 		writeOmbiError(w, http.StatusInternalServerError, err)
 		return
 	}
-	page := window(items, position, count)
-	if len(page) > 0 && s.quirk(QuirkV2ListNullReference) {
+	if len(window(items, position, count)) > 0 && s.quirk(QuirkV2ListNullReference) {
 		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
 		return
 	}
-	if page == nil {
-		page = []map[string]any{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"collection": page, "total": len(items)})
+	writePage(w, items, position, count)
 }
 
 // v1Filter applies the v1 FilterType ints (status and availability).
@@ -137,21 +151,21 @@ func v1Filter(b *reqBase, status, availability int) bool {
 	return true
 }
 
-// v1Order sorts by the v1 OrderType int.
-func v1Order(items []map[string]any, order int) {
+// v1Order sorts by the v1 OrderType int, reading the items' members.
+func v1Order[T any](items []T, members func(T) map[string]any, order int) {
 	switch order {
 	case 1:
-		_ = sortByProperty(items, "requestedDate", true)
+		_ = sortByProperty(items, members, "requestedDate", true)
 	case 2:
-		_ = sortByProperty(items, "requestedDate", false)
+		_ = sortByProperty(items, members, "requestedDate", false)
 	case 3:
-		_ = sortByProperty(items, "title", true)
+		_ = sortByProperty(items, members, "title", true)
 	case 4:
-		_ = sortByProperty(items, "title", false)
+		_ = sortByProperty(items, members, "title", false)
 	case 5:
-		_ = sortByProperty(items, "requestStatus", true)
+		_ = sortByProperty(items, members, "requestStatus", true)
 	case 6:
-		_ = sortByProperty(items, "requestStatus", false)
+		_ = sortByProperty(items, members, "requestStatus", false)
 	}
 }
 
@@ -187,7 +201,7 @@ func (s *Server) requestMoviePagedV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	items := []map[string]any{}
+	var items []*state.MovieRequests
 	s.store.Read(func(st *store) {
 		for _, m := range st.requests.movies {
 			if v1Filter(&m.reqBase, status, avail) && st.visibleTo(p, m.RequestedUserID) {
@@ -195,17 +209,17 @@ func (s *Server) requestMoviePagedV1(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	})
-	v1Order(items, order)
+	v1Order(items, viewMembers, order)
 	writePage(w, items, position, count)
 }
 
 // writePage answers RequestsViewModel {collection, total}.
-func writePage(w http.ResponseWriter, items []map[string]any, position, count int) {
+func writePage[T any](w http.ResponseWriter, items []T, position, count int) {
 	page := window(items, position, count)
 	if page == nil {
-		page = []map[string]any{}
+		page = []T{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"collection": page, "total": len(items)})
+	writeJSON(w, http.StatusOK, &state.RequestsViewModel[T]{Collection: page, Total: len(items)})
 }
 
 // requestTVPagedV1 is GET /api/v1/Request/tv[lite]/{count}/{position}/{orderType}/{statusFilterType}/{availabilityFilterType}.
@@ -226,7 +240,10 @@ func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
 	avail, _ := strconv.Atoi(queryFold(r, "availabilityType"))
 	lite := segmentAfter(r, "request") == "tvlite"
 	p := principalOf(r)
-	items := []map[string]any{}
+	var items []*state.TvRequests
+	// a parent is ordered by its first child's requestedDate and
+	// requestStatus; a parent with no children has neither
+	firstChild := map[*state.TvRequests]*childRequest{}
 	s.store.Read(func(st *store) {
 		for _, pr := range st.requests.tv {
 			kids := st.requests.childrenOf(pr.ID)
@@ -238,16 +255,26 @@ func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
 			}
 			v := st.parentView(pr, p, lite)
 			if len(kids) > 0 {
-				v["requestedDate"] = kids[0].RequestedDate
-				v["requestStatus"] = kids[0].status()
+				firstChild[v] = kids[0]
 			}
 			items = append(items, v)
 		}
 	})
-	v1Order(items, order)
-	for _, it := range items {
-		delete(it, "requestedDate")
-		delete(it, "requestStatus")
+	v1Order(items, func(v *state.TvRequests) map[string]any {
+		m := state.Members(v)
+		if c := firstChild[v]; c != nil {
+			m["requestedDate"], m["requestStatus"] = c.RequestedDate, c.status()
+		}
+		return m
+	}, order)
+	for _, v := range items { // nor does the page write members of their names
+		_, date := v.Extra["requestedDate"]
+		_, status := v.Extra["requestStatus"]
+		if date || status {
+			v.Extra = maps.Clone(v.Extra)
+			delete(v.Extra, "requestedDate")
+			delete(v.Extra, "requestStatus")
+		}
 	}
 	writePage(w, items, position, count)
 }
@@ -259,7 +286,7 @@ func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	items := []map[string]any{}
+	var items []*state.AlbumRequest
 	s.store.Read(func(st *store) {
 		for _, a := range st.requests.albums {
 			if v1Filter(&a.reqBase, status, avail) && st.visibleTo(p, a.RequestedUserID) {
@@ -267,7 +294,7 @@ func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	})
-	v1Order(items, order)
+	v1Order(items, viewMembers, order)
 	writePage(w, items, position, count)
 }
 
@@ -284,7 +311,7 @@ func (s *Server) requestMovieSearch(w http.ResponseWriter, r *http.Request) {
 
 // writeMovieRequests answers MovieRequests[] filtered by keep.
 func (s *Server) writeMovieRequests(w http.ResponseWriter, r *http.Request, keep func(*movieRequest) bool) {
-	out := []map[string]any{}
+	out := []*state.MovieRequests{}
 	s.store.Read(func(st *store) {
 		for _, m := range st.requests.movies {
 			if keep(m) && st.visibleTo(principalOf(r), m.RequestedUserID) {
@@ -301,7 +328,7 @@ func (s *Server) requestMovieGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.MovieRequests
 	s.store.Read(func(st *store) {
 		if m := st.requests.movieByID(id); m != nil {
 			out = st.movieRequestView(m, principalOf(r))
@@ -334,7 +361,7 @@ func (s *Server) requestAlbumTotal(w http.ResponseWriter, r *http.Request) {
 // requestTVAll is GET /api/v1/Request/tv and tvlite.
 func (s *Server) requestTVAll(w http.ResponseWriter, r *http.Request) {
 	lite := segmentAfter(r, "request") == "tvlite"
-	out := []map[string]any{}
+	out := []*state.TvRequests{}
 	s.store.Read(func(st *store) {
 		for _, pr := range st.requests.tv {
 			if st.parentVisibleTo(principalOf(r), pr) {
@@ -351,7 +378,7 @@ func (s *Server) requestTVGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.TvRequests
 	s.store.Read(func(st *store) {
 		if pr := st.requests.parentByID(id); pr != nil {
 			out = st.parentView(pr, principalOf(r), false)
@@ -378,7 +405,7 @@ func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
 			"'AsEnumerable', 'AsAsyncEnumerable', 'ToList', or 'ToListAsync'. See https://go.microsoft.com/fwlink/?linkid=2101038 for more information.\n"+trace)
 		return
 	}
-	out := []map[string]any{}
+	out := []*state.TvRequests{}
 	s.store.Read(func(st *store) {
 		for _, pr := range st.requests.tv {
 			if containsFold(pr.Title, term) && st.parentVisibleTo(principalOf(r), pr) {
@@ -399,7 +426,7 @@ func (s *Server) requestTVChildren(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	out := []map[string]any{}
+	out := []*state.ChildRequests{}
 	s.store.Read(func(st *store) {
 		visible := func(c *childRequest) bool { return st.visibleTo(p, c.RequestedUserID) }
 		for _, c := range st.requests.childrenOf(id) {
@@ -423,7 +450,7 @@ func (s *Server) requestAlbumSearch(w http.ResponseWriter, r *http.Request) {
 
 // writeAlbumRequests answers AlbumRequest[] whose title or artist matches term.
 func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term string) {
-	out := []map[string]any{}
+	out := []*state.AlbumRequest{}
 	s.store.Read(func(st *store) {
 		for _, a := range st.requests.albums {
 			if (containsFold(a.Title, term) || containsFold(a.ArtistName, term)) && st.visibleTo(principalOf(r), a.RequestedUserID) {
@@ -438,17 +465,15 @@ func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term
 // seven movies, TV children and albums, newest first.
 // Implements S-RESULTS-0045 (TV rows carry child request ids).
 func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Request) {
-	type row struct {
-		date time.Time
-		v    map[string]any
-	}
-	var rows []row
+	var rows []*state.RecentlyRequestedModel
 	s.store.Read(func(st *store) {
-		user := func(id string) (any, any) {
-			if acc := st.users.byID(id); acc != nil {
-				return id, acc.displayName()
+		row := func(b *reqBase, typ int) *state.RecentlyRequestedModel {
+			v := &state.RecentlyRequestedModel{RequestID: b.ID, Type: typ, UserID: b.RequestedUserID,
+				Available: b.Available, RequestDate: b.RequestedDate, Title: b.Title, Approved: b.Approved, Denied: b.isDenied()}
+			if acc := st.users.byID(b.RequestedUserID); acc != nil {
+				v.Username = ref(acc.displayName())
 			}
-			return id, nil
+			return v
 		}
 		newest := func(n int, dates []time.Time) []int {
 			idx := make([]int, len(dates))
@@ -464,11 +489,10 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 		}
 		for _, i := range newest(7, dates) {
 			m := st.requests.movies[i]
-			uid, name := user(m.RequestedUserID)
-			rows = append(rows, row{m.RequestedDate, map[string]any{"requestId": m.ID, "type": requestTypeMovie, "userId": uid, "username": name,
-				"available": m.Available, "tvPartiallyAvailable": false, "requestDate": m.RequestedDate, "title": m.Title, "overview": m.Overview,
-				"releaseDate": m.ReleaseDate, "approved": m.Approved, "denied": m.isDenied(), "mediaId": strconv.Itoa(m.TheMovieDbID),
-				"posterPath": m.PosterPath, "background": m.Background}})
+			v := row(&m.reqBase, requestTypeMovie)
+			v.Overview, v.ReleaseDate, v.MediaID = ref(m.Overview), m.ReleaseDate, ref(strconv.Itoa(m.TheMovieDbID))
+			v.PosterPath, v.Background = ref(m.PosterPath), ref(m.Background)
+			rows = append(rows, v)
 		}
 		dates = dates[:0]
 		for _, c := range st.requests.children {
@@ -476,15 +500,13 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 		}
 		for _, i := range newest(7, dates) {
 			c := st.requests.children[i]
-			uid, name := user(c.RequestedUserID)
-			v := map[string]any{"requestId": c.ID, "type": requestTypeTV, "userId": uid, "username": name,
-				"available": c.Available, "tvPartiallyAvailable": partlyAvailable(c), "requestDate": c.RequestedDate, "title": c.Title,
-				"overview": nil, "releaseDate": c.ReleaseYear, "approved": c.Approved, "denied": c.isDenied(), "mediaId": nil,
-				"posterPath": nil, "background": nil}
+			v := row(&c.reqBase, requestTypeTV)
+			v.TvPartiallyAvailable, v.ReleaseDate = partlyAvailable(c), c.ReleaseYear
 			if pr := st.requests.parentByID(c.ParentRequestID); pr != nil {
-				v["overview"], v["mediaId"], v["posterPath"], v["background"] = pr.Overview, strconv.Itoa(pr.ExternalProviderID), pr.PosterPath, pr.Background
+				v.Overview, v.MediaID = ref(pr.Overview), ref(strconv.Itoa(pr.ExternalProviderID))
+				v.PosterPath, v.Background = ref(pr.PosterPath), ref(pr.Background)
 			}
-			rows = append(rows, row{c.RequestedDate, v})
+			rows = append(rows, v)
 		}
 		dates = dates[:0]
 		for _, a := range st.requests.albums {
@@ -492,21 +514,19 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 		}
 		for _, i := range newest(7, dates) {
 			a := st.requests.albums[i]
-			uid, name := user(a.RequestedUserID)
-			rows = append(rows, row{a.RequestedDate, map[string]any{"requestId": a.ID, "type": requestTypeAlbum, "userId": uid, "username": name,
-				"available": a.Available, "tvPartiallyAvailable": false, "requestDate": a.RequestedDate, "title": a.Title, "overview": a.ArtistName,
-				"releaseDate": a.ReleaseDate, "approved": a.Approved, "denied": a.isDenied(), "mediaId": a.ForeignAlbumID,
-				"posterPath": nil, "background": nil}})
+			v := row(&a.reqBase, requestTypeAlbum)
+			v.Overview, v.ReleaseDate, v.MediaID = ref(a.ArtistName), a.ReleaseDate, ref(a.ForeignAlbumID)
+			rows = append(rows, v)
 		}
 	})
-	slices.SortStableFunc(rows, func(a, b row) int { return b.date.Compare(a.date) })
-	out := make([]map[string]any, 0, len(rows))
+	slices.SortStableFunc(rows, func(a, b *state.RecentlyRequestedModel) int { return b.RequestDate.Compare(a.RequestDate) })
+	out := make([]*state.RecentlyRequestedModel, 0, len(rows))
 	p := principalOf(r)
 	s.store.Read(func(st *store) {
 		for _, row := range rows {
 			// upstream takes seven of each, then skips other users' rows when hiding
-			if owner, _ := row.v["userId"].(string); st.visibleTo(p, owner) {
-				out = append(out, row.v)
+			if st.visibleTo(p, row.UserID) {
+				out = append(out, row)
 			}
 		}
 	})

@@ -3,6 +3,8 @@ package mockombi
 import (
 	"net/http"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // moderation is one state change on a request.
@@ -27,7 +29,7 @@ func (s *Server) moderate(kind mediaKind, act moderation) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		var out map[string]any
+		var out *state.RequestEngineResult
 		s.store.Write(func(st *store) { out = st.moderateRequest(kind, act, in) })
 		writeJSON(w, http.StatusOK, out)
 	}
@@ -58,7 +60,7 @@ func decodeModeration(w http.ResponseWriter, r *http.Request, kind mediaKind) (m
 
 // moderateRequest applies an action to the request of a kind and id and
 // returns the engine result; a movie body with is4K moves the 4K half.
-func (st *store) moderateRequest(kind mediaKind, act moderation, in moderationBody) map[string]any {
+func (st *store) moderateRequest(kind mediaKind, act moderation, in moderationBody) *state.RequestEngineResult {
 	rq, ok := st.requests.requestOf(kind, in.ID)
 	if !ok {
 		if kind == tvKind {

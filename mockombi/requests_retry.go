@@ -3,18 +3,20 @@ package mockombi
 import (
 	"net/http"
 	"slices"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // retryList is GET /api/v1/RequestRetry: rows not completed.
 func (s *Server) retryList(w http.ResponseWriter, r *http.Request) {
-	out := []map[string]any{}
+	out := []*state.FailedRequestViewModel{}
 	s.store.Read(func(st *store) {
 		for _, q := range st.requests.retry {
 			if q.Completed != nil {
 				continue
 			}
-			out = append(out, mergeExtra(map[string]any{"failedId": q.ID, "title": q.Title, "releaseYear": q.ReleaseYear,
-				"requestId": q.RequestID, "type": q.Type, "dts": q.Dts, "error": q.Error, "retryCount": q.RetryCount}, q.Extra))
+			out = append(out, &state.FailedRequestViewModel{FailedID: q.ID, Title: q.Title, ReleaseYear: q.ReleaseYear,
+				RequestID: q.RequestID, Type: q.Type, Dts: q.Dts, Error: q.Error, RetryCount: q.RetryCount, Extra: q.Extra})
 		}
 	})
 	writeJSON(w, http.StatusOK, out)

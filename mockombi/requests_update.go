@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // requestMovieUpdate is PUT /api/v1/Request/movie (full entity).
@@ -13,7 +15,7 @@ func (s *Server) requestMovieUpdate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out *state.MovieRequests
 	s.store.Write(func(st *store) {
 		m := st.requests.movieByID(in.ID)
 		if m == nil {
@@ -37,7 +39,7 @@ func (s *Server) requestTVUpdate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out *state.TvRequests
 	s.store.Write(func(st *store) {
 		pr := st.requests.parentByID(in.ID)
 		if pr == nil {
@@ -60,7 +62,7 @@ func (s *Server) requestTVChildUpdate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out *state.ChildRequests
 	s.store.Write(func(st *store) {
 		c := st.requests.childByID(in.ID)
 		if c == nil {
@@ -124,7 +126,7 @@ func (s *Server) requestsAdvancedOptions(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	tv := segmentAfter(r, "requests") == "tv"
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
 		if tv {
 			pr := st.requests.parentByID(in.RequestID)
@@ -172,7 +174,7 @@ func (s *Server) requestsReprocess(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest)
 		return
 	}
-	var out map[string]any
+	var out *state.RequestEngineResult
 	s.store.Read(func(st *store) {
 		switch _, found := st.requests.requestOf(mediaKind(typ), id); {
 		case found:

@@ -1,29 +1,29 @@
 package mockombi
 
 import (
-	"maps"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // baseView projects BaseRequest.
-func (st *store) baseView(b *reqBase, typ int, p *principal) map[string]any {
-	var user any
+func (st *store) baseView(b *reqBase, typ int, p *principal) state.BaseRequest {
+	var user *state.OmbiUser
 	if acc := st.users.byID(b.RequestedUserID); acc != nil {
 		user = acc.ombiUser()
 	}
-	return map[string]any{
-		"id": b.ID, "title": b.Title, "approved": b.Approved, "markedAsApproved": b.MarkedAsApproved,
-		"requestedDate": b.RequestedDate, "available": b.Available, "markedAsAvailable": b.MarkedAsAvailable,
-		"requestedUserId": b.RequestedUserID, "denied": b.Denied, "markedAsDenied": b.MarkedAsDenied,
-		"deniedReason": nullIfEmpty(b.DeniedReason), "requestType": typ, "requestedByAlias": nullIfEmpty(b.RequestedByAlias),
-		"requestedUser": user, "source": b.Source, "canApprove": !b.Approved && !b.Available,
-		"requestStatus": b.status(), "showSubscribe": p != nil && p.id != b.RequestedUserID,
+	return state.BaseRequest{
+		ID: b.ID, Title: b.Title, Approved: b.Approved, MarkedAsApproved: b.MarkedAsApproved,
+		RequestedDate: b.RequestedDate, Available: b.Available, MarkedAsAvailable: b.MarkedAsAvailable,
+		RequestedUserID: b.RequestedUserID, Denied: b.Denied, MarkedAsDenied: b.MarkedAsDenied,
+		DeniedReason: nilIfEmpty(b.DeniedReason), RequestType: typ, RequestedByAlias: nilIfEmpty(b.RequestedByAlias),
+		RequestedUser: user, Source: b.Source, CanApprove: !b.Approved && !b.Available,
+		RequestStatus: b.status(), ShowSubscribe: p != nil && p.id != b.RequestedUserID,
 	}
 }
 
 // movieRequestView projects MovieRequests.
-func (st *store) movieRequestView(m *movieRequest, p *principal) map[string]any {
-	v := st.baseView(&m.reqBase, requestTypeMovie, p)
+func (st *store) movieRequestView(m *movieRequest, p *principal) *state.MovieRequests {
 	now := st.now()
 	comb := 0
 	if m.Has4KRequest {
@@ -32,37 +32,39 @@ func (st *store) movieRequestView(m *movieRequest, p *principal) map[string]any 
 			comb = 2
 		}
 	}
-	maps.Copy(v, map[string]any{
-		"theMovieDbId": m.TheMovieDbID, "imdbId": nullIfEmpty(m.ImdbID), "overview": m.Overview, "posterPath": m.PosterPath,
-		"background": m.Background, "releaseDate": m.ReleaseDate, "digitalReleaseDate": m.DigitalReleaseDate,
-		"status": m.Status, "released": !m.ReleaseDate.After(now),
-		"digitalRelease": m.DigitalReleaseDate != nil && !m.DigitalReleaseDate.After(now),
-		"issueId":        m.IssueID, "issues": nil, "subscribed": st.requests.subscribed(p, requestTypeMovie, m.ID),
-		"is4kRequest": m.Is4kRequest, "rootPathOverride": m.RootPathOverride, "qualityOverride": m.QualityOverride,
-		"has4KRequest": m.Has4KRequest, "approved4K": m.Approved4K, "markedAsApproved4K": m.MarkedAsApproved4K,
-		"requestedDate4k": m.RequestedDate4k, "available4K": m.Available4K, "markedAsAvailable4K": m.MarkedAsAvailable4K,
-		"denied4K": m.Denied4K, "markedAsDenied4K": m.MarkedAsDenied4K, "deniedReason4K": nullIfEmpty(m.DeniedReason4K),
-		"requestCombination": comb, "langCode": nullIfEmpty(m.LangCode),
-		"watchedByRequestedUser": m.WatchedByRequestedUser, "playedByUsersCount": m.PlayedByUsersCount,
-	})
-	return mergeExtra(v, m.Extra)
+	return &state.MovieRequests{
+		BaseRequest:  st.baseView(&m.reqBase, requestTypeMovie, p),
+		TheMovieDbID: m.TheMovieDbID, ImdbID: nilIfEmpty(m.ImdbID), Overview: m.Overview, PosterPath: m.PosterPath,
+		Background: m.Background, ReleaseDate: m.ReleaseDate, DigitalReleaseDate: m.DigitalReleaseDate,
+		Status: m.Status, Released: !m.ReleaseDate.After(now),
+		DigitalRelease: m.DigitalReleaseDate != nil && !m.DigitalReleaseDate.After(now),
+		IssueID:        m.IssueID, Subscribed: st.requests.subscribed(p, requestTypeMovie, m.ID),
+		Is4kRequest: m.Is4kRequest, RootPathOverride: m.RootPathOverride, QualityOverride: m.QualityOverride,
+		Has4KRequest: m.Has4KRequest, Approved4K: m.Approved4K, MarkedAsApproved4K: m.MarkedAsApproved4K,
+		RequestedDate4k: m.RequestedDate4k, Available4K: m.Available4K, MarkedAsAvailable4K: m.MarkedAsAvailable4K,
+		Denied4K: m.Denied4K, MarkedAsDenied4K: m.MarkedAsDenied4K, DeniedReason4K: nilIfEmpty(m.DeniedReason4K),
+		RequestCombination: comb, LangCode: nilIfEmpty(m.LangCode),
+		WatchedByRequestedUser: m.WatchedByRequestedUser, PlayedByUsersCount: m.PlayedByUsersCount,
+		Extra: m.Extra,
+	}
 }
 
 // seasonRequestViews projects a child's SeasonRequests.
-func seasonRequestViews(c *childRequest) []map[string]any {
-	out := []map[string]any{}
+func seasonRequestViews(c *childRequest) []*state.SeasonRequests {
+	out := []*state.SeasonRequests{}
 	for _, s := range c.SeasonRequests {
-		eps := []map[string]any{}
+		eps := []*state.EpisodeRequests{}
 		for _, e := range s.Episodes {
-			eps = append(eps, mergeExtra(map[string]any{
-				"id": e.ID, "episodeNumber": e.EpisodeNumber, "title": e.Title, "airDate": e.AirDate, "url": e.URL,
-				"available": e.Available, "approved": e.Approved, "requested": e.Requested, "denied": e.Denied,
-				"deniedReason": nullIfEmpty(e.DeniedReason), "seasonId": e.SeasonID,
-				"airDateDisplay": airDateDisplay(e.AirDate.Format(time.RFC3339)), "requestStatus": episodeStatus(e),
-			}, e.Extra))
+			eps = append(eps, &state.EpisodeRequests{
+				ID: e.ID, EpisodeNumber: e.EpisodeNumber, Title: e.Title, AirDate: e.AirDate, URL: e.URL,
+				Available: e.Available, Approved: e.Approved, Requested: e.Requested, Denied: e.Denied,
+				DeniedReason: nilIfEmpty(e.DeniedReason), SeasonID: e.SeasonID,
+				AirDateDisplay: airDateDisplay(e.AirDate.Format(time.RFC3339)), RequestStatus: episodeStatus(e),
+				Extra: e.Extra,
+			})
 		}
-		out = append(out, mergeExtra(map[string]any{"id": s.ID, "seasonNumber": s.SeasonNumber, "overview": s.Overview,
-			"episodes": eps, "childRequestId": c.ID, "seasonAvailable": s.SeasonAvailable}, s.Extra))
+		out = append(out, &state.SeasonRequests{ID: s.ID, SeasonNumber: s.SeasonNumber, Overview: s.Overview,
+			Episodes: eps, ChildRequestID: c.ID, SeasonAvailable: s.SeasonAvailable, Extra: s.Extra})
 	}
 	return out
 }
@@ -82,74 +84,74 @@ type childViewOpts struct {
 }
 
 // childView projects ChildRequests, with what o adds.
-func (st *store) childView(c *childRequest, p *principal, o childViewOpts) map[string]any {
-	v := st.baseView(&c.reqBase, requestTypeTV, p)
-	seasons := []map[string]any{}
-	if o.Seasons {
-		seasons = seasonRequestViews(c)
+func (st *store) childView(c *childRequest, p *principal, o childViewOpts) *state.ChildRequests {
+	v := &state.ChildRequests{
+		BaseRequest:     st.baseView(&c.reqBase, requestTypeTV, p),
+		ParentRequestID: c.ParentRequestID, IssueID: c.IssueID, SeriesType: c.SeriesType,
+		Subscribed:  st.requests.subscribed(p, requestTypeTV, c.ID) || st.requests.subscribed(p, requestTypeTV, c.ParentRequestID),
+		ReleaseYear: c.ReleaseYear, SeasonRequests: []*state.SeasonRequests{},
+		RequestedUserPlayedProgress: c.RequestedUserPlayedProgress,
+		Extra:                       c.Extra,
 	}
-	maps.Copy(v, map[string]any{
-		"parentRequestId": c.ParentRequestID, "issueId": c.IssueID, "seriesType": c.SeriesType,
-		"subscribed":  st.requests.subscribed(p, requestTypeTV, c.ID) || st.requests.subscribed(p, requestTypeTV, c.ParentRequestID),
-		"releaseYear": c.ReleaseYear, "issues": nil, "seasonRequests": seasons,
-		"requestedUserPlayedProgress": c.RequestedUserPlayedProgress,
-	})
+	if o.Seasons {
+		v.SeasonRequests = seasonRequestViews(c)
+	}
 	if o.Parent {
 		if pr := st.requests.parentByID(c.ParentRequestID); pr != nil {
-			pv := st.parentFields(pr)
-			sib := []map[string]any{}
+			v.ParentRequest = parentFields(pr)
 			for _, other := range st.requests.childrenOf(pr.ID) {
 				if other.ID != c.ID && (o.Loaded == nil || o.Loaded(other)) {
-					sib = append(sib, st.childView(other, p, childViewOpts{Seasons: o.Seasons}))
+					v.ParentRequest.ChildRequests = append(v.ParentRequest.ChildRequests, st.childView(other, p, childViewOpts{Seasons: o.Seasons}))
 				}
 			}
-			pv["childRequests"] = sib
-			v["parentRequest"] = pv
 		}
 	}
-	return mergeExtra(v, c.Extra)
+	return v
 }
 
-// parentFields projects TvRequests without children.
-func (st *store) parentFields(pr *tvParent) map[string]any {
-	return mergeExtra(map[string]any{
-		"id": pr.ID, "tvDbId": pr.TvDbID, "externalProviderId": pr.ExternalProviderID, "imdbId": nullIfEmpty(pr.ImdbID),
-		"qualityOverride": pr.QualityOverride, "rootFolder": pr.RootFolder, "languageProfile": pr.LanguageProfile,
-		"overview": pr.Overview, "title": pr.Title, "posterPath": pr.PosterPath, "background": pr.Background,
-		"releaseDate": pr.ReleaseDate, "status": pr.Status, "totalSeasons": pr.TotalSeasons,
-	}, pr.Extra)
+// parentFields projects TvRequests with no children yet ([]).
+func parentFields(pr *tvParent) *state.TvRequests {
+	return &state.TvRequests{
+		ID: pr.ID, TvDbID: pr.TvDbID, ExternalProviderID: pr.ExternalProviderID, ImdbID: nilIfEmpty(pr.ImdbID),
+		QualityOverride: pr.QualityOverride, RootFolder: pr.RootFolder, LanguageProfile: pr.LanguageProfile,
+		Overview: pr.Overview, Title: pr.Title, PosterPath: pr.PosterPath, Background: pr.Background,
+		ReleaseDate: pr.ReleaseDate, Status: pr.Status, TotalSeasons: pr.TotalSeasons,
+		ChildRequests: []*state.ChildRequests{}, Extra: pr.Extra,
+	}
 }
 
 // parentView projects TvRequests with its children (seasons unless lite).
-func (st *store) parentView(pr *tvParent, p *principal, lite bool) map[string]any {
-	v := st.parentFields(pr)
-	kids := []map[string]any{}
+func (st *store) parentView(pr *tvParent, p *principal, lite bool) *state.TvRequests {
+	v := parentFields(pr)
 	for _, c := range st.requests.childrenOf(pr.ID) {
-		kids = append(kids, st.childView(c, p, childViewOpts{Seasons: !lite}))
+		v.ChildRequests = append(v.ChildRequests, st.childView(c, p, childViewOpts{Seasons: !lite}))
 	}
-	v["childRequests"] = kids
 	return v
 }
 
 // albumRequestView projects AlbumRequest.
-func (st *store) albumRequestView(a *albumRequest, p *principal) map[string]any {
-	v := st.baseView(&a.reqBase, requestTypeAlbum, p)
-	maps.Copy(v, map[string]any{
-		"foreignAlbumId": a.ForeignAlbumID, "foreignArtistId": a.ForeignArtistID, "disk": a.Disk, "cover": a.Cover,
-		"rating": a.Rating, "releaseDate": a.ReleaseDate, "artistName": a.ArtistName,
-		"subscribed": st.requests.subscribed(p, requestTypeAlbum, a.ID),
-	})
-	return mergeExtra(v, a.Extra)
+func (st *store) albumRequestView(a *albumRequest, p *principal) *state.AlbumRequest {
+	return &state.AlbumRequest{
+		BaseRequest:    st.baseView(&a.reqBase, requestTypeAlbum, p),
+		ForeignAlbumID: a.ForeignAlbumID, ForeignArtistID: a.ForeignArtistID, Disk: a.Disk, Cover: a.Cover,
+		Rating: a.Rating, ReleaseDate: a.ReleaseDate, ArtistName: a.ArtistName,
+		Subscribed: st.requests.subscribed(p, requestTypeAlbum, a.ID),
+		Extra:      a.Extra,
+	}
 }
 
 // engineOK is a successful RequestEngineResult.
-func engineOK(message string, requestID int) map[string]any {
-	return map[string]any{"result": true, "message": nullIfEmpty(message), "isError": false,
-		"errorMessage": nil, "errorCode": nil, "requestId": requestID}
+func engineOK(message string, requestID int) *state.RequestEngineResult {
+	return &state.RequestEngineResult{Result: true, Message: nilIfEmpty(message), RequestID: requestID}
 }
 
 // engineFail is a failed RequestEngineResult (HTTP 200 upstream).
-func engineFail(code, message string) map[string]any {
-	return map[string]any{"result": false, "message": nil, "isError": true,
-		"errorMessage": message, "errorCode": nullIfEmpty(code), "requestId": 0}
+func engineFail(code, message string) *state.RequestEngineResult {
+	return &state.RequestEngineResult{IsError: true, ErrorMessage: &message, ErrorCode: nilIfEmpty(code)}
+}
+
+// tryAgain is the failed RequestEngineResult of a movie or album the
+// catalogue does not know.
+func tryAgain(message string) *state.RequestEngineResult {
+	return &state.RequestEngineResult{Message: &message, IsError: true, ErrorMessage: ref("Please try again later")}
 }

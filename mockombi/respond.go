@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
@@ -119,9 +120,10 @@ func intParam(w http.ResponseWriter, r *http.Request, name string) (int, bool) {
 func noContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
 
 // writeRecord answers a single-record lookup: the record as JSON, or 204
-// when the action found nothing (ASP.NET's answer to a null result).
-func writeRecord(w http.ResponseWriter, out map[string]any) {
-	if out == nil {
+// when the action found nothing (ASP.NET's answer to a null result): out
+// is a view pointer or map, nil for none.
+func writeRecord(w http.ResponseWriter, out any) {
+	if v := reflect.ValueOf(out); !v.IsValid() || v.IsNil() {
 		noContent(w)
 		return
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // searchActorCredits is GET /api/v2/Search/actor/{actorId}/{movie|tv}: TMDB's
@@ -70,16 +72,16 @@ func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	type hit struct {
 		pop float64
-		v   map[string]any
+		v   *state.MultiSearchResult
 	}
 	var hits []hit
-	music := []map[string]any{}
+	music := []*state.MultiSearchResult{}
 	s.store.Read(func(st *store) {
 		if in.Movies {
 			for _, m := range st.search.movies {
 				if containsFold(m.Title, term) {
-					hits = append(hits, hit{m.Popularity, map[string]any{"id": strconv.Itoa(m.TheMovieDbID), "mediaType": "movie",
-						"title": fmt.Sprintf("%s (%d)", m.Title, m.year()), "poster": nullIfEmpty(m.PosterPath), "overview": m.Overview}})
+					hits = append(hits, hit{m.Popularity, &state.MultiSearchResult{ID: strconv.Itoa(m.TheMovieDbID), MediaType: "movie",
+						Title: fmt.Sprintf("%s (%d)", m.Title, m.year()), Poster: nilIfEmpty(m.PosterPath), Overview: ref(m.Overview)}})
 				}
 			}
 		}
@@ -87,24 +89,22 @@ func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
 			for _, sh := range st.search.shows {
 				if containsFold(sh.Title, term) {
 					// TMDB multi results carry no release_date for TV, so no year is appended
-					hits = append(hits, hit{sh.voteAverage() * 10, map[string]any{"id": strconv.Itoa(sh.TheMovieDbID), "mediaType": "tv",
-						"title": sh.Title, "poster": nullIfEmpty(sh.PosterPath), "overview": sh.Overview}})
+					hits = append(hits, hit{sh.voteAverage() * 10, &state.MultiSearchResult{ID: strconv.Itoa(sh.TheMovieDbID), MediaType: "tv",
+						Title: sh.Title, Poster: nilIfEmpty(sh.PosterPath), Overview: ref(sh.Overview)}})
 				}
 			}
 		}
 		if in.People {
 			for _, pe := range st.search.people {
 				if containsFold(pe.Name, term) {
-					hits = append(hits, hit{pe.Popularity, map[string]any{"id": strconv.Itoa(pe.ID), "mediaType": "person",
-						"title": pe.Name, "poster": nil, "overview": nil}})
+					hits = append(hits, hit{pe.Popularity, &state.MultiSearchResult{ID: strconv.Itoa(pe.ID), MediaType: "person", Title: pe.Name}})
 				}
 			}
 		}
 		if in.Music {
 			for _, a := range st.search.artists {
 				if containsFold(a.ArtistName, term) {
-					music = append(music, map[string]any{"id": a.ForeignArtistID, "mediaType": "Artist",
-						"title": a.ArtistName, "poster": nil, "overview": nil})
+					music = append(music, &state.MultiSearchResult{ID: a.ForeignArtistID, MediaType: "Artist", Title: a.ArtistName})
 				}
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // notificationAgents are the agents with a Settings/notifications/{agent} route.
@@ -232,8 +234,8 @@ func (s *Server) settingsSaveJobs(w http.ResponseWriter, r *http.Request) {
 		}
 		expr, _ := in[k].(string)
 		if !validQuartzCron(expr) {
-			writeJSON(w, http.StatusOK, map[string]any{"result": false,
-				"message": strings.ToUpper(k[:1]) + k[1:] + " does not have a valid CRON Expression"})
+			writeJSON(w, http.StatusOK, &state.JobSettingsViewModel{
+				Message: ref(strings.ToUpper(k[:1]) + k[1:] + " does not have a valid CRON Expression")})
 			return
 		}
 	}
@@ -243,7 +245,7 @@ func (s *Server) settingsSaveJobs(w http.ResponseWriter, r *http.Request) {
 		}
 		st.settings.sections["jobs"] = in
 	})
-	writeJSON(w, http.StatusOK, map[string]any{"result": true, "message": nil})
+	writeJSON(w, http.StatusOK, &state.JobSettingsViewModel{Result: true})
 }
 
 // settingsTestCron answers POST Settings/testcron {expression} with
@@ -256,11 +258,10 @@ func (s *Server) settingsTestCron(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !validQuartzCron(in.Expression) {
-		writeJSON(w, http.StatusOK, map[string]any{"success": false,
-			"message": fmt.Sprintf("CRON Expression %s is not valid", in.Expression)})
+		writeJSON(w, http.StatusOK, &state.CronTestModel{Message: ref(fmt.Sprintf("CRON Expression %s is not valid", in.Expression))})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": nil})
+	writeJSON(w, http.StatusOK, &state.CronTestModel{Success: true})
 }
 
 // cronField bounds one Quartz field.
@@ -439,7 +440,7 @@ func (s *Server) wizardDatabase(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) || s.wizardDone(w) {
 		return
 	}
-	writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "message": "Could not configure the database, please check the logs"})
+	writeJSON(w, http.StatusBadRequest, &state.DatabaseConfigurationResult{Message: "Could not configure the database, please check the logs"})
 }
 
 // settingsNewsletterDatabase is POST

@@ -2,20 +2,28 @@ package mockombi
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// sortByProperty orders projected items by a case-insensitive C# property
-// name, as Ombi's reflection-based OrderBy does; it returns the exception
-// message Ombi would answer with when it cannot.
-func sortByProperty(items []map[string]any, prop string, asc bool) string {
+// sortByProperty orders items, views, by a case-insensitive C# property
+// name, as Ombi's reflection-based OrderBy does, reading each item's
+// members by wire name (members, state.Members for a plain view); it
+// returns the exception message Ombi would answer with when it cannot.
+func sortByProperty[T any](items []T, members func(T) map[string]any, prop string, asc bool) string {
 	if len(items) == 0 {
 		return ""
 	}
+	rows := make([]map[string]any, len(items))
+	for i, it := range items {
+		rows[i] = members(it)
+	}
 	key := ""
-	for k := range items[0] {
+	for k := range rows[0] {
 		if strings.EqualFold(k, prop) && (key == "" || k < key) {
 			key = k
 		}
@@ -23,20 +31,51 @@ func sortByProperty(items []map[string]any, prop string, asc bool) string {
 	if key == "" {
 		return msgNullReference
 	}
-	for _, it := range items {
-		switch it[key].(type) {
-		case map[string]any, []any, []map[string]any:
+	for _, row := range rows {
+		if composite(row[key]) {
 			return "Failed to compare two elements in the array."
 		}
 	}
-	slices.SortStableFunc(items, func(a, b map[string]any) int {
-		c := compareAny(a[key], b[key])
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		c := compareAny(rows[a][key], rows[b][key])
 		if !asc {
 			c = -c
 		}
 		return c
 	})
+	sorted := make([]T, len(items))
+	for i, j := range order {
+		sorted[i] = items[j]
+	}
+	copy(items, sorted)
 	return ""
+}
+
+// viewMembers is state.Members of a view.
+func viewMembers[T any](v T) map[string]any { return state.Members(v) }
+
+// composite reports a member value Ombi's OrderBy cannot compare: a list,
+// or an object other than the requesting user (which the mock has always
+// ordered as equal to any other).
+func composite(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	case *state.OmbiUser, *time.Time:
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Map:
+		return !rv.IsNil()
+	case reflect.Pointer:
+		return !rv.IsNil() && rv.Elem().Kind() == reflect.Struct
+	}
+	return false
 }
 
 // compareAny orders JSON-ish scalars: nil first, then by type.
@@ -73,24 +112,23 @@ func compareAny(a, b any) int {
 	return 0
 }
 
-// deref unwraps the pointer types projections use.
+// deref reads a member's value as the JSON value it is written as: a nil
+// pointer, list or map is null, a pointer to a scalar (a time, a bool, a
+// number, a string) the scalar.
 func deref(v any) any {
-	switch x := v.(type) {
-	case *time.Time:
-		if x == nil {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
 			return nil
 		}
-		return *x
-	case *bool:
-		if x == nil {
+		if rv.Elem().Kind() != reflect.Struct || rv.Elem().Type() == reflect.TypeFor[time.Time]() {
+			return rv.Elem().Interface()
+		}
+	case reflect.Slice, reflect.Map:
+		if rv.IsNil() {
 			return nil
 		}
-		return *x
-	case *int:
-		if x == nil {
-			return nil
-		}
-		return *x
 	}
 	return v
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // ombiVersion is the Ombi version the mock reports.
@@ -112,7 +114,7 @@ func (s *Server) systemStatusInfo(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) systemStatusWizard(w http.ResponseWriter, _ *http.Request) {
 	var done bool
 	s.store.Read(func(st *store) { done = st.settings.flag("ombi", "wizard") })
-	writeJSON(w, http.StatusOK, map[string]any{"result": done})
+	writeJSON(w, http.StatusOK, &state.WizardStatus{Result: done})
 }
 
 // systemStatusDemo answers GET Status/demo: demo mode is off.
@@ -141,7 +143,7 @@ func (s *Server) systemStats(w http.ResponseWriter, r *http.Request) {
 		to = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 	}
 	in := func(t time.Time) bool { return !t.Before(from) && !t.After(to) }
-	var out map[string]any
+	var out *state.UserStatsSummary
 	s.store.Read(func(st *store) {
 		var movieUsers, tvUsers []string
 		completedTV := 0
@@ -161,17 +163,17 @@ func (s *Server) systemStats(w http.ResponseWriter, r *http.Request) {
 		if quirk && (q.Get("from") == "" || q.Get("to") == "" || len(movieUsers) == 0 || len(tvUsers) == 0) {
 			return
 		}
-		first := func(ids []string) any {
+		first := func(ids []string) *state.OmbiUser {
 			if len(ids) == 0 {
 				return nil
 			}
 			return st.ombiUserOrNil(slices.Min(ids))
 		}
-		out = map[string]any{
-			"totalRequests": len(movieUsers) + len(tvUsers), "totalMovieRequests": len(movieUsers),
-			"totalTvRequests": len(tvUsers), "totalIssues": 0, "completedRequestsMovies": len(movieUsers),
-			"completedRequestsTv": completedTV, "completedRequests": len(movieUsers) + completedTV,
-			"mostRequestedUserMovie": first(movieUsers), "mostRequestedUserTv": first(tvUsers),
+		out = &state.UserStatsSummary{
+			TotalRequests: len(movieUsers) + len(tvUsers), TotalMovieRequests: len(movieUsers),
+			TotalTvRequests: len(tvUsers), CompletedRequestsMovies: len(movieUsers),
+			CompletedRequestsTv: completedTV, CompletedRequests: len(movieUsers) + completedTV,
+			MostRequestedUserMovie: first(movieUsers), MostRequestedUserTv: first(tvUsers),
 		}
 	})
 	if out == nil {
@@ -196,14 +198,13 @@ func parseStatsDate(v string) (time.Time, error) {
 
 // systemUpdate answers GET Update with UpdateModel.
 func (s *Server) systemUpdate(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{
-		"updateVersionString": "v" + ombiVersion, "updateVersion": 4593,
-		"updateDate":      time.Date(2026, 5, 2, 22, 4, 42, 0, time.UTC),
-		"updateAvailable": false,
-		"changeLogs":      "- Fixed the issue list paging\n- Updated translations",
-		"downloads": []map[string]any{
-			{"name": "linux-x64.tar.gz", "url": "https://github.com/Ombi-app/Ombi/releases/download/v4.59.3/linux-x64.tar.gz"},
-			{"name": "win10-x64.zip", "url": "https://github.com/Ombi-app/Ombi/releases/download/v4.59.3/win10-x64.zip"},
+	writeJSON(w, http.StatusOK, &state.UpdateModel{
+		UpdateVersionString: "v" + ombiVersion, UpdateVersion: 4593,
+		UpdateDate: time.Date(2026, 5, 2, 22, 4, 42, 0, time.UTC),
+		ChangeLogs: "- Fixed the issue list paging\n- Updated translations",
+		Downloads: []state.Downloads{
+			{Name: "linux-x64.tar.gz", URL: "https://github.com/Ombi-app/Ombi/releases/download/v4.59.3/linux-x64.tar.gz"},
+			{Name: "win10-x64.zip", URL: "https://github.com/Ombi-app/Ombi/releases/download/v4.59.3/win10-x64.zip"},
 		},
 	})
 }
@@ -263,9 +264,9 @@ func (s *Server) systemLogs(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, names)
 		return
 	}
-	out := make([]map[string]any, 0, len(files))
+	out := make([]state.LogFile, 0, len(files))
 	for _, f := range files {
-		out = append(out, map[string]any{"name": f.name, "size": len(f.text), "lastModified": f.modified})
+		out = append(out, state.LogFile{Name: f.name, Size: len(f.text), LastModified: f.modified})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -324,12 +325,12 @@ func (s *Server) systemUILog(w http.ResponseWriter, r *http.Request) {
 // systemHubUsers answers v2 GET Hub/Users: the users connected to the
 // notification hub, taken as those who have logged in.
 func (s *Server) systemHubUsers(w http.ResponseWriter, _ *http.Request) {
-	var out []map[string]any
+	var out []state.HubUser
 	s.store.Read(func(st *store) {
-		out = []map[string]any{}
+		out = []state.HubUser{}
 		for _, a := range st.sortedUsers() {
 			if a.LastLoggedIn != nil {
-				out = append(out, map[string]any{"userId": a.ID, "displayName": a.displayName(), "userType": a.UserType})
+				out = append(out, state.HubUser{UserID: a.ID, DisplayName: a.displayName(), UserType: a.UserType})
 			}
 		}
 	})

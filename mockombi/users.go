@@ -209,6 +209,10 @@ func projectOmbiUser(k ombiUserKey, raw map[string]any) *state.OmbiUser {
 	return u
 }
 
+// ref is a pointer to a copy of v, for a view's nullable member that is
+// set.
+func ref[T any](v T) *T { return &v }
+
 // nilIfEmpty maps "" to nil (JSON null), as Ombi serialises unset strings.
 func nilIfEmpty(s string) *string {
 	if s == "" {

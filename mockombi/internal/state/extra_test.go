@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,9 +96,9 @@ func TestIssue_asADataDocumentHoldsIt(t *testing.T) {
 	}
 }
 
-// TestMarshalWith_theLongWay: a struct the member walk cannot read (fields
-// out of order, a tag with options) is encoded through a map, with the
-// same bytes; a string member equal to its own name is written as a value.
+// TestMarshalWith_theLongWay: fields declared out of order or with
+// omitempty are written sorted, with the same bytes as the map of the
+// members; a string member equal to its own name is written as a value.
 func TestMarshalWith_theLongWay(t *testing.T) {
 	type outOfOrder struct {
 		Zed   string `json:"zed"`
@@ -125,5 +126,66 @@ func TestMarshalWith_theLongWay(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("%s: got %s, want %s", name, got, want)
 		}
+	}
+}
+
+// TestMarshalWith_embeddedAndOmitted: a view that embeds a struct, and
+// leaves out an empty omitempty member, encodes as the map of its members
+// does: all sorted together, an undocumented member taking the place of
+// an omitted modelled one.
+func TestMarshalWith_embeddedAndOmitted(t *testing.T) {
+	note := "n"
+	tests := []struct {
+		name string
+		req  *AlbumRequest
+		want string
+	}{
+		{"no extra", &AlbumRequest{BaseRequest: BaseRequest{ID: 4, Title: "T"}, ArtistName: "A", Rating: 1.5},
+			`{"approved":false,"artistName":"A","available":false,"canApprove":false,"cover":"","denied":null,"deniedReason":null,"disk":"","foreignAlbumId":"","foreignArtistId":"","id":4,"markedAsApproved":"0001-01-01T00:00:00Z","markedAsAvailable":null,"markedAsDenied":"0001-01-01T00:00:00Z","rating":1.5,"releaseDate":"0001-01-01T00:00:00Z","requestStatus":"","requestType":0,"requestedByAlias":null,"requestedDate":"0001-01-01T00:00:00Z","requestedUser":null,"requestedUserId":"","showSubscribe":false,"source":0,"subscribed":false,"title":"T"}`},
+		{"extra among both", &AlbumRequest{BaseRequest: BaseRequest{DeniedReason: &note}, Extra: Extra{"b": 1, "id": 9, "zz": "<z>"}},
+			`{"approved":false,"artistName":"","available":false,"b":1,"canApprove":false,"cover":"","denied":null,"deniedReason":"n","disk":"","foreignAlbumId":"","foreignArtistId":"","id":0,"markedAsApproved":"0001-01-01T00:00:00Z","markedAsAvailable":null,"markedAsDenied":"0001-01-01T00:00:00Z","rating":0,"releaseDate":"0001-01-01T00:00:00Z","requestStatus":"","requestType":0,"requestedByAlias":null,"requestedDate":"0001-01-01T00:00:00Z","requestedUser":null,"requestedUserId":"","showSubscribe":false,"source":0,"subscribed":false,"title":"","zz":"<z>"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Encode(tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	child := func(extra Extra, parent *TvRequests) string {
+		b, err := Encode(&ChildRequests{ParentRequest: parent, Extra: extra})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got := child(Extra{"parentRequest": "from the data"}, nil); !strings.Contains(got, `"parentRequest":"from the data","parentRequestId":0`) {
+		t.Errorf("omitted parentRequest, undocumented one: %s", got)
+	}
+	if got := child(Extra{"parentRequest": "from the data"}, &TvRequests{ID: 3}); !strings.Contains(got, `"parentRequest":{"background":""`) ||
+		strings.Contains(got, "from the data") {
+		t.Errorf("modelled parentRequest: %s", got)
+	}
+}
+
+// TestMembers_theMapAViewStandsFor: a view's members by wire name, an
+// embedded struct's among them, the undocumented ones where no modelled
+// member is written, an omitted member absent.
+func TestMembers_theMapAViewStandsFor(t *testing.T) {
+	got := Members(&ChildRequests{BaseRequest: BaseRequest{Title: "T"}, SeriesType: 2, Extra: Extra{"title": "x", "sonarr": 7.0}})
+	for name, want := range map[string]any{"title": "T", "seriesType": 2, "sonarr": 7.0, "parentRequestId": 0} {
+		if got[name] != want {
+			t.Errorf("%s = %#v, want %#v", name, got[name], want)
+		}
+	}
+	if _, ok := got["parentRequest"]; ok {
+		t.Error("an omitted parentRequest is a member")
+	}
+	if len(got) != 27 {
+		t.Errorf("%d members, want 27: %v", len(got), got)
 	}
 }
