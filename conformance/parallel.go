@@ -285,8 +285,8 @@ func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *
 	}
 	shards := planShards(cs, costs, opts.Parallel)
 	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(cs), len(shards), opts.Seed)
-	prog := newProgress(out, opts.Progress, nil)
-	prog.plan(cs, estimates(cs, costs))
+	prog := newProgress(out, opts.Progress, len(shards), nil)
+	prog.costs(cs, estimates(cs, costs))
 	stopTicks := prog.tickEvery(time.Second)
 	stopTail := make(chan struct{})
 	var tails sync.WaitGroup
@@ -303,7 +303,7 @@ func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *
 		tails.Add(1)
 		go func() {
 			defer tails.Done()
-			if err := tailEvents(events, 200*time.Millisecond, stopTail, prog.add); err != nil {
+			if err := tailEvents(events, 200*time.Millisecond, stopTail, prog.event); err != nil {
 				fmt.Fprintf(errOut, "ombi-conformance: follow the progress of process %d: %v\n", i+1, err)
 			}
 		}()

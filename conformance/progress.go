@@ -53,12 +53,51 @@ func isTerminal(w io.Writer) bool {
 
 // checkEvent is one check a process ran, with its verdict: what the
 // progress counts, and what a process of a split run writes to its
-// parent, one JSON line each.
+// parent, one JSON line each. The first line a process writes is its
+// plan instead.
 type checkEvent struct {
-	ID      string `json:"id"`
-	Area    string `json:"area"`
-	State   string `json:"state"`             // a CheckResult state
-	Failure string `json:"failure,omitempty"` // the first line of an unexpected failure
+	ID      string   `json:"id,omitempty"`
+	Area    string   `json:"area,omitempty"`
+	State   string   `json:"state,omitempty"`   // a CheckResult state
+	Failure string   `json:"failure,omitempty"` // the first line of an unexpected failure
+	Plan    *runPlan `json:"plan,omitempty"`
+}
+
+// runPlan is what a process will run: how many checks, and how many of
+// each area (nil when it cannot tell).
+type runPlan struct {
+	Total int            `json:"total"`
+	Areas map[string]int `json:"areas,omitempty"`
+}
+
+// planOf is the plan of a process that runs willRun checks of declared,
+// those its label filter selects: the checks by area when the filter
+// accounts for every check that will run (a focus also selects by the
+// containers' text, which declared does not hold).
+func planOf(declared checks.Declared, labelFilter, focus string, willRun int) runPlan {
+	pl := runPlan{Total: willRun}
+	if focus != "" {
+		return pl
+	}
+	match := func([]string) bool { return true }
+	if labelFilter != "" {
+		f, err := types.ParseLabelFilter(labelFilter)
+		if err != nil {
+			return pl
+		}
+		match = f
+	}
+	areas, n := map[string]int{}, 0
+	for _, c := range declared {
+		if match(c.Labels) {
+			areas[c.Area]++
+			n++
+		}
+	}
+	if n == willRun {
+		pl.Areas = areas
+	}
+	return pl
 }
 
 // ranHere reports whether this process ran the spec: a spec left out by
@@ -93,6 +132,9 @@ type areaCount struct {
 func (a *areaCount) done() int { return a.passed + a.failed + a.notRun }
 
 // progress follows a run check by check and writes what its mode shows.
+// It learns what the run will run from the plan of each of its processes;
+// an area's line is printed when all its checks ran (or, for a run in one
+// process that cannot tell, when the next area starts), and at the end.
 // Its methods may be called from several goroutines.
 type progress struct {
 	mu   sync.Mutex
@@ -105,51 +147,79 @@ type progress struct {
 	now   func() time.Time
 	start time.Time
 
-	total     int                // checks the run runs; 0 = not known yet
-	areaTotal map[string]int     // checks of each area; nil = not known
-	weight    map[string]float64 // estimated cost of each check id; nil = by count
-	allWeight float64
+	procs, plans int            // processes of the run, plans received
+	total        int            // checks the run runs, as planned so far
+	areaTotal    map[string]int // checks of each area, once every plan is in; nil = not known
+	planAreas    map[string]int // the areas of the plans received
+	areasUnknown bool           // a plan did not tell its areas
+
+	weight     map[string]float64 // estimated cost of each listed check; nil = by count
+	listedCost float64            // the cost of the checks listed
+	meanCost   float64            // the cost of a check not listed
+	doneWeight float64
 
 	done, failed int
-	doneWeight   float64
 	areas        map[string]*areaCount
 	order        []string // areas in the order they started
 	current      string   // the area of the latest check
 	drawn        bool     // a status line is on screen
 }
 
-// newProgress starts following a run at now().
-func newProgress(out io.Writer, mode string, now func() time.Time) *progress {
+// newProgress starts following a run of procs processes at now().
+func newProgress(out io.Writer, mode string, procs int, now func() time.Time) *progress {
 	if now == nil {
 		now = time.Now
 	}
-	return &progress{out: out, mode: mode, now: now, start: now(), areas: map[string]*areaCount{}}
+	return &progress{out: out, mode: mode, now: now, start: now(), procs: procs, areas: map[string]*areaCount{}, planAreas: map[string]int{}}
 }
 
-// plan sets what the run will run: the checks, with their estimated
-// costs (est[i] is cs[i]'s; nil counts checks alike).
-func (p *progress) plan(cs []Check, est []float64) {
+// costs sets the estimated cost of the checks listed for the run (est[i]
+// is cs[i]'s): the estimate of the time left weighs checks by them.
+func (p *progress) costs(cs []Check, est []float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total = len(cs)
-	p.areaTotal = map[string]int{}
+	p.weight = map[string]float64{}
+	var sum float64
 	for i, c := range cs {
-		p.areaTotal[c.Area]++
-		if est != nil {
-			if p.weight == nil {
-				p.weight = map[string]float64{}
-			}
-			p.weight[c.ID] = est[i]
-			p.allWeight += est[i]
-		}
+		p.weight[c.ID] = est[i]
+		sum += est[i]
+	}
+	p.listedCost = sum
+	if len(cs) > 0 {
+		p.meanCost = sum / float64(len(cs))
 	}
 }
 
-// setTotal sets how many checks the run will run, when no more is known.
-func (p *progress) setTotal(n int) {
+// event counts a check, or a process's plan.
+func (p *progress) event(e checkEvent) {
+	if e.Plan != nil {
+		p.plan(*e.Plan)
+		return
+	}
+	p.add(e)
+}
+
+// plan adds what one process will run.
+func (p *progress) plan(pl runPlan) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total = n
+	p.plans++
+	p.total += pl.Total
+	if pl.Areas == nil {
+		p.areasUnknown = true
+	}
+	for a, n := range pl.Areas {
+		p.planAreas[a] += n
+	}
+	if p.plans < p.procs || p.areasUnknown {
+		return
+	}
+	p.areaTotal = p.planAreas
+	for _, a := range p.order {
+		if t, ok := p.areaTotal[a]; ok && p.areas[a].done() >= t {
+			p.line(a)
+		}
+	}
 }
 
 // add counts one check that ran.
@@ -160,8 +230,8 @@ func (p *progress) add(e checkEvent) {
 		return
 	}
 	now := p.now()
-	if e.Area != p.current && p.areaTotal == nil && p.current != "" {
-		p.line(p.current) // a run in process: the area before is done
+	if e.Area != p.current && p.current != "" && p.procs == 1 && p.areaTotal == nil {
+		p.line(p.current) // one process, one area after the other
 	}
 	p.current = e.Area
 	a := p.areas[e.Area]
@@ -174,6 +244,8 @@ func (p *progress) add(e checkEvent) {
 	p.done++
 	if w, ok := p.weight[e.ID]; ok {
 		p.doneWeight += w
+	} else {
+		p.doneWeight += p.meanCost
 	}
 	switch e.State {
 	case StatePassed, StateStale:
@@ -275,11 +347,14 @@ func (p *progress) status() string {
 
 // left estimates the time left: the time so far scaled by the estimated
 // cost still to run over the cost run (checks alike when no costs are
-// known).
+// known; a check not listed weighs the mean of those listed).
 func (p *progress) left(elapsed time.Duration) (time.Duration, bool) {
+	if p.plans < p.procs || p.done == 0 || p.done >= p.total {
+		return 0, false
+	}
 	done, all := float64(p.done), float64(p.total)
 	if p.weight != nil {
-		done, all = p.doneWeight, p.allWeight
+		done, all = p.doneWeight, p.listedCost+p.meanCost*float64(max(0, p.total-len(p.weight)))
 	}
 	if done <= 0 || all <= done {
 		return 0, false

@@ -110,7 +110,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	res := &Result{Profile: s.Profile()}
 	res.Tools, res.Modes = s.Statuses()
-	prog := newProgress(out, opts.Progress, nil)
+	prog := newProgress(out, opts.Progress, 1, nil)
 	prog.dots = opts.Progress == ProgressLines
 	events, closeEvents, err := openEvents(opts.ShardEvents)
 	if err != nil {
@@ -118,7 +118,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer closeEvents()
 	s.Tree()
-	ginkgo.ReportBeforeSuite(func(r ginkgo.Report) { prog.setTotal(r.PreRunStats.SpecsThatWillRun) })
+	ginkgo.ReportBeforeSuite(func(r ginkgo.Report) {
+		pl := planOf(s.Declared(), combineFilters(opts.LabelFilter, opts.ShardFilter), opts.Focus, r.PreRunStats.SpecsThatWillRun)
+		prog.plan(pl)
+		if events != nil {
+			if err := events.write(checkEvent{Plan: &pl}); err != nil {
+				fmt.Fprintf(errOut, "write the progress of the process: %v\n", err)
+			}
+		}
+	})
 	ginkgo.ReportAfterEach(func(r types.SpecReport) {
 		if !ranHere(r) {
 			return
