@@ -139,8 +139,12 @@ func TestProgress_leftByCost(t *testing.T) {
 	if got, ok := p.left(10 * time.Second); !ok || got != 50*time.Second {
 		t.Errorf("left = %v, %v; want 50s", got, ok)
 	}
-	p.add(checkEvent{ID: "B", Area: "wire", State: StatePassed})
 	p.add(checkEvent{ID: "C", Area: "wire", State: StatePassed})
+	// then 100+200 of 600 done in 20s: 20s left
+	if got, ok := p.left(20 * time.Second); !ok || got != 20*time.Second {
+		t.Errorf("left = %v, %v; want 20s", got, ok)
+	}
+	p.add(checkEvent{ID: "B", Area: "wire", State: StatePassed})
 	if got, ok := p.left(time.Minute); ok {
 		t.Errorf("every check done, left = %v; want none", got)
 	}
