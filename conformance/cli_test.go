@@ -312,7 +312,7 @@ func TestCLI_versionAndHelp(t *testing.T) {
 	// the main help: every flag but the internal ones, in its group, then
 	// examples and exit codes; no secret from the environment as a default
 	r := runCLI(t, []string{"OMBI_API_KEY=help-must-not-show-this", "OMBI_PASSWORD=nor-this"}, "--help")
-	for _, want := range []string{"the server under test:", "what to run:", "reports:", "a live Ombi instead of the embedded mock:", "advanced:", "examples:", "exit codes:", "  -server string", "  -allow-mutations"} {
+	for _, want := range []string{"the server under test:", "what to run:", "reports:", "a live Ombi instead of the embedded mock:", "advanced:", "examples:", "exit codes:", "  -server string", "  -allow-mutations", "  -quiet"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("--help lacks %q", want)
 		}
