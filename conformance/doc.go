@@ -5,11 +5,11 @@
 //
 // It holds what runs the checks and says what came of them: Run (the
 // preflight, the Ginkgo run, the verdicts), the listing (Checks, --list),
-// a large run split over processes of the suite (parallel.go), its progress
-// as it runs (progress.go: a status line on a terminal, area lines
-// elsewhere, the summary only with --quiet), the stress
-// run, the soak, and the judges of mutants and subjects. The reports (text,
-// JSON, JUnit, HTML) are package reports'.
+// a large run split over processes of the suite (parallel.go), its
+// progress as it runs (progress.go: a status line on a terminal, area
+// lines elsewhere, the summary only with --quiet), the stress run, the
+// soak, and the judges of mutants and subjects. The reports (text, JSON,
+// JUnit, HTML) are package reports'.
 //
 // The ombi-conformance command is a thin wrapper around Main:
 //
