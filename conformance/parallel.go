@@ -287,15 +287,15 @@ func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *
 	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(cs), len(shards), opts.Seed)
 	prog := newProgress(out, opts.Progress, len(shards), nil)
 	prog.costs(cs, estimates(cs, costs))
-	stopTicks := prog.tickEvery(time.Second)
-	stopTail := make(chan struct{})
-	var tails sync.WaitGroup
-	var wg sync.WaitGroup
 	for i := range shards {
 		if err := os.WriteFile(eventsFile(dir, i), nil, 0o644); err != nil {
 			return nil, true, fmt.Errorf("run suite: %w", err)
 		}
 	}
+	stopTicks := prog.tickEvery(time.Second)
+	stopTail := make(chan struct{})
+	var tails sync.WaitGroup
+	var wg sync.WaitGroup
 	for i, s := range shards {
 		s.report = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		s.jsonRep = filepath.Join(dir, fmt.Sprintf("report-%d.json", i))
