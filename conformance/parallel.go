@@ -256,10 +256,10 @@ func combineFilters(a, b string) string {
 // set of reports. It returns handled false when the run is too small to
 // split; the caller then runs it in process.
 //
-// Each process appends one JSON line per check it ran to its events file,
-// which this process follows for the run's progress on out: the checks
-// done of those listed, the areas as they complete, each failure as it
-// happens. errOut gets what a quiet run must still say.
+// Each process appends its plan, then one JSON line per check it ran, to
+// its events file, which this process follows for the run's progress on
+// out: the checks done of those planned, the areas as they complete, each
+// failure as it happens. errOut gets what a quiet run must still say.
 func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *Result, handled bool, err error) {
 	if opts.Focus != "" { // a focused run is a rerun or a mutant's: small
 		return nil, false, nil
