@@ -117,9 +117,23 @@ func eventOf(v CheckResult) checkEvent {
 		e.ID = v.Text
 	}
 	if v.State == StateFailed {
-		e.Failure = checks.ClipString(reports.FirstLine(v.Failure), 160)
+		e.Failure = failureLine(v.Failure)
 	}
 	return e
+}
+
+// failureLine is what a failure observed, in a line: the "observed:" line
+// of the suite's own failures (their first line only names the check),
+// else the first line, clipped.
+func failureLine(msg string) string {
+	line := reports.FirstLine(msg)
+	for _, l := range strings.Split(msg, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "observed: "); ok {
+			line = rest
+			break
+		}
+	}
+	return checks.ClipString(line, 120)
 }
 
 // areaCount is what the progress counted of one area.

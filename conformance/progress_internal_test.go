@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -241,6 +242,21 @@ func TestTailEvents(t *testing.T) {
 	want := []checkEvent{{ID: "B", Area: "schema", State: StateFailed, Failure: "boom"}, {Plan: &runPlan{Total: 2}}}
 	if !reflect.DeepEqual(rest, want) {
 		t.Errorf("then %+v, want %+v", rest, want)
+	}
+}
+
+// TestFailureLine: a failure line says what was observed, not the
+// check's name again.
+func TestFailureLine(t *testing.T) {
+	tests := []struct{ msg, want string }{
+		{"check A failed\nclause: A (doc)\nobserved: want GET /x upstream, got no call\ntools/call: {}", "want GET /x upstream, got no call"},
+		{"Expected\n  <int>: 1\nto equal 2", "Expected"},
+		{"observed: " + strings.Repeat("x", 200), strings.Repeat("x", 120) + "… (200 bytes)"},
+	}
+	for _, tt := range tests {
+		if got := failureLine(tt.msg); got != tt.want {
+			t.Errorf("failureLine(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
 	}
 }
 
