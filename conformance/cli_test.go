@@ -321,3 +321,19 @@ func TestCLI_versionAndHelp(t *testing.T) {
 		t.Errorf("--help shows a flag outside the groups or a secret from the environment:\n%s", r.stdout)
 	}
 }
+
+// TestCLI_quiet: --quiet prints the summary and nothing of the run's
+// progress: no preflight lines, no area lines, no Ginkgo report.
+func TestCLI_quiet(t *testing.T) {
+	self := selfCommand(t)
+	r := runCLI(t, []string{fakeEnv + "=mcp"}, "--server", self, "--focus", "MCP-INIT-VERSION-001|MCP-TOOLS-LISTCHANGED-001", "--quiet")
+	if r.code != 1 {
+		t.Fatalf("exit code %d, want 1\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+	}
+	mustContain(t, "stdout", r.stdout, "FAILED  MCP-TOOLS-LISTCHANGED-001", "verdict: FAIL")
+	for _, progress := range []string{"ombi-conformance: server", "-- area", "[FAILED]", "•"} {
+		if strings.Contains(r.stdout, progress) {
+			t.Errorf("--quiet printed %q:\n%s", progress, clipText(r.stdout))
+		}
+	}
+}
