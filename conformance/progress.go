@@ -340,10 +340,13 @@ func (p *progress) draw() {
 func (p *progress) status() string {
 	elapsed := p.now().Sub(p.start)
 	var b strings.Builder
-	if p.total > 0 {
+	switch {
+	case p.total > 0 && p.plans < p.procs: // a process has not said what it will run yet
+		fmt.Fprintf(&b, "[%d/%d+]", p.done, p.total)
+	case p.total > 0:
 		width := len(fmt.Sprint(p.total))
 		fmt.Fprintf(&b, "[%*d/%d %3d%%]", width, p.done, p.total, min(100, 100*p.done/p.total))
-	} else {
+	default:
 		fmt.Fprintf(&b, "[%d checks]", p.done)
 	}
 	if a := p.areas[p.current]; a != nil {

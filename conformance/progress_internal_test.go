@@ -129,6 +129,18 @@ func TestProgress_live(t *testing.T) {
 	}
 }
 
+// TestProgress_livePlansMissing: until every process has said what it
+// will run, the total is a floor and there is no estimate.
+func TestProgress_livePlansMissing(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, ProgressLive, 2, fakeClock())
+	p.event(checkEvent{Plan: &runPlan{Total: 3, Areas: map[string]int{"wire": 3}}})
+	p.event(checkEvent{ID: "W-1", Area: "wire", State: StatePassed})
+	if got, want := out.String(), "\r\x1b[K[1/3+] wire 1 · 0 failed · 0:02 elapsed"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestProgress_leftByCost: with the listed checks' costs the estimate
 // weighs what is left by them, a check not listed by their mean.
 func TestProgress_leftByCost(t *testing.T) {
