@@ -83,6 +83,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shardFilter  = fs.String("shard-filter", "", "internal: the label filter of one process of a split run")
 		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo report and the checks it declared")
 		shardList    = fs.Bool("shard-list", false, "internal: with --list, print the checks as JSON for planning a split run")
+		shardEvents  = fs.String("shard-events", "", "internal: where one process of a split run appends a JSON line per check it ran")
+		quiet        = fs.Bool("quiet", false, "print only the summary: no progress (on a terminal the run redraws a status line of checks done, failures, elapsed time and time left; elsewhere it prints a line per area)")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	groupedUsage(fs, stdout, "usage: ombi-conformance [flags]\n       ombi-conformance soak [flags]\n       ombi-conformance stress [flags]\n       ombi-conformance mutate --mutant NAME -- CMD ARGS...\n")
@@ -144,7 +146,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Rerun:       rerunArgs(fs, invokedAs()),
 		Parallel:    processes(*parallel),
 		ChildArgs:   childArgs(fs),
-		ShardFilter: *shardFilter, ShardReport: *shardReport,
+		ShardFilter: *shardFilter, ShardReport: *shardReport, ShardEvents: *shardEvents,
+		Progress: progressMode(stdout, *quiet),
 	}
 	if exe, err := os.Executable(); err == nil {
 		opts.Self = exe
@@ -248,7 +251,7 @@ const maxProcesses = 8
 // itself, or keeps to itself (the reports are merged).
 var notForChildren = map[string]bool{
 	"json": true, "junit": true, "html": true, "parallel": true, "seed": true,
-	"shard-filter": true, "shard-report": true, "shard-list": true, "list": true, "by-clause": true, "by-sentence": true,
+	"shard-filter": true, "shard-report": true, "shard-list": true, "shard-events": true, "list": true, "by-clause": true, "by-sentence": true,
 }
 
 // childArgs is this invocation's flags as set on the command line, less
@@ -400,7 +403,7 @@ type flagGroup struct {
 var mainGroups = []flagGroup{
 	{"the server under test", []string{"server", "transport", "url", "mcp-path", "profile", "tools", "bundles", "auth-modes"}},
 	{"what to run", []string{"label-filter", "focus", "seed", "fail-fast", "expected-failures", "list", "by-clause", "by-sentence"}},
-	{"reports", []string{"json", "junit", "html", "v"}},
+	{"reports", []string{"json", "junit", "html", "quiet", "v"}},
 	{"a live Ombi instead of the embedded mock", []string{"ombi-url", "auth-mode", "api-key", "user-name", "username", "password", "allow-mutations"}},
 	{"advanced", []string{"start-timeout", "call-timeout", "parallel", "mock-addr", "fixtures", "version"}},
 }

@@ -312,12 +312,28 @@ func TestCLI_versionAndHelp(t *testing.T) {
 	// the main help: every flag but the internal ones, in its group, then
 	// examples and exit codes; no secret from the environment as a default
 	r := runCLI(t, []string{"OMBI_API_KEY=help-must-not-show-this", "OMBI_PASSWORD=nor-this"}, "--help")
-	for _, want := range []string{"the server under test:", "what to run:", "reports:", "a live Ombi instead of the embedded mock:", "advanced:", "examples:", "exit codes:", "  -server string", "  -allow-mutations"} {
+	for _, want := range []string{"the server under test:", "what to run:", "reports:", "a live Ombi instead of the embedded mock:", "advanced:", "examples:", "exit codes:", "  -server string", "  -allow-mutations", "  -quiet"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("--help lacks %q", want)
 		}
 	}
 	if strings.Contains(r.stdout, "other:") || strings.Contains(r.stdout, "help-must-not-show-this") || strings.Contains(r.stdout, "nor-this") {
 		t.Errorf("--help shows a flag outside the groups or a secret from the environment:\n%s", r.stdout)
+	}
+}
+
+// TestCLI_quiet: --quiet prints the summary and nothing of the run's
+// progress: no preflight lines, no area lines, no Ginkgo report.
+func TestCLI_quiet(t *testing.T) {
+	self := selfCommand(t)
+	r := runCLI(t, []string{fakeEnv + "=mcp"}, "--server", self, "--focus", "MCP-INIT-VERSION-001|MCP-TOOLS-LISTCHANGED-001", "--quiet")
+	if r.code != 1 {
+		t.Fatalf("exit code %d, want 1\n%s\n%s", r.code, clipText(r.stdout), clipText(r.stderr))
+	}
+	mustContain(t, "stdout", r.stdout, "FAILED  MCP-TOOLS-LISTCHANGED-001", "verdict: FAIL")
+	for _, progress := range []string{"ombi-conformance: server", "-- area", "[FAILED]", "•"} {
+		if strings.Contains(r.stdout, progress) {
+			t.Errorf("--quiet printed %q:\n%s", progress, clipText(r.stdout))
+		}
 	}
 }

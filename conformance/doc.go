@@ -5,11 +5,13 @@
 //
 // It holds what runs the checks and says what came of them: Run (the
 // preflight, the Ginkgo run, the verdicts), the listing (Checks, --list),
-// a large run split over processes of the suite (parallel.go), the stress
-// run, the soak, and the judges of mutants and subjects. The reports (text,
-// JSON, JUnit, HTML) are package reports'; what the checks are written
-// with and judged by (the Check type, ClauseIt, states and verdicts,
-// profiles, scope, baselines) is package framework's.
+// a large run split over processes of the suite (parallel.go), its
+// progress as it runs (progress.go: a status line on a terminal, area
+// lines elsewhere, the summary only with --quiet), the stress run, the
+// soak, and the judges of mutants and subjects. The reports (text, JSON,
+// JUnit, HTML) are package reports'; what the checks are written with and
+// judged by (the Check type, ClauseIt, states and verdicts, profiles,
+// scope, baselines) is package framework's.
 //
 // The ombi-conformance command is a thin wrapper around Main:
 //

@@ -255,7 +255,12 @@ func combineFilters(a, b string) string {
 // with opts.ChildArgs) and merges their verdicts into one result and one
 // set of reports. It returns handled false when the run is too small to
 // split; the caller then runs it in process.
-func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, handled bool, err error) {
+//
+// Each process appends its plan, then one JSON line per check it ran, to
+// its events file, which this process follows for the run's progress on
+// out: the checks done of those planned, the areas as they complete, each
+// failure as it happens. errOut gets what a quiet run must still say.
+func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *Result, handled bool, err error) {
 	if opts.Focus != "" { // a focused run is a rerun or a mutant's: small
 		return nil, false, nil
 	}
@@ -280,13 +285,31 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	}
 	shards := planShards(cs, costs, opts.Parallel)
 	fmt.Fprintf(out, "ombi-conformance: %d checks over %d processes (a tool's example checks in one, each property check on its own), seed %d\n", len(cs), len(shards), opts.Seed)
+	prog := newProgress(out, opts.Progress, len(shards), nil)
+	prog.costs(cs, estimates(cs, costs))
+	for i := range shards {
+		if err := os.WriteFile(eventsFile(dir, i), nil, 0o644); err != nil {
+			return nil, true, fmt.Errorf("run suite: %w", err)
+		}
+	}
+	stopTicks := prog.tickEvery(time.Second)
+	stopTail := make(chan struct{})
+	var tails sync.WaitGroup
 	var wg sync.WaitGroup
 	for i, s := range shards {
 		s.report = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		s.jsonRep = filepath.Join(dir, fmt.Sprintf("report-%d.json", i))
+		events := eventsFile(dir, i)
+		tails.Add(1)
+		go func() {
+			defer tails.Done()
+			if err := tailEvents(events, 200*time.Millisecond, stopTail, prog.event); err != nil {
+				fmt.Fprintf(errOut, "ombi-conformance: follow the progress of process %d: %v\n", i+1, err)
+			}
+		}()
 		args := append(append([]string(nil), opts.ChildArgs...),
 			"--parallel=1", fmt.Sprintf("--seed=%d", opts.Seed),
-			"--shard-filter", s.filter, "--shard-report", s.report, "--json", s.jsonRep)
+			"--shard-filter", s.filter, "--shard-report", s.report, "--json", s.jsonRep, "--shard-events", events)
 		cmd := exec.CommandContext(ctx, opts.Self, args...)
 		cmd.Stdout, cmd.Stderr = &s.out, &s.out
 		// an interrupted run interrupts each process, so its own cleanup
@@ -308,6 +331,10 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 		}()
 	}
 	wg.Wait()
+	close(stopTail)
+	tails.Wait()
+	stopTicks()
+	prog.finish()
 	// Each process reports every check, those of the others as skipped:
 	// a check's verdict is its unit's process's (the first process owns
 	// the checks of units none selected and the suite's own nodes).
@@ -322,8 +349,10 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	res = &Result{Seed: opts.Seed}
 	var harnessErrs []string
 	for i, s := range shards {
-		fmt.Fprintf(out, "\n--- process %d of %d: %d checks of %s\n", i+1, len(shards), s.checks, s.describe())
-		_, _ = out.Write(s.out.Bytes())
+		if opts.Progress != ProgressQuiet {
+			fmt.Fprintf(out, "\n--- process %d of %d: %d checks of %s\n", i+1, len(shards), s.checks, s.describe())
+			_, _ = out.Write(s.out.Bytes())
+		}
 		var rep shardReport
 		b, rerr := os.ReadFile(s.report)
 		if rerr == nil {
@@ -372,11 +401,16 @@ func runSharded(ctx context.Context, opts Options, out io.Writer) (res *Result, 
 	})
 	if opts.JUnitFile != "" {
 		if err := reports.WriteJUnit(opts.JUnitFile, merged); err != nil {
-			fmt.Fprintf(out, "%v\n", err)
+			fmt.Fprintf(errOut, "%v\n", err)
 		}
 	}
 	fmt.Fprintln(out)
 	return res, true, nil
+}
+
+// eventsFile is where process i of a split run appends its events.
+func eventsFile(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("events-%d.jsonl", i))
 }
 
 // listChecks lists the checks opts selects from a process of the suite

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,8 +44,24 @@ func TestParallel_sameVerdicts(t *testing.T) {
 			t.Fatal(err)
 		}
 		states[n] = map[string]string{}
+		ran := map[string]int{} // by area: the checks a process ran
 		for _, c := range rep.Checks {
 			states[n][c.ID] = c.State
+			if c.State != conformance.StateSkipped || c.Reason != "" {
+				ran[c.Area]++
+			}
+		}
+		// the area lines count what ran, never the checks the filter or
+		// another process's share left out: the parent's lines (before
+		// the processes' output) and each process's add up to the report
+		parent, children, _ := strings.Cut(r.stdout, "\n--- process ")
+		if n == "1" {
+			children = parent
+		}
+		for who, text := range map[string]string{"the run": parent, "its processes": children} {
+			if got := areaLines(text); !reflect.DeepEqual(got, ran) {
+				t.Errorf("--parallel %s: the area lines of %s count %v; the report ran %v", n, who, got, ran)
+			}
 		}
 		if len(rep.Checks) < 300 {
 			t.Fatalf("--parallel %s: %d checks, too few to split", n, len(rep.Checks))
@@ -59,6 +78,20 @@ func TestParallel_sameVerdicts(t *testing.T) {
 		t.Errorf("split run has %d checks, one process %d; states %v (want passed, failed and unimplemented ones)", len(states["3"]), len(states["1"]), count)
 	}
 }
+
+// areaLines sums the progress's area lines by area: the checks that ran.
+func areaLines(out string) map[string]int {
+	sum := map[string]int{}
+	for _, m := range areaLine.FindAllStringSubmatch(out, -1) {
+		for _, n := range m[2:] {
+			v, _ := strconv.Atoi(n)
+			sum[m[1]] += v
+		}
+	}
+	return sum
+}
+
+var areaLine = regexp.MustCompile(`(?m)^-- area (\S+) +(\d+) passed +(\d+) failed +(\d+) not run`)
 
 // TestCheckCosts: the cost table that balances a split run knows most
 // checks of the suite. A stale table only unbalances the processes (a

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/checks"
@@ -52,6 +54,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if out == nil {
 		out = io.Discard
 	}
+	errOut := out // what must be said even in a quiet run
+	if opts.Progress == ProgressQuiet {
+		out = io.Discard
+	}
 	if opts.Target.URL != "" && opts.OmbiURL == "" && opts.MockAddr == "" {
 		return nil, errors.New("run suite: --url judges a server already running, which must be pointed at the suite's upstream: give --mock-addr ADDR (the running server's OMBI_URL is http://ADDR) or --ombi-url")
 	}
@@ -90,7 +96,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		s.Describe(out)
 	}
 	if shardable(opts) && s.Profile() == framework.ProfileDesign {
-		res, handled, err := runSharded(ctx, opts, out)
+		res, handled, err := runSharded(ctx, opts, out, errOut)
 		if handled {
 			if err != nil {
 				return res, err
@@ -105,11 +111,37 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	res := &Result{Profile: s.Profile()}
 	res.Tools, res.Modes = s.Statuses()
-	prog := &progress{out: out, start: time.Now(), declared: s.Declared()}
+	prog := newProgress(out, opts.Progress, 1, nil)
+	prog.dots = opts.Progress == ProgressLines
+	events, closeEvents, err := openEvents(opts.ShardEvents)
+	if err != nil {
+		return nil, err
+	}
+	defer closeEvents()
 	s.Tree()
-	ginkgo.ReportAfterEach(func(r types.SpecReport) { prog.spec(r) })
+	ginkgo.ReportBeforeSuite(func(r ginkgo.Report) {
+		pl := planOf(s.Declared(), combineFilters(opts.LabelFilter, opts.ShardFilter), opts.Focus, r.PreRunStats.SpecsThatWillRun)
+		prog.plan(pl)
+		if events != nil {
+			if err := events.write(checkEvent{Plan: &pl}); err != nil {
+				fmt.Fprintf(errOut, "write the progress of the process: %v\n", err)
+			}
+		}
+	})
+	ginkgo.ReportAfterEach(func(r types.SpecReport) {
+		if !ranHere(r) {
+			return
+		}
+		e := eventOf(framework.Verdict(s.Declared().Of(r), r, opts.Expected))
+		prog.add(e)
+		if events != nil {
+			if err := events.write(e); err != nil {
+				fmt.Fprintf(errOut, "write the progress of the process: %v\n", err)
+			}
+		}
+	})
 	ginkgo.ReportAfterSuite("ombi-conformance", func(r ginkgo.Report) {
-		prog.flush()
+		prog.finish()
 		res.Seed = r.SuiteConfig.RandomSeed
 		for _, sr := range r.SpecReports {
 			if sr.LeafNodeType != types.NodeTypeIt {
@@ -119,12 +151,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		if opts.ShardReport != "" {
 			if err := writeShardReport(opts.ShardReport, r, s.Declared()); err != nil {
-				fmt.Fprintf(out, "write the process report: %v\n", err)
+				fmt.Fprintf(errOut, "write the process report: %v\n", err)
 			}
 		}
 		if opts.JUnitFile != "" {
 			if err := reports.WriteJUnit(opts.JUnitFile, r); err != nil {
-				fmt.Fprintf(out, "%v\n", err)
+				fmt.Fprintf(errOut, "%v\n", err)
 			}
 		}
 	})
@@ -141,7 +173,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	rc.NoColor = true
 	rc.Succinct = true
 	rc.SilenceSkips = true
-	ginkgo.RunSpecs(failRecorder{}, "ombi-conformance", sc, rc)
+	stopTicks := prog.tickEvery(time.Second)
+	runSpecs(sc, rc, opts.Progress != ProgressLines)
+	stopTicks()
 	res.Calls = s.Calls()
 	sort.SliceStable(res.Checks, func(i, j int) bool {
 		return framework.AreaRank(res.Checks[i].Area) < framework.AreaRank(res.Checks[j].Area)
@@ -200,39 +234,29 @@ type failRecorder struct{}
 
 func (failRecorder) Fail() {}
 
-// progress prints one line per area as the run moves through the areas.
-type progress struct {
-	out      io.Writer
-	declared framework.Declared
-	start    time.Time
-	area     string
-	counts   [3]int // passed, failed, not run (skipped, unimplemented, not applicable)
-	started  time.Time
+// runSpecs runs the suite's tree. silent takes Ginkgo's own reporter
+// (its dots, failures and verdict on the process's stdout) away while the
+// suite runs: the live status line or a quiet run says what the run
+// shows. Ginkgo writes its reporter's output only to its formatter's
+// stdout, which has no option to silence it.
+func runSpecs(sc types.SuiteConfig, rc types.ReporterConfig, silent bool) {
+	if silent {
+		saved := formatter.ColorableStdOut
+		formatter.ColorableStdOut = io.Discard
+		defer func() { formatter.ColorableStdOut = saved }()
+	}
+	ginkgo.RunSpecs(failRecorder{}, "ombi-conformance", sc, rc)
 }
 
-func (p *progress) spec(r types.SpecReport) {
-	if r.LeafNodeType != types.NodeTypeIt {
-		return
+// openEvents opens the events file of a process of a split run; nil
+// when path is "".
+func openEvents(path string) (*eventWriter, func(), error) {
+	if path == "" {
+		return nil, func() {}, nil
 	}
-	c := p.declared.Of(r)
-	if c.Area != p.area {
-		p.flush()
-		p.area, p.counts, p.started = c.Area, [3]int{}, time.Now()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("run suite: %w", err)
 	}
-	switch {
-	case r.State.Is(types.SpecStatePassed):
-		p.counts[0]++
-	case r.State.Is(types.SpecStateFailureStates):
-		p.counts[1]++
-	default:
-		p.counts[2]++
-	}
-}
-
-func (p *progress) flush() {
-	if p.area == "" || p.counts[0]+p.counts[1] == 0 {
-		return
-	}
-	fmt.Fprintf(p.out, "\n-- area %-9s %4d passed %4d failed %4d not run (%s)\n", p.area, p.counts[0], p.counts[1], p.counts[2], time.Since(p.started).Round(time.Millisecond))
-	p.area = ""
+	return &eventWriter{w: f}, func() { _ = f.Close() }, nil
 }

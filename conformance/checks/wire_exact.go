@@ -284,11 +284,7 @@ func deepMerge(base, with any) any {
 // exactCalls compares the journal with the expected calls, one by one.
 func exactCalls(e *errs, want []exactCall, got []mockombi.Call) {
 	if len(got) != len(want) {
-		var lines []string
-		for _, c := range got {
-			lines = append(lines, callLine(c))
-		}
-		e.addf("want exactly %d upstream calls, got %d:\n      %s", len(want), len(got), strings.Join(lines, "\n      "))
+		e.addf("want exactly %d upstream calls, got %d:\n%s", len(want), len(got), callsDiff(wantedCalls(want), sentCalls(got), "      "))
 	}
 	for i := range min(len(got), len(want)) {
 		w, g := want[i], got[i]
@@ -303,7 +299,7 @@ func exactCalls(e *errs, want []exactCall, got []mockombi.Call) {
 		case len(w.Body) == 0 && len(g.Body) != 0:
 			e.addf("call %d %s %s: the route takes no body, got %s", i+1, w.Method, w.Path, g.Body)
 		case len(w.Body) != 0 && !exactJSONEqual(w.Body, g.Body):
-			e.addf("call %d %s %s: want the body %s (complete, by deep equality), got %s", i+1, w.Method, w.Path, w.Body, orNone(g.Body))
+			e.addf("call %d %s %s: want the body %s (complete, by deep equality), got %s\n%s", i+1, w.Method, w.Path, w.Body, orNone(g.Body), bodyDiff(w.Body, g.Body, "      "))
 		}
 	}
 }

@@ -115,7 +115,7 @@ func (s *Suite) mediaWire() {
 				if tc.body == "" {
 					s.expect(len(c.Body) == 0, o, "the route takes no body, got %s", c.Body)
 				} else {
-					s.expect(sameJSON(c.Body, tc.body), o, "want body %s, got %s", tc.body, c.Body)
+					s.expect(sameJSON(c.Body, tc.body), o, "want body %s, got %s\n%s", tc.body, c.Body, bodyDiff([]byte(tc.body), c.Body, "  "))
 				}
 				for _, x := range calls[1:] {
 					allowed := false

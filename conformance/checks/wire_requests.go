@@ -560,7 +560,8 @@ func (s *Suite) requestsModerationWire() {
 				}
 				o := s.call(ctx, srv, "write_request_moderate", args)
 				c := s.oneCall(o, mc.method, mc.path)
-				s.expect(sameJSON(c.Body, fmt.Sprintf(mc.body, 987654)), o, "want body %s, got %s", fmt.Sprintf(mc.body, 987654), c.Body)
+				want := fmt.Sprintf(mc.body, 987654)
+				s.expect(sameJSON(c.Body, want), o, "want body %s, got %s\n%s", want, c.Body, bodyDiff([]byte(want), c.Body, "  "))
 			})
 		}
 

@@ -54,6 +54,10 @@ type Options struct {
 	Expected  Baseline  // expected failures
 	Trace     io.Writer // wire trace of every session; nil = none
 	Out       io.Writer // progress, failures and summary; nil = io.Discard
+	// Progress is how Out follows the run: "" (a line per area), "live"
+	// (a status line redrawn in place, for a terminal) or "quiet" (the
+	// summary only); see the runner's Progress constants.
+	Progress string
 
 	// Rerun is the shell command line (already quoted word by word) that
 	// repeats this run: the suite as invoked and every flag that shapes
@@ -73,6 +77,9 @@ type Options struct {
 	// share, and ShardReport is where it writes its Ginkgo report and the
 	// checks it declared, for its parent to merge.
 	ShardFilter, ShardReport string
+	// ShardEvents is where a process of a split run appends one JSON
+	// line per check it ran, as it runs, for its parent's progress.
+	ShardEvents string
 }
 
 // Outcome states of a check in a result.
