@@ -1,0 +1,34 @@
+package mutant
+
+// catchSources are source mutants of rule classes whose bugs slipped
+// through checks written for one case each: settings leaves that are
+// destinations or secrets (04-results: settings carry no credentials or
+// destination URLs; a patch never writes one), success answers passed
+// through unsanitised, runtime rules JSON Schema cannot express,
+// provenance of emitted ids and truthful paging.
+var catchSources = []Source{
+	{
+		Name: "settings-chat-id-shown", Domain: DomainNotifications, Clause: "VERIFY-AUTHZ-SETTINGS-001",
+		Description: "read_settings shows the Telegram chatId (a chat id is a number in a string, so it is taken for a plain setting, not a destination)",
+		File:        "server/settings.go",
+		Old:         "\t\"webhook\", \"chatid\", \"channel\", \"topic\",",
+		New:         "\t\"webhook\", \"channel\", \"topic\",",
+		Filter:      "wire || leak || errors", Focus: `settings`,
+	},
+	{
+		Name: "settings-destination-patch-accepted", Domain: DomainNotifications, Clause: "VERIFY-AUTHZ-SETTINGS-001",
+		Description: "write_settings_patch refuses secrets and URL-like values but accepts a new destination that looks plain (an SMTP host, a chat id, a topic)",
+		File:        "server/settings.go",
+		Old:         "\t\tcase secretKey(k) || destinationLeaf(k, ov) || unsafeValue(ov):",
+		New:         "\t\tcase secretKey(k) || unsafeValue(ov):",
+		Filter:      "wire || leak || errors", Focus: `settings`,
+	},
+	{
+		Name: "settings-secret-refusal-echoes", Domain: DomainAdmin, Clause: "VERIFY-AUTHZ-SETTINGS-001",
+		Description: "a patch of a secret or destination is refused, but the refusal quotes the saved value to say what would have been replaced",
+		File:        "server/settings.go",
+		Old:         "return nil, &ombi.ArgumentError{Field: f, Message: \"secret, redacted or destination fields are not writable through a patch\"}",
+		New:         "return nil, &ombi.ArgumentError{Field: f, Message: fmt.Sprintf(\"secret, redacted or destination fields are not writable through a patch (saved: %v)\", ov)}",
+		Filter:      "wire || leak || errors", Focus: `settings`,
+	},
+}
