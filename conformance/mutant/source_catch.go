@@ -31,4 +31,20 @@ var catchSources = []Source{
 		New:         "return nil, &ombi.ArgumentError{Field: f, Message: fmt.Sprintf(\"secret, redacted or destination fields are not writable through a patch (saved: %v)\", ov)}",
 		Filter:      "wire || leak || errors", Focus: `settings`,
 	},
+	{
+		Name: "engine-success-message-raw", Domain: DomainRequests, Clause: "RESULTS-ERRORS-SANITIZE-001",
+		Description: "a successful request engine answer's message is passed to the client as upstream wrote it (only failures were thought to need sanitising), URLs, keys and markup included",
+		File:        "server/requests_write.go",
+		Old:         "\t\tMessage: sanitizeMessage(w.Message, secrets...)}",
+		New:         "\t\tMessage: w.Message}",
+		Filter:      "wire || leak || errors", Focus: `write_request|sanitis|upstream-text`,
+	},
+	{
+		Name: "artwork-api-key-query-kept", Domain: DomainAdmin, Clause: "RESULTS-ERRORS-SANITIZE-001",
+		Description: "an artwork URL whose query carries api_key is returned: the credential-parameter list names apikey, not the api_key TMDB and fanart.tv use",
+		File:        "server/library.go",
+		Old:         "[]string{\"key\", \"token\", \"password\", \"auth\", \"sig\", \"secret\", \"credential\"}",
+		New:         "[]string{\"apikey\", \"token\", \"password\", \"auth\", \"sig\", \"secret\", \"credential\"}",
+		Filter:      "wire || leak || errors", Focus: `read_library|artwork|sanitis|upstream-text`,
+	},
 }
