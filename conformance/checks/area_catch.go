@@ -6,4 +6,5 @@ package checks
 // reached the client, every emitted id, every page).
 func (s *Suite) catchAreas() {
 	s.settingsLeafChecks()
+	s.successTextChecks()
 }
