@@ -47,4 +47,20 @@ var catchSources = []Source{
 		New:         "[]string{\"apikey\", \"token\", \"password\", \"auth\", \"sig\", \"secret\", \"credential\"}",
 		Filter:      "wire || leak || errors", Focus: `read_library|artwork|sanitis|upstream-text`,
 	},
+	{
+		Name: "season-expansion-repeats-episodes", Domain: DomainRequests, Clause: "ROUTING-RULE8-RUNTIME-001",
+		Description: "season mode expands a season from the details without dropping an episode upstream lists twice, so the POST carries the same episode number twice in one season",
+		File:        "server/requests_write.go",
+		Old:         "if e.EpisodeNumber >= 1 && !seen[e.EpisodeNumber] {",
+		New:         "if e.EpisodeNumber >= 1 {",
+		Filter:      "wire || errors || leak", Focus: `write_request_create|read_media|season|episode`,
+	},
+	{
+		Name: "tvdb-overlay-appends-requested-episodes", Domain: DomainSearch, Clause: "ROUTING-RULE8-RUNTIME-001",
+		Description: "the TVDB request overlay adds each requested episode to its season so episodes TVMaze does not list yet still show, without looking whether the season already lists it: listed episodes appear twice",
+		File:        "server/media.go",
+		Old:         "\t\t\t\tstate[k] = have\n\t\t\t}\n\t\t}\n\t}\n",
+		New:         "\t\t\t\tstate[k] = have\n\t\t\t}\n\t\t}\n\t}\n\tfor k, st := range state {\n\t\tfor i := range seasons {\n\t\t\tif seasons[i].SeasonNumber == k.s && len(seasons[i].Episodes) < maxNested {\n\t\t\t\tseasons[i].Episodes = append(seasons[i].Episodes, episode{EpisodeNumber: k.e, Requested: st.Requested, Available: st.Available})\n\t\t\t}\n\t\t}\n\t}\n",
+		Filter:      "wire || errors || leak", Focus: `read_media|season|episode`,
+	},
 }
