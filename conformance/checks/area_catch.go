@@ -7,4 +7,5 @@ package checks
 func (s *Suite) catchAreas() {
 	s.settingsLeafChecks()
 	s.successTextChecks()
+	s.returnedKeyChecks()
 }

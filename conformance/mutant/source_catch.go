@@ -51,7 +51,7 @@ var catchSources = []Source{
 		Name: "season-expansion-repeats-episodes", Domain: DomainRequests, Clause: "ROUTING-RULE8-RUNTIME-001",
 		Description: "season mode expands a season from the details without dropping an episode upstream lists twice, so the POST carries the same episode number twice in one season",
 		File:        "server/requests_write.go",
-		Old:         "if e.EpisodeNumber >= 1 && !seen[e.EpisodeNumber] {",
+		Old:         "if e.EpisodeNumber >= 1 && !seen[[2]int{s.SeasonNumber, e.EpisodeNumber}] {",
 		New:         "if e.EpisodeNumber >= 1 {",
 		Filter:      "wire || errors || leak", Focus: `write_request_create|read_media|season|episode`,
 	},
