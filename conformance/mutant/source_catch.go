@@ -63,4 +63,20 @@ var catchSources = []Source{
 		New:         "\t\t\t\tstate[k] = have\n\t\t\t}\n\t\t}\n\t}\n\tfor k, st := range state {\n\t\tfor i := range seasons {\n\t\t\tif seasons[i].SeasonNumber == k.s && len(seasons[i].Episodes) < maxNested {\n\t\t\t\tseasons[i].Episodes = append(seasons[i].Episodes, episode{EpisodeNumber: k.e, Requested: st.Requested, Available: st.Available})\n\t\t\t}\n\t\t}\n\t}\n",
 		Filter:      "wire || errors || leak", Focus: `read_media|season|episode`,
 	},
+	{
+		Name: "crew-credit-carries-title-id", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "a person's crew credits carry the credited title's id as person_id (the cast lines carry the caller's person, the crew line was written from the entry)",
+		File:        "server/search.go",
+		Old:         "add(e, credit{Name: in.PersonName, PersonID: in.PersonID, Role: e.Job, Department: e.Department})",
+		New:         "add(e, credit{Name: in.PersonName, PersonID: e.ID.Positive(), Role: e.Job, Department: e.Department})",
+		Filter:      "wire || errors || leak", Focus: `read_discover|credit|provenance`,
+	},
+	{
+		Name: "tvdb-overlay-tvdb-id-only", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "the TVDB request overlay matches TV parents by tvDbId only, so a parent stored with the show's imdbId but no (or another) tvDbId is missed and the show reads as not requested",
+		File:        "server/media.go",
+		Old:         "if p.TvDbID.Positive() != tvdbID && (imdb == \"\" || p.ImdbID != imdb) {",
+		New:         "if p.TvDbID.Positive() != tvdbID {",
+		Filter:      "wire || errors || leak", Focus: `read_media|overlay|provenance`,
+	},
 }
