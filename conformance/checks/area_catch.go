@@ -8,4 +8,5 @@ func (s *Suite) catchAreas() {
 	s.settingsLeafChecks()
 	s.successTextChecks()
 	s.returnedKeyChecks()
+	s.provenanceChecks()
 }
