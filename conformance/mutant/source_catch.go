@@ -79,4 +79,28 @@ var catchSources = []Source{
 		New:         "if p.TvDbID.Positive() != tvdbID {",
 		Filter:      "wire || errors || leak", Focus: `read_media|overlay|provenance`,
 	},
+	{
+		Name: "byte-cut-returned-stale", Domain: DomainSearch, Clause: "RESULTS-BUDGET-001",
+		Description: "when records are dropped to fit the byte budget the page says has_more and the next offset, but returned still counts the records before the cut",
+		File:        "server/budget.go",
+		Old:         "\tpage[\"returned\"] = n\n",
+		New:         "",
+		Filter:      "wire || budget", Focus: `page|budget|large`,
+	},
+	{
+		Name: "local-page-last-record-hidden", Domain: DomainUsers, Clause: "VERIFY-OUTPUT-PAGING-001",
+		Description: "a locally paged list claims more only when two records follow the window, so a page that stops one short of the end says has_more false and the last record is never offered",
+		File:        "server/page.go",
+		Old:         "more := end < len(all)",
+		New:         "more := end+1 < len(all)",
+		Filter:      "wire || budget", Focus: `page|paging`,
+	},
+	{
+		Name: "season-cut-not-truncated", Domain: DomainSearch, Clause: "VERIFY-OUTPUT-PAGING-001",
+		Description: "a season with more than 100 episodes is cut to 100 without saying truncated",
+		File:        "server/media.go",
+		Old:         "\t\t\tif len(se.Episodes) == maxNested {\n\t\t\t\tse.Truncated = true\n\t\t\t\tbreak\n",
+		New:         "\t\t\tif len(se.Episodes) == maxNested {\n\t\t\t\tbreak\n",
+		Filter:      "wire || budget", Focus: `page|paging|season`,
+	},
 }
