@@ -9,4 +9,5 @@ func (s *Suite) catchAreas() {
 	s.successTextChecks()
 	s.returnedKeyChecks()
 	s.provenanceChecks()
+	s.pagingTruthChecks()
 }

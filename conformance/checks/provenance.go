@@ -145,7 +145,7 @@ func (s *Suite) provenanceChecks() {
 				}
 				switch {
 				case tc.wantMatch && (it.Requested == nil || !*it.Requested || !found):
-					e.addf("%s: the parent %d matches by imdbId, but requested is %v and request_targets %v", tc.name, tc.parentRecord, boolText(it.Requested), it.RequestTargets)
+					e.addf("%s: the parent %d matches by imdbId, but requested is %v and request_targets %v", tc.name, tc.parentRecord, provenanceBool(it.Requested), it.RequestTargets)
 				case !tc.wantMatch && (found || it.Requested != nil && *it.Requested):
 					e.addf("%s: the parent %d matches neither tvDbId nor imdbId, but the record is overlaid", tc.name, tc.parentRecord)
 				}
@@ -155,7 +155,7 @@ func (s *Suite) provenanceChecks() {
 	})
 }
 
-func boolText(b *bool) string {
+func provenanceBool(b *bool) string {
 	if b == nil {
 		return "absent"
 	}
