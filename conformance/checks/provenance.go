@@ -59,8 +59,18 @@ func (s *Suite) provenanceChecks() {
 				if json.Unmarshal(ex.Args, &args) != nil || args.Action != "credits" {
 					continue
 				}
-				var raw any
-				s.mockRaw(http.MethodGet, fmt.Sprintf("/api/v2/Search/actor/%d/%s", args.PersonID, args.Media), &raw)
+				// upstream's credits with a crew entry added: the person's
+				// crew credits must name the caller's person as the cast do
+				path := fmt.Sprintf("/api/v2/Search/actor/%d/%s", args.PersonID, args.Media)
+				var raw map[string]any
+				s.mockRaw(http.MethodGet, path, &raw)
+				s.expect(raw != nil, nil, "the mock answers GET %s with no object", path)
+				crew, _ := raw["crew"].([]any)
+				raw["crew"] = append(crew, map[string]any{"id": 990001, "title": "Crew credit", "name": "Crew credit", "job": "Producer",
+					"department": "Production", "release_date": "2001-01-01", "first_air_date": "2001-01-01"})
+				b, _ := json.Marshal(raw)
+				s.clean()
+				s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: path, Status: http.StatusOK, Body: string(b)})
 				listed := scalarSet(raw)
 				o := s.call(ctx, srv, "read_discover", ex.Args)
 				var page mediaItems

@@ -72,11 +72,11 @@ var catchSources = []Source{
 		Filter:      "wire || errors || leak", Focus: `read_discover|credit|provenance`,
 	},
 	{
-		Name: "tvdb-overlay-tvdb-id-only", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
-		Description: "the TVDB request overlay matches TV parents by tvDbId only, so a parent stored with the show's imdbId but no (or another) tvDbId is missed and the show reads as not requested",
+		Name: "tvdb-overlay-tvdb-id-required", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "the TVDB request overlay takes a TV parent only when its tvDbId matches (and its imdbId, when the show has one, agrees), so a parent stored with the show's imdbId but no or another tvDbId is missed and the show reads as not requested",
 		File:        "server/media.go",
 		Old:         "if p.TvDbID.Positive() != tvdbID && (imdb == \"\" || p.ImdbID != imdb) {",
-		New:         "if p.TvDbID.Positive() != tvdbID {",
+		New:         "if p.TvDbID.Positive() != tvdbID || (imdb != \"\" && p.ImdbID != imdb) {",
 		Filter:      "wire || errors || leak", Focus: `read_media|overlay|provenance`,
 	},
 	{
