@@ -210,26 +210,34 @@ func projectCredits(w *ombi.Media) []credit {
 	return out
 }
 
-// projectSeasons keeps at most maxNested seasons and maxNested episodes per
-// season, marking a cut season truncated.
+// projectSeasons keeps at most maxNested episodes per season, marking a
+// cut season truncated. A season number upstream lists twice becomes one
+// season and an episode number listed twice in a season one episode (the
+// first listing wins): a season and an episode are keys, never repeated.
 func projectSeasons(in []ombi.Season) []season {
 	var out []season
+	at := map[int]int{} // season number -> index in out
 	for _, s := range in {
 		if s.SeasonNumber < 0 {
 			continue
 		}
-		se := season{SeasonNumber: s.SeasonNumber, Episodes: []episode{}}
-		for i, e := range s.Episodes {
-			if i == maxNested {
+		i, ok := at[s.SeasonNumber]
+		if !ok {
+			i = len(out)
+			at[s.SeasonNumber] = i
+			out = append(out, season{SeasonNumber: s.SeasonNumber, Episodes: []episode{}})
+		}
+		se := &out[i]
+		for _, e := range s.Episodes {
+			if e.EpisodeNumber < 0 || slices.ContainsFunc(se.Episodes, func(x episode) bool { return x.EpisodeNumber == e.EpisodeNumber }) {
+				continue
+			}
+			if len(se.Episodes) == maxNested {
 				se.Truncated = true
 				break
 			}
-			if e.EpisodeNumber < 0 {
-				continue
-			}
 			se.Episodes = append(se.Episodes, episode{EpisodeNumber: e.EpisodeNumber, Title: e.Title, Requested: e.Requested, Available: e.Available})
 		}
-		out = append(out, se)
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -152,6 +154,24 @@ func TestProjectSeasons_bounded(t *testing.T) {
 	got := projectSeasons([]ombi.Season{{SeasonNumber: 1, Episodes: eps}, {SeasonNumber: 2, Episodes: eps[:3]}})
 	if len(got[0].Episodes) != maxNested || !got[0].Truncated || got[1].Truncated || len(got[1].Episodes) != 3 {
 		t.Fatalf("seasons = %d/%v, %d/%v", len(got[0].Episodes), got[0].Truncated, len(got[1].Episodes), got[1].Truncated)
+	}
+}
+
+func TestProjectSeasons_keys(t *testing.T) {
+	ep := func(ns ...int) []ombi.Episode {
+		var out []ombi.Episode
+		for _, n := range ns {
+			out = append(out, ombi.Episode{EpisodeNumber: n, Title: fmt.Sprint("e", n)})
+		}
+		return out
+	}
+	got := projectSeasons([]ombi.Season{{SeasonNumber: 1, Episodes: ep(1, 2, 1)}, {SeasonNumber: 2, Episodes: ep(1)}, {SeasonNumber: 1, Episodes: ep(2, 3)}})
+	want := []season{
+		{SeasonNumber: 1, Episodes: []episode{{EpisodeNumber: 1, Title: "e1"}, {EpisodeNumber: 2, Title: "e2"}, {EpisodeNumber: 3, Title: "e3"}}},
+		{SeasonNumber: 2, Episodes: []episode{{EpisodeNumber: 1, Title: "e1"}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("seasons = %+v, want %+v", got, want)
 	}
 }
 

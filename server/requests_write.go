@@ -332,11 +332,11 @@ func (d *deps) expandSeasons(ctx context.Context, provider string, id int, numbe
 			Reason: "the details answer carries no season list"}
 	}
 	bySeason := map[int][]int{}
+	seen := map[[2]int]bool{} // a season upstream lists twice is one season
 	for _, s := range w.SeasonRequests {
-		seen := map[int]bool{}
 		for _, e := range s.Episodes {
-			if e.EpisodeNumber >= 1 && !seen[e.EpisodeNumber] {
-				seen[e.EpisodeNumber] = true
+			if e.EpisodeNumber >= 1 && !seen[[2]int{s.SeasonNumber, e.EpisodeNumber}] {
+				seen[[2]int{s.SeasonNumber, e.EpisodeNumber}] = true
 				bySeason[s.SeasonNumber] = append(bySeason[s.SeasonNumber], e.EpisodeNumber)
 			}
 		}

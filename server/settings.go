@@ -74,10 +74,11 @@ var secretFragments = []string{
 }
 
 // destinationFragments mark keys whose string values are destinations or
-// personal addresses (a boolean or number under such a key is a switch).
+// personal addresses (a boolean or number under such a key is a switch):
+// "from" is the Twilio WhatsApp sender number.
 var destinationFragments = []string{
 	"url", "uri", "host", "email", "username", "login", "sender", "recipient", "phone",
-	"webhook", "chatid", "channel", "topic",
+	"webhook", "chatid", "channel", "topic", "from",
 }
 
 // secretKey reports keys that never leave the server and never accept a

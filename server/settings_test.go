@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
@@ -202,5 +203,19 @@ func TestMergeSettings(t *testing.T) {
 	tm := merged["notificationTemplates"].([]any)
 	if tm[0].(map[string]any)["message"] != "new" || tm[1].(map[string]any)["message"] != "m0" {
 		t.Errorf("templates merged by index, not by key: %v", tm)
+	}
+}
+
+func TestSettings_whatsAppSenderIsADestination(t *testing.T) {
+	doc, _ := decodeDoc(json.RawMessage(`{"id":28,"whatsAppSettings":{"enabled":true,"from":"+15550001111"}}`))
+	values, omitted := flattenSettings("notifications_twilio", doc)
+	if !slices.Contains(omitted, "/whatsAppSettings/from") {
+		t.Errorf("the sender number is not omitted: values %v, omitted %v", values, omitted)
+	}
+	ch, _ := decodeDoc(json.RawMessage(`{"whatsAppSettings":{"from":"+15550002222"}}`))
+	_, err := mergeSettings(doc.(map[string]any), ch.(map[string]any), settingsFields["notifications_twilio"], "/changes", "")
+	var ae *ombi.ArgumentError
+	if err == nil || !asArg(err, &ae) || ae.Field != "/changes/whatsAppSettings/from" {
+		t.Errorf("a patch of the sender number: error %v, want one at /changes/whatsAppSettings/from", err)
 	}
 }

@@ -40,6 +40,7 @@ func (s *Suite) Tree() {
 	s.anyArea()
 	s.resourcesArea()
 	s.transportChecks()
+	s.catchAreas()
 }
 
 // LiveFilter narrows a label filter for a live run.

@@ -83,6 +83,7 @@ func Sources() []Source {
 	out = append(out, gapsRoutingSources...)
 	out = append(out, resourceSources...)
 	out = append(out, transportSources...)
+	out = append(out, catchSources...)
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i

@@ -1,0 +1,13 @@
+package checks
+
+// catchAreas declares the checks of rule classes that realistic bugs
+// slipped through while only single cases were judged: each is a property
+// over every answer of its kind (every settings leaf, every string that
+// reached the client, every emitted id, every page).
+func (s *Suite) catchAreas() {
+	s.settingsLeafChecks()
+	s.successTextChecks()
+	s.returnedKeyChecks()
+	s.provenanceChecks()
+	s.pagingTruthChecks()
+}
