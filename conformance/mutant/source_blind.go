@@ -147,12 +147,12 @@ var blindSources = []Source{
 		Filter:      "wire",
 	},
 	{
-		Name: "blind-season-numbers-duplicates-accepted", Domain: DomainRequests,
-		Description: "a season selection listing the same season twice is expanded and sent instead of refused (reject duplicate season numbers)",
-		File:        "server/requests_write.go",
-		Old:         "\t\tseen[n] = true\n",
-		New:         "",
-		Filter:      "errors",
+		Name: "blind-recent-feed-total-claimed", Domain: DomainRequests,
+		Description: "read_requests recent treats Ombi's bounded recently-requested feed as the complete collection: a known total and has_more:false",
+		File:        "server/requests.go",
+		Old:         "window, pg := localPage(recs, in.Page, false, unitRequests)",
+		New:         "window, pg := localPage(recs, in.Page, true, unitRequests)",
+		Filter:      "wire",
 	},
 	{
 		Name: "blind-movie-options-override-reset", Domain: DomainRequests,
@@ -205,12 +205,12 @@ var blindSources = []Source{
 		Filter:      "wire",
 	},
 	{
-		Name: "blind-issue-association-by-category", Domain: DomainUsers,
-		Description: "write_issue_create accepts an issue with neither request_id nor provider_id when a category is given (at least one association is required)",
-		File:        "server/issues.go",
-		Old:         "if in.RequestID == nil && in.ProviderID == nil {",
-		New:         "if in.RequestID == nil && in.ProviderID == nil && in.CategoryID == 0 {",
-		Filter:      "errors",
+		Name: "blind-user-dropdown-full-list-route", Domain: DomainUsers,
+		Description: "read_users dropdown reads the full user list route instead of its own dropdown route (each user read has its exact separate route)",
+		File:        "server/users.go",
+		Old:         "if in.Action == \"list\" {",
+		New:         "if in.Action == \"list\" || in.Action == \"dropdown\" {",
+		Filter:      "wire",
 	},
 	{
 		Name: "blind-issue-list-take-skip-swapped", Domain: DomainUsers,
@@ -345,12 +345,12 @@ var blindSources = []Source{
 
 	// ---- notifications and jobs ----
 	{
-		Name: "blind-massemail-duplicate-blames-first", Domain: DomainNotifications,
-		Description: "a duplicate recipient is refused but the error's field names the first copy (/user_ids/0) instead of the repeated entry",
-		File:        "server/notifications.go",
-		Old:         "if slices.Contains(in.UserIDs[:i], id) {",
-		New:         "if slices.Contains(in.UserIDs[i+1:], id) {",
-		Filter:      "errors",
+		Name: "blind-tester-radarr-4k-tests-standard", Domain: DomainNotifications,
+		Description: "write_integration_test radarr profile 4k sends the standard Radarr settings to the tester instead of the saved 4K part",
+		File:        "server/integration.go",
+		Old:         "return part(\"radarr4K\", \"radarr4k\")",
+		New:         "return part(\"radarr\")",
+		Filter:      "wire",
 	},
 	{
 		Name: "blind-newsletter-job-default-allowed", Domain: DomainNotifications,
