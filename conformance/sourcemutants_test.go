@@ -18,7 +18,9 @@ import (
 // SourceMutantsEnv selects the source mutants TestSourceMutants judges:
 // unset, the representative subset below (one or two per domain, seconds
 // each, so make test stays quick); "all", every source mutant
-// (make mutants); otherwise a comma list of names.
+// (make mutants); "blind", the blind set (mutant.BlindSources, kept out of
+// "all": its survivors are expected and fail); otherwise a comma list of
+// names.
 const SourceMutantsEnv = "OMBI_SOURCE_MUTANTS"
 
 // SourceMutantsFilterEnv, when set, judges every selected mutant with this
@@ -55,6 +57,8 @@ func TestSourceMutants(t *testing.T) {
 	switch sel := os.Getenv(SourceMutantsEnv); sel {
 	case "all":
 		ms = mutant.Sources()
+	case mutant.BlindSet:
+		ms = mutant.BlindSources()
 	case "":
 		for _, n := range representativeSources {
 			m, ok := mutant.LookupSource(n)

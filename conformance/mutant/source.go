@@ -107,9 +107,10 @@ func SourceNames() []string {
 	return n
 }
 
-// LookupSource returns the named source mutant.
+// LookupSource returns the named source mutant, of Sources or of the
+// blind set (BlindSources).
 func LookupSource(name string) (Source, bool) {
-	for _, m := range Sources() {
+	for _, m := range append(Sources(), blindSources...) {
 		if m.Name == name {
 			return m, true
 		}
