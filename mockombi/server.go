@@ -368,8 +368,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Reset puts the store back to its seed (the data set or DataFile given at
-// start), clears journal, faults and quirks, and rotates auth so earlier
-// tokens stop working.
+// start, with the stubs the mock started with), clears journal, route hits,
+// faults and quirks, and rotates auth so earlier tokens stop working.
 func (s *Server) Reset() {
 	if err := s.store.reset(); err != nil {
 		panic(fmt.Errorf("reload mockombi seed: %w", err)) // the seed loaded once, so it is a defect
