@@ -270,9 +270,10 @@ func dashboardScreenshot(ctx context.Context, t *testing.T, s *Server, p *tab, b
 		!document.querySelector('input[data-quirk="`+QuirkTVSearchLINQ+`"]').checked`)
 	p.run(ctx, `document.querySelector('tr.call[data-fault^="business_error"]').click()`)
 	p.waitFor(wctx, "the expanded call", `!!document.querySelector("tr.detail")`)
-	p.run(ctx, `say("", false); document.querySelector("#fault-error").textContent = ""; document.querySelector("#fault-form").reset()`)
+	p.run(ctx, `say("", false); document.querySelector("#fault-error").textContent = ""; document.querySelector("#fault-form").reset();
+		document.querySelector("#stub-error").textContent = ""; document.querySelector("#stub-form").reset()`)
 	height := 1300
-	for range 2 { // the journal's height follows the viewport's: settle
+	for range 3 { // the journal's height follows the viewport's: settle
 		if err := p.b.call(ctx, p.session, "Emulation.setDeviceMetricsOverride",
 			map[string]any{"width": 1400, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
 			t.Fatal(err)
@@ -280,7 +281,7 @@ func dashboardScreenshot(ctx context.Context, t *testing.T, s *Server, p *tab, b
 		if err := p.eval(ctx, `document.documentElement.scrollHeight`, &height); err != nil {
 			t.Fatal(err)
 		}
-		height = min(height+24, 2400)
+		height = min(height+24, 3000)
 	}
 	time.Sleep(300 * time.Millisecond)
 	png, err := p.screenshot(ctx)
