@@ -49,8 +49,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 	switch {
 	case rest == "state":
 		limit = orDefault(s.opts.MaxStateBytes, DefaultMaxStateBytes)
-	case rest == "faults" && r.Method == http.MethodPost:
-		limit = maxFaultRequest // the fault's body, JSON-escaped, and its fields
+	case (rest == "faults" || rest == "stubs") && r.Method == http.MethodPost:
+		limit = maxFaultRequest // the fault's or stub's body, JSON-escaped, and its fields
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
@@ -60,6 +60,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 	}
 	if id, ok := strings.CutPrefix(rest, "faults/"); ok {
 		s.controlFault(w, r, id)
+		return
+	}
+	if id, ok := strings.CutPrefix(rest, "stubs/"); ok {
+		s.controlStub(w, r, id)
 		return
 	}
 	switch r.Method + " " + rest {
@@ -90,12 +94,44 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 	case "DELETE faults":
 		s.ClearFaults()
 		w.WriteHeader(http.StatusNoContent)
-	case "GET quirks":
-		out := map[string]bool{}
-		for _, n := range s.Quirks() {
-			out[n] = s.quirk(n)
+	case "GET journal.har":
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
 		}
-		writeJSON(w, http.StatusOK, out)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="mockombi-journal.har"`)
+		w.Header().Set("Cache-Control", "no-store")
+		_ = s.WriteHAR(w, scheme+"://"+r.Host)
+	case "GET unmatched":
+		writeJSON(w, http.StatusOK, nonNil(s.Unmatched()))
+	case "GET routes":
+		writeJSON(w, http.StatusOK, s.RouteHits())
+	case "GET stubs":
+		writeJSON(w, http.StatusOK, s.Stubs())
+	case "POST stubs":
+		st, err := decodeStub(r.Body)
+		if err != nil {
+			if status := bodyErrorStatus(err); status != http.StatusBadRequest {
+				writeControlError(w, status, err.Error())
+				return
+			}
+			writeStubError(w, err)
+			return
+		}
+		id, err := s.AddStub(st)
+		if err != nil {
+			writeStubError(w, err)
+			return
+		}
+		as, _ := s.LookupStub(id)
+		w.Header().Set("Location", s.basePath+controlPrefix+"stubs/"+strconv.Itoa(id))
+		writeJSON(w, http.StatusCreated, as)
+	case "DELETE stubs":
+		s.ClearStubs()
+		w.WriteHeader(http.StatusNoContent)
+	case "GET quirks":
+		writeJSON(w, http.StatusOK, s.QuirkStates())
 	case "POST quirks":
 		var q struct {
 			Name    string `json:"name"`
@@ -241,6 +277,102 @@ func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, raw string
 		w.Header().Set("Allow", "GET, DELETE")
 		writeControlError(w, http.StatusMethodNotAllowed, r.Method+" "+controlPrefix+"faults/"+raw+": want GET or DELETE")
 	}
+}
+
+// controlStub answers GET and DELETE /_mock/stubs/{id}.
+func (s *Server) controlStub(w http.ResponseWriter, r *http.Request, raw string) {
+	id, err := strconv.Atoi(raw)
+	if err != nil || id <= 0 {
+		writeControlError(w, http.StatusNotFound, fmt.Sprintf("no stub %q: ids are positive integers", raw))
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
+		as, ok := s.LookupStub(id)
+		if !ok {
+			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no stub %d (spent, removed or never added)", id))
+			return
+		}
+		writeJSON(w, http.StatusOK, as)
+	case http.MethodDelete:
+		if !s.RemoveStub(id) {
+			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no stub %d (spent, removed or never added)", id))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.Header().Set("Allow", "GET, DELETE")
+		writeControlError(w, http.StatusMethodNotAllowed, r.Method+" "+controlPrefix+"stubs/"+raw+": want GET or DELETE")
+	}
+}
+
+// stubBody is a stub as the control API reads it: body may be a string or
+// any JSON value (kept as its JSON text).
+type stubBody struct {
+	Method  string          `json:"method"`
+	Path    string          `json:"path"`
+	Status  int             `json:"status"`
+	Headers map[string]any  `json:"headers"`
+	Body    json.RawMessage `json:"body"`
+	Times   int             `json:"times"`
+}
+
+// decodeStub reads one stub object; errors name the field at fault.
+func decodeStub(r io.Reader) (Stub, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var in stubBody
+	if err := dec.Decode(&in); err != nil {
+		var typ *json.UnmarshalTypeError
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			return Stub{}, err
+		case errors.As(err, &typ):
+			return Stub{}, &StubError{Field: typ.Field, Problem: fmt.Sprintf("want %s, got a JSON %s", jsonTypeName(typ.Type.String()), typ.Value)}
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return Stub{}, fmt.Errorf("stub: %s; want method, path, status, headers, body, times", strings.TrimPrefix(err.Error(), "json: "))
+		case errors.Is(err, io.EOF):
+			return Stub{}, errors.New(`stub: empty body; want a JSON object such as {"method":"GET","path":"/api/v1/Status","status":200,"body":"503"}`)
+		}
+		return Stub{}, fmt.Errorf("stub: invalid JSON: %v", err)
+	}
+	st := Stub{Method: in.Method, Path: in.Path, Status: in.Status, Times: in.Times}
+	for _, k := range sortedKeys(in.Headers) {
+		v, ok := in.Headers[k].(string)
+		if !ok {
+			return Stub{}, &StubError{Field: "headers." + k, Problem: "want a string, got " + describeJSON(in.Headers[k])}
+		}
+		if st.Headers == nil {
+			st.Headers = map[string]string{}
+		}
+		st.Headers[k] = v
+	}
+	if len(in.Body) > 0 && string(in.Body) != "null" {
+		if in.Body[0] == '"' {
+			if err := json.Unmarshal(in.Body, &st.Body); err != nil {
+				return Stub{}, &StubError{Field: "body", Problem: err.Error()}
+			}
+		} else {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, in.Body); err != nil {
+				return Stub{}, &StubError{Field: "body", Problem: err.Error()}
+			}
+			st.Body = buf.String()
+		}
+	}
+	return st, nil
+}
+
+// writeStubError answers a refused stub: 400 with the message and, for a
+// *StubError, the field at fault.
+func writeStubError(w http.ResponseWriter, err error) {
+	var se *StubError
+	if errors.As(err, &se) {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error(), "field": se.Field})
+		return
+	}
+	writeControlError(w, http.StatusBadRequest, err.Error())
 }
 
 // controlReplaceState answers POST /_mock/state.

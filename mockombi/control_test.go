@@ -46,8 +46,15 @@ func TestControl_API(t *testing.T) {
 			}
 		}},
 		{"quirks state", call{method: "GET", path: "/_mock/quirks"}, 200, func(t *testing.T, res result) {
-			var q map[string]bool
-			res.json(t, &q)
+			var list []QuirkState
+			res.json(t, &list)
+			q := map[string]bool{}
+			for _, qs := range list {
+				q[qs.Name] = qs.Enabled
+				if qs.Enabled != qs.Default || !strings.HasSuffix(qs.Explanation, ".") || len(qs.Explanation) < 40 {
+					t.Errorf("quirk %+v: want its default state and a one-sentence explanation", qs)
+				}
+			}
 			if len(q) != 11 || !q[QuirkTVV1Engine] || !q[QuirkLogsStringArray] || !q[QuirkV1TVTVDBInMovieDBID] || !q[QuirkTVSearchLINQ] || !q[QuirkPlexServersWrapper] || q[QuirkVoteRead500] {
 				t.Errorf("quirks = %v", q)
 			}

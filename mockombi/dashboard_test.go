@@ -162,6 +162,53 @@ func TestDashboard_inChromium(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
+	// each quirk shows its explanation
+	wait("the quirks' explanations", `document.querySelector('li[data-quirk="`+QuirkTVSearchLINQ+`"] .why').textContent.includes("EF Core")`)
+
+	// add a stub from the form: it answers instead of the route, the
+	// journal names it, and the route hits count the calls
+	p.run(ctx, `(() => {
+		const f = document.querySelector("#stub-form");
+		f.elements.method.value = "GET";
+		f.elements.path.value = "/api/v1/Request/movie/info/{requestId}";
+		f.elements.status.value = "202";
+		f.elements.headers.value = "X-Stubbed: yes";
+		f.elements.body.value = '{"stubbed":true}';
+		f.querySelector("button[type=submit]").click();
+	})()`)
+	wait("the new stub in the table", `!!document.querySelector('tr.stub[data-path="/api/v1/Request/movie/info/{requestId}"]')`)
+	stubs := s.Stubs()
+	if len(stubs) != 1 || stubs[0].Status != 202 || stubs[0].Headers["X-Stubbed"] != "yes" || stubs[0].Body != `{"stubbed":true}` {
+		t.Fatalf("stubs after the form = %+v", stubs)
+	}
+	for _, id := range []string{"1", "2"} {
+		if st := get("/api/v1/Request/movie/info/"+id, "ApiKey", DefaultAPIKey); st != 202 {
+			t.Fatalf("the stub did not answer: %d", st)
+		}
+	}
+	if st := get("/api/v1/NoSuchRoute", "ApiKey", DefaultAPIKey); st != 404 {
+		t.Fatalf("unknown route = %d", st)
+	}
+	wait("the stubbed calls in the journal", `document.querySelectorAll('tr.call[data-stub="`+stubs[0].Name+`"][data-status="202"]').length === 2`)
+	wait("the stub's hits", `!!document.querySelector('tr.stub[data-hits="2"]')`)
+	wait("the route's hit count", `!!document.querySelector('tr.route[data-route="GET /api/v1/Request/movie/info/{requestId}"][data-hits="2"]') &&
+		!!document.querySelector('tr.route[data-route="GET /api/v1/Search/movie/{searchTerm}"][data-hits="1"]')`)
+	wait("the unmatched call", `!!document.querySelector('tr.unmatched-call[data-path="/api/v1/NoSuchRoute"]') &&
+		!document.querySelector('tr.unmatched-call[data-path="/api/v1/Search/movie/matrix"]')`)
+
+	// a refused stub shows the field at fault and adds nothing
+	p.run(ctx, `(() => {
+		const f = document.querySelector("#stub-form");
+		f.reset();
+		f.elements.path.value = "/api/v1/Status";
+		f.elements.status.value = "99";
+		f.querySelector("button[type=submit]").click();
+	})()`)
+	wait("the stub's validation message", `document.querySelector("#stub-error").textContent.includes("status: 99 is out of range")`)
+	if got := s.Stubs(); len(got) != 1 {
+		t.Fatalf("stubs after a refused one = %+v", got)
+	}
+
 	if path := os.Getenv("MOCKOMBI_DASHBOARD_SCREENSHOT"); path != "" {
 		dashboardScreenshot(ctx, t, s, p, base, path)
 	}
@@ -215,15 +262,18 @@ func dashboardScreenshot(ctx context.Context, t *testing.T, s *Server, p *tab, b
 	do("GET", "/api/v2/Requests/movie/10/0/requestedDate/desc", "", key...)
 	do("GET", "/api/v1/Request/movie", "", "Authorization", "Bearer expired")
 	do("GET", "/api/v1/Issues/categories", "", key...)
+	do("GET", "/api/v1/Request/movie/info/3", "", key...) // the stub the test added
+	do("GET", "/api/v1/Requests/movie", "", key...)       // no such route
 	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	p.waitFor(wctx, "the session in the journal", `document.querySelectorAll("tr.call").length === 9 && document.querySelectorAll("tr.fault").length === 2 &&
+	p.waitFor(wctx, "the session in the journal", `document.querySelectorAll("tr.call").length === 11 && document.querySelectorAll("tr.fault").length === 2 &&
 		!document.querySelector('input[data-quirk="`+QuirkTVSearchLINQ+`"]').checked`)
 	p.run(ctx, `document.querySelector('tr.call[data-fault^="business_error"]').click()`)
 	p.waitFor(wctx, "the expanded call", `!!document.querySelector("tr.detail")`)
-	p.run(ctx, `say("", false); document.querySelector("#fault-error").textContent = ""; document.querySelector("#fault-form").reset()`)
+	p.run(ctx, `say("", false); document.querySelector("#fault-error").textContent = ""; document.querySelector("#fault-form").reset();
+		document.querySelector("#stub-error").textContent = ""; document.querySelector("#stub-form").reset()`)
 	height := 1300
-	for range 2 { // the journal's height follows the viewport's: settle
+	for range 3 { // the journal's height follows the viewport's: settle
 		if err := p.b.call(ctx, p.session, "Emulation.setDeviceMetricsOverride",
 			map[string]any{"width": 1400, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
 			t.Fatal(err)
@@ -231,7 +281,7 @@ func dashboardScreenshot(ctx context.Context, t *testing.T, s *Server, p *tab, b
 		if err := p.eval(ctx, `document.documentElement.scrollHeight`, &height); err != nil {
 			t.Fatal(err)
 		}
-		height = min(height+24, 2400)
+		height = min(height+24, 3000)
 	}
 	time.Sleep(300 * time.Millisecond)
 	png, err := p.screenshot(ctx)

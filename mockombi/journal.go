@@ -41,7 +41,12 @@ type Call struct {
 	Status        int             `json:"status"` // 0 when a reset fault answered nothing
 	Route         string          `json:"route"`  // matched pattern, "" if none
 	Fault         string          `json:"fault,omitempty"`
-	DurationMS    float64         `json:"duration_ms"`
+	// Stub names the stub that answered instead of the route ("stub#3").
+	Stub string `json:"stub,omitempty"`
+	// Unmatched marks a call no route, stub, recording or file answered:
+	// the mock answered it 404 (or 405) as Ombi does a path it lacks.
+	Unmatched  bool    `json:"unmatched,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
 	// ResponseHeader and ResponseBody are the answer, recorded when
 	// Options.JournalResponses is set (the mockombi binary sets it); the body
 	// follows the same rules and cap as Body. ResponseBytes counts every byte
@@ -54,7 +59,7 @@ type Call struct {
 
 // size approximates the memory a call holds.
 func (c *Call) size() int64 {
-	return int64(callOverhead + len(c.Method) + len(c.Path) + len(c.Query) + len(c.Route) + len(c.Fault) +
+	return int64(callOverhead + len(c.Method) + len(c.Path) + len(c.Query) + len(c.Route) + len(c.Fault) + len(c.Stub) +
 		len(c.Body) + len(c.ResponseBody) + headerSize(c.Header) + headerSize(c.ResponseHeader))
 }
 

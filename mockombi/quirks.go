@@ -58,6 +58,42 @@ var quirkDefaults = map[string]bool{
 	QuirkV1TVTVDBInMovieDBID:   true,
 }
 
+// quirkExplanations says in one sentence, for each quirk, what real Ombi
+// does and why.
+var quirkExplanations = map[string]string{
+	QuirkV2ListNullReference:   "v2 request lists answered 500 NullReferenceException on non-empty pages on 4.53.10, a failure of that release and its data that v4.59.3's source does not show.",
+	QuirkTVSearchLINQ:          "v4.59.3 always answers GET Request/tv/search/{term} with EF Core's 500, because TvRequestEngine filters the query with StringHelper.Contains, which EF Core cannot translate to SQL.",
+	QuirkTVV1Engine:            "POST Request/tv runs v1's engine, which lets only a PowerUser or Admin request on behalf of others and stores a new show without root folder, quality or language profile.",
+	QuirkRatingsRottenTomatoes: "Both ratings routes answer 500 because the Rotten Tomatoes API Ombi calls has gone away.",
+	QuirkVoteRead500:           "Vote reads answer 500 on some older releases and databases, a failure of the install rather than of v4.59.3's code.",
+	QuirkStatsNullReference:    "Stats without from and to answers 500 null reference on some older releases and databases, so a client must send both dates.",
+	QuirkNewsHTML:              "System/news answers a rendered HTML page instead of JSON on some installs, so a client must check the content type.",
+	QuirkPlexServersWrapper:    "Plex/servers answers {success, servers} because PlexController.GetServers always wraps the list.",
+	QuirkLanguageMojibake:      "Some native language names come back as ?????? or U+FFFD because the upstream data they are read from is corrupted.",
+	QuirkLogsStringArray:       "System/logs answers a string array since 4.53, where older releases answered an object.",
+	QuirkV1TVTVDBInMovieDBID:   "v1 TV results carry the TVDB id in id and theMovieDbId because Ombi's TvProfile maps Id from the TvMaze show's thetvdb external id.",
+}
+
+// QuirkState is one quirk as the control API lists it: whether it is on,
+// whether it is on in a new mock, and what real Ombi does and why.
+type QuirkState struct {
+	Name        string `json:"name"`
+	Enabled     bool   `json:"enabled"`
+	Default     bool   `json:"default"`
+	Explanation string `json:"explanation"`
+}
+
+// QuirkStates lists every quirk, sorted by name, with its state and its
+// explanation.
+func (s *Server) QuirkStates() []QuirkState {
+	names := quirkNames()
+	out := make([]QuirkState, 0, len(names))
+	for _, n := range names {
+		out = append(out, QuirkState{Name: n, Enabled: s.quirk(n), Default: quirkDefaults[n], Explanation: quirkExplanations[n]})
+	}
+	return out
+}
+
 // quirkNames returns the quirk names, sorted.
 func quirkNames() []string {
 	names := make([]string, 0, len(quirkDefaults))

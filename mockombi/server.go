@@ -118,6 +118,10 @@ type Options struct {
 	// so the mock is a black box reachable only through Ombi's API (a
 	// stand-in for someone's own Ombi).
 	NoControl bool
+	// Stubs are canned answers given instead of the routes' own from the
+	// start (and again after Reset), ahead of a DataFile's "stubs"; see
+	// Stub and AddStub.
+	Stubs []Stub
 }
 
 // User is a login account of the mock.
@@ -172,6 +176,7 @@ type Server struct {
 	store    *store
 	journal  *journal
 	faults   *faultSet
+	hits     *routeHits
 	quirks   *quirkSet
 	auth     *authKeys
 	answers  answerCache // encoded answers of the search routes
@@ -218,6 +223,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("build mockombi routes: %w", err)
 	}
 	s.router = rt
+	s.hits = newRouteHits(rt)
 	var doc *stateDoc
 	if opts.DataFile != "" {
 		b, err := os.ReadFile(opts.DataFile)
@@ -228,7 +234,7 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Clock)
+	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, opts.Clock)
 	if err != nil {
 		return nil, fmt.Errorf("load mockombi seed: %w", err)
 	}
@@ -271,6 +277,11 @@ func checkOptions(o Options) error {
 	for i, origin := range o.CORSOrigins {
 		if origin != "*" && !validOrigin(origin) {
 			return fmt.Errorf("options: CORSOrigins[%d]: %q is not an origin like http://localhost:4200 (or *)", i, origin)
+		}
+	}
+	for i, st := range o.Stubs {
+		if err := validateStub(st); err != nil {
+			return fmt.Errorf("options: Stubs[%d]: %w", i, err)
 		}
 	}
 	if o.Latency < 0 || o.TokenTTL < 0 {
@@ -357,13 +368,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Reset puts the store back to its seed (the data set or DataFile given at
-// start), clears journal, faults and quirks, and rotates auth so earlier
-// tokens stop working.
+// start, with the stubs the mock started with), clears journal, route hits,
+// faults and quirks, and rotates auth so earlier tokens stop working.
 func (s *Server) Reset() {
 	if err := s.store.reset(); err != nil {
 		panic(fmt.Errorf("reload mockombi seed: %w", err)) // the seed loaded once, so it is a defect
 	}
 	s.journal.clear()
+	s.hits.clear()
 	s.faults.clear()
 	s.quirks.reset()
 	s.auth.rotate()
@@ -400,8 +412,12 @@ func (s *Server) JournalMark() JournalMark {
 // share headers and bodies with the journal: read only.
 func (s *Server) JournalSince(m JournalMark) []Call { return s.journal.after(m.Epoch, m.Last) }
 
-// ClearJournal forgets every recorded call.
-func (s *Server) ClearJournal() { s.journal.clear() }
+// ClearJournal forgets every recorded call and sets the routes' hit
+// counts back to 0.
+func (s *Server) ClearJournal() {
+	s.journal.clear()
+	s.hits.clear()
+}
 
 // InjectFault adds a fault; it fails when the fault is malformed. AddFault
 // also returns the fault's id.
@@ -499,7 +515,7 @@ func (s *Server) Credentials() Credentials {
 func (s *Server) now() time.Time { return s.opts.Clock() }
 
 // serve is the whole pipeline: control API (and the browser's icon), CORS,
-// journal, latency, faults, base path, then the proxy or a recording, or
+// journal, latency, faults, base path, then a stub, the proxy or a recording, or
 // the API key middleware, routing, authorization and the handler.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	escaped := r.URL.EscapedPath()
@@ -548,6 +564,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		d := time.Since(start)
 		call.DurationMS = float64(d.Microseconds()) / 1000
+		if call.Route != "" {
+			s.hits.add(call.Route)
+		}
 		s.journal.add(call, arrived)
 		s.logRequest(call, d)
 	}()
@@ -590,14 +609,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		out = &contentTypeOverride{ResponseWriter: rec}
 	}
 	if !inBase {
+		call.Unmatched = true
 		http.NotFound(out, r)
+		return
+	}
+	if st, name, ok := s.stubs().match(r.Method, upstream); ok {
+		call.Stub = name
+		if cr, _, _ := s.router.match(r.Method, upstream); cr != nil {
+			call.Route = cr.pattern
+		}
+		serveStub(out, r, st)
 		return
 	}
 	if s.forward(out, r, upstream, body, &call) {
 		return
 	}
 	if isAPIPath(upstream) {
-		call.Route = s.serveAPI(out, r, upstream)
+		call.Route, call.Unmatched = s.serveAPI(out, r, upstream)
 		return
 	}
 	if cr, params, _ := s.router.match(r.Method, upstream); cr != nil {
@@ -605,7 +633,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.dispatch(out, r, cr, params, nil)
 		return
 	}
-	s.serveStatic(out, r, upstream)
+	call.Unmatched = !s.serveStatic(out, r, upstream)
 }
 
 // readBody reads a request body of at most limit bytes (limit 0: any); a
@@ -687,23 +715,23 @@ func (bb *bufferedBody) rest() []byte {
 }
 
 // serveAPI runs the Ombi middleware order for /api paths and returns the
-// matched route pattern.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, upstream string) string {
+// matched route pattern, or that no route matched.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, upstream string) (pattern string, unmatched bool) {
 	p, stop := s.authenticate(w, r)
 	if stop {
-		return ""
+		return "", false
 	}
 	cr, params, otherMethod := s.router.match(r.Method, upstream)
 	if cr == nil {
 		if otherMethod {
 			w.WriteHeader(http.StatusMethodNotAllowed)
-			return ""
+			return "", true
 		}
 		w.WriteHeader(http.StatusNotFound)
-		return ""
+		return "", true
 	}
 	s.dispatch(w, r, cr, params, p)
-	return cr.pattern
+	return cr.pattern, false
 }
 
 // dispatch checks the route's auth level and runs its handler, turning a panic

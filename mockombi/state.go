@@ -27,7 +27,7 @@ const maxStateProblems = 50
 
 // stateSections lists the top-level keys of a data document in export order.
 func stateSections() []string {
-	return []string{"version", "movies", "collections", "people", "shows", "artists", "users", "requests", "issues", "votes", "settings", "recordings"}
+	return []string{"version", "movies", "collections", "people", "shows", "artists", "users", "requests", "issues", "votes", "settings", "recordings", "stubs"}
 }
 
 // StateError is a data document that failed validation. Each problem names
@@ -60,6 +60,8 @@ type stateDoc struct {
 	logins []User
 	// recordings are recorded Ombi answers (Options.Record writes them).
 	recordings []Recording
+	// stubs are the canned answers given instead of the routes' own.
+	stubs []Stub
 }
 
 // seedFile is one seed file built from a data document, with the JSON
@@ -96,6 +98,7 @@ type stateShape struct {
 	Votes       []state.Vote         `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
 	Recordings  []Recording          `json:"recordings"`
+	Stubs       []Stub               `json:"stubs"`
 }
 
 // parseState validates a data document and turns it into seed files.
@@ -151,6 +154,14 @@ func parseStateChecked(b []byte, source string, extraLogins []User, semantics bo
 	if semantics {
 		c.semantics(&doc, extraLogins)
 	}
+	for i, st := range doc.Stubs { // a stub's rules hold for a restored state too
+		if err := validateStub(st); err != nil {
+			var se *StubError
+			if errors.As(err, &se) {
+				c.addf("$.stubs[%d].%s: %s", i, se.Field, se.Problem)
+			}
+		}
+	}
 	if len(c.problems) > 0 {
 		return nil, fail(c.problems...)
 	}
@@ -178,7 +189,7 @@ func buildStateDoc(source string, top map[string]any, doc *stateShape) (*stateDo
 	}
 	prefixes := map[string]string{"movies.json": "", "tv.json": "/shows", "music.json": "/artists", "users.json": "/users",
 		"requests.json": "/requests", "issues.json": "/issues", "votes.json": ""}
-	d := &stateDoc{source: source, files: map[string]seedFile{}, recordings: doc.Recordings}
+	d := &stateDoc{source: source, files: map[string]seedFile{}, recordings: doc.Recordings, stubs: doc.Stubs}
 	for name, v := range files {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -754,6 +765,7 @@ type stateOut struct {
 	Votes       []*state.Vote        `json:"votes"`
 	Settings    map[string]any       `json:"settings"`
 	Recordings  []Recording          `json:"recordings,omitempty"`
+	Stubs       []Stub               `json:"stubs,omitempty"`
 }
 
 // stateIssuesOut is the exported issues section.
@@ -772,7 +784,7 @@ func (st *store) export() ([]byte, error) {
 			Version: stateVersion, Movies: nonNil(st.search.movies), Collections: nonNil(st.search.collections),
 			People: nonNil(st.search.people), Shows: nonNil(st.search.shows), Artists: nonNil(st.search.artists),
 			Users: []map[string]any{}, Votes: nonNil(st.votes.List), Settings: st.settings.sections,
-			Recordings: st.replay.list(),
+			Recordings: st.replay.list(), Stubs: st.stubs.export(),
 		}
 		for _, a := range st.users.accounts {
 			out.Users = append(out.Users, a.stateRecord())

@@ -11,11 +11,12 @@ import (
 )
 
 // serveStatic serves the built frontend from Options.StaticDir byte for byte;
-// unknown paths fall back to index.html, as Ombi's SPA fallback does.
-func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request, upstream string) {
+// unknown paths fall back to index.html, as Ombi's SPA fallback does. It
+// reports false when it answered 404 because it serves nothing there.
+func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request, upstream string) bool {
 	if s.opts.StaticDir == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		w.WriteHeader(http.StatusNotFound)
-		return
+		return false
 	}
 	name, err := url.PathUnescape(upstream)
 	if err != nil {
@@ -29,14 +30,15 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request, upstream st
 	f, err := fsys.Open(name)
 	if err != nil {
 		w.WriteHeader(http.StatusNotFound)
-		return
+		return false
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	rs, ok := f.(io.ReadSeeker)
 	if err != nil || !ok {
 		w.WriteHeader(http.StatusNotFound)
-		return
+		return false
 	}
 	http.ServeContent(w, r, st.Name(), st.ModTime(), rs)
+	return true
 }

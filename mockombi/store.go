@@ -39,7 +39,10 @@ type store struct {
 	// unset), merged into a data document's own logins.
 	defLogins []User
 	optLogins []User
-	now       func() time.Time
+	// optStubs are Options.Stubs: part of the start-up seed, ahead of a
+	// data document's own stubs.
+	optStubs []Stub
+	now      func() time.Time
 	// revision counts the changes of the state (every Write, reset and
 	// replace); an answer built at one revision holds until the next.
 	revision uint64
@@ -71,10 +74,12 @@ type storeData struct {
 	mobile        state.Mobile
 	// replay answers the calls the data document recorded; nil when none.
 	replay *replaySet
+	// stubs answer calls instead of the routes.
+	stubs *stubSet
 }
 
 // newStore loads the seed: doc when given, else the built-in dataSet.
-func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, now func() time.Time) (*store, error) {
+func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, optStubs []Stub, now func() time.Time) (*store, error) {
 	switch dataSet {
 	case "", DataSetDefault:
 		dataSet = DataSetDefault
@@ -82,7 +87,7 @@ func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, now fu
 	default:
 		return nil, fmt.Errorf("load data set: unknown data set %q", dataSet)
 	}
-	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, now: now}
+	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, optStubs: optStubs, now: now}
 	if err := st.load(); err != nil {
 		return nil, err
 	}
@@ -114,7 +119,7 @@ func (st *store) reset() error {
 
 // replace swaps in the state of a data document, built outside the lock.
 func (st *store) replace(doc *stateDoc) error {
-	d, err := st.build(doc)
+	d, err := st.build(doc, false)
 	if err != nil {
 		return err
 	}
@@ -128,7 +133,7 @@ func (st *store) replace(doc *stateDoc) error {
 // load (re)builds every domain from the start-up seed; the caller holds the
 // lock or owns the store exclusively.
 func (st *store) load() error {
-	d, err := st.build(st.doc)
+	d, err := st.build(st.doc, true)
 	if err != nil {
 		return err
 	}
@@ -137,8 +142,9 @@ func (st *store) load() error {
 }
 
 // build loads every domain from doc, or from the built-in data set when doc
-// is nil. It reads only the store's fixed configuration.
-func (st *store) build(doc *stateDoc) (storeData, error) {
+// is nil; the start-up seed also holds Options.Stubs. It reads only the
+// store's fixed configuration.
+func (st *store) build(doc *stateDoc, seed bool) (storeData, error) {
 	sd := &seedSet{fsys: fixtures.Ombi(), large: doc == nil && st.dataSet == DataSetLarge, now: st.now, ids: map[string]int{}}
 	logins := st.defLogins
 	if doc != nil {
@@ -178,6 +184,14 @@ func (st *store) build(doc *stateDoc) (storeData, error) {
 		d.logins, d.label = mergeLogins(doc.logins, st.optLogins), doc.source
 		d.replay = newReplaySet(doc.recordings)
 	}
+	var stubs []Stub
+	if seed {
+		stubs = slices.Clone(st.optStubs)
+	}
+	if doc != nil {
+		stubs = append(stubs, doc.stubs...)
+	}
+	d.stubs = newStubSet(stubs)
 	return d, nil
 }
 

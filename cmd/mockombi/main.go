@@ -202,7 +202,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  control API and dashboard: off (--no-control)\n")
 	} else {
 		fmt.Fprintf(stdout, "  dashboard: %s/_mock/\n", srv.URL())
-		fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, faults, quirks, state, reset, canaries, auth/rotate, credentials, info)\n", srv.URL())
+		fmt.Fprintf(stdout, "  control API: %s/_mock/ (journal, journal.har, faults, stubs, routes, unmatched, quirks, state, reset, canaries, auth/rotate, credentials, info)\n", srv.URL())
 	}
 	if !loopback(c.addr) && !c.opts.NoControl {
 		fmt.Fprintf(stdout, "  warning: %s is not a loopback address; anyone who reaches it can read the credentials and drive the control API\n", c.addr)

@@ -68,7 +68,7 @@ function headerText(h) {
 
 function matches(c, filter) {
   if (!filter) return true;
-  const hay = [c.method, c.path, c.query, String(c.status), c.route, c.fault].join(" ").toLowerCase();
+  const hay = [c.method, c.path, c.query, String(c.status), c.route, c.fault, c.stub, c.unmatched ? "unmatched" : ""].join(" ").toLowerCase();
   return filter.toLowerCase().split(/\s+/).every((w) => hay.includes(w));
 }
 
@@ -93,15 +93,15 @@ function renderJournal() {
     const c = calls[i];
     if (!matches(c, filter)) continue;
     const status = String(c.status);
-    const tr = el("tr", { class: "call" + (open.has(c.seq) ? " open" : ""), "data-seq": c.seq, "data-method": c.method,
-      "data-path": c.path, "data-status": status, "data-fault": c.fault || "" },
+    const tr = el("tr", { class: "call" + (open.has(c.seq) ? " open" : "") + (c.unmatched ? " unmatched" : ""), "data-seq": c.seq, "data-method": c.method,
+      "data-path": c.path, "data-status": status, "data-fault": c.fault || "", "data-stub": c.stub || "" },
       el("td", {}, c.seq),
       el("td", { class: "muted" }, c.time ? new Date(c.time).toLocaleTimeString() : ""),
       el("td", {}, c.method),
       el("td", { class: "path" }, c.path + (c.query ? "?" + c.query : "")),
       el("td", { class: "s" + status[0] }, c.status === 0 ? "reset" : status),
       el("td", { class: "muted" }, c.route),
-      el("td", { class: "fault-name" }, c.fault || ""),
+      c.stub ? el("td", { class: "stub-name" }, c.stub) : el("td", { class: "fault-name" }, c.fault || ""),
       el("td", { class: "muted" }, c.duration_ms === undefined ? "" : c.duration_ms.toFixed(1)));
     tr.addEventListener("click", () => {
       if (open.has(c.seq)) open.delete(c.seq); else open.add(c.seq);
@@ -130,7 +130,7 @@ async function pollJournal(force) {
     lastSeq = data[data.length - 1].seq;
   }
   if (data.length || force) renderJournal();
-  if (data.length) await refreshInfo();
+  if (data.length) await Promise.all([refreshInfo(), refreshHits()]);
 }
 
 // ---- faults
@@ -189,17 +189,93 @@ async function addFault(ev) {
   await refreshFaults();
 }
 
+// ---- stubs
+
+function stubRow(st) {
+  const del = el("button", { type: "button", class: "delete-stub", "data-id": st.id, title: "Delete " + st.name }, "Delete");
+  del.addEventListener("click", async () => {
+    try { await api("DELETE", "stubs/" + st.id); } catch (e) { say(e.message, true); }
+    await refreshStubs();
+  });
+  return el("tr", { class: "stub", "data-id": st.id, "data-path": st.path, "data-hits": st.hits },
+    el("td", {}, st.id), el("td", {}, st.method === "*" ? "any" : st.method), el("td", { class: "path" }, st.path),
+    el("td", {}, st.status), el("td", { class: "num" }, st.hits), el("td", {}, st.remaining === null ? "∞" : st.remaining), el("td", {}, del));
+}
+
+async function refreshStubs() {
+  const { data } = await api("GET", "stubs");
+  $("#stubs tbody").replaceChildren(...data.map(stubRow));
+  $("#stubs-empty").hidden = data.length > 0;
+  $("#stub-count").textContent = data.length ? "(" + data.length + ")" : "";
+}
+
+function headerLines(text) {
+  const headers = {};
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const i = line.indexOf(":");
+    if (i <= 0) throw new Error("headers: write one \"Name: value\" a line");
+    headers[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+function formStub(form) {
+  const v = (name) => form.elements[name].value.trim();
+  const st = { method: v("method"), path: v("path"), status: Number(v("status")) };
+  if (v("times") !== "") st.times = Number(v("times"));
+  const headers = headerLines(v("headers"));
+  if (Object.keys(headers).length) st.headers = headers;
+  if (form.elements.body.value !== "") st.body = form.elements.body.value;
+  return st;
+}
+
+async function addStub(ev) {
+  ev.preventDefault();
+  const err = $("#stub-error");
+  err.textContent = "";
+  try {
+    const { data } = await api("POST", "stubs", formStub(ev.target));
+    say("Stub " + data.name + " added: " + data.method + " " + data.path + " answers " + data.status + ".", false);
+  } catch (e) {
+    err.textContent = e.message;
+  }
+  await refreshStubs();
+}
+
+// ---- route hits and unmatched calls
+
+async function refreshHits() {
+  const [{ data: routes }, { data: unmatched }] = await Promise.all([api("GET", "routes"), api("GET", "unmatched")]);
+  const all = $("#all-routes").checked;
+  const hit = routes.filter((r) => r.hits > 0);
+  const shown = (all ? routes : hit).slice().sort((a, b) => b.hits - a.hits);
+  $("#routes tbody").replaceChildren(...shown.map((r) =>
+    el("tr", { class: "route", "data-route": r.method + " " + r.path, "data-hits": r.hits },
+      el("td", {}, r.method), el("td", { class: "path" }, r.path), el("td", { class: "num" }, r.hits))));
+  $("#routes-empty").hidden = shown.length > 0;
+  $("#hit-count").textContent = "(" + hit.length + " of " + routes.length + " routes hit)";
+  const recent = unmatched.slice(-maxRows).reverse();
+  $("#unmatched tbody").replaceChildren(...recent.map((c) =>
+    el("tr", { class: "unmatched-call", "data-seq": c.seq, "data-path": c.path },
+      el("td", {}, c.seq), el("td", {}, c.method), el("td", { class: "path" }, c.path + (c.query ? "?" + c.query : "")),
+      el("td", { class: "s" + String(c.status)[0] }, c.status))));
+  $("#unmatched-empty").hidden = unmatched.length > 0;
+  $("#unmatched-count").textContent = unmatched.length ? "(" + unmatched.length + ")" : "";
+}
+
 // ---- quirks, credentials, info
 
 async function refreshQuirks() {
   const { data } = await api("GET", "quirks");
-  const items = Object.keys(data).sort().map((name) => {
-    const box = el("input", { type: "checkbox", checked: data[name], "data-quirk": name });
+  const items = data.map((q) => {
+    const box = el("input", { type: "checkbox", checked: q.enabled, "data-quirk": q.name });
     box.addEventListener("change", async () => {
-      try { await api("POST", "quirks", { name, enabled: box.checked }); } catch (e) { say(e.message, true); }
+      try { await api("POST", "quirks", { name: q.name, enabled: box.checked }); } catch (e) { say(e.message, true); }
       await refreshQuirks();
     });
-    return el("li", {}, el("label", {}, box, " ", name));
+    return el("li", { "data-quirk": q.name }, el("label", { title: q.explanation }, box, " ", q.name, q.enabled === q.default ? "" : " (changed)"),
+      el("span", { class: "why" }, q.explanation));
   });
   $("#quirks").replaceChildren(...items);
 }
@@ -226,7 +302,7 @@ async function resetAll() {
   if (!confirm("Reset the mock? Store back to the seed; journal, faults and quirks cleared; tokens rotated.")) return;
   await api("POST", "reset");
   say("Mock reset.", false);
-  await Promise.all([pollJournal(true), refreshFaults(), refreshQuirks(), refreshCredentials(), refreshInfo()]);
+  await Promise.all([pollJournal(true), refreshFaults(), refreshStubs(), refreshHits(), refreshQuirks(), refreshCredentials(), refreshInfo()]);
 }
 
 async function importState(ev) {
@@ -240,7 +316,7 @@ async function importState(ev) {
     say("Import failed: " + e.message + problems, true);
   }
   ev.target.value = "";
-  await Promise.all([refreshCredentials(), refreshInfo()]);
+  await Promise.all([refreshCredentials(), refreshInfo(), refreshStubs()]);
 }
 
 function every(ms, fn) {
@@ -253,20 +329,23 @@ function every(ms, fn) {
 
 async function start() {
   $("#fault-form").addEventListener("submit", addFault);
+  $("#stub-form").addEventListener("submit", addStub);
+  $("#clear-stubs").addEventListener("click", async () => { await api("DELETE", "stubs"); await refreshStubs(); });
+  $("#all-routes").addEventListener("change", () => refreshHits().catch((e) => say(e.message, true)));
   $("#clear-faults").addEventListener("click", async () => { await api("DELETE", "faults"); await refreshFaults(); });
-  $("#clear-journal").addEventListener("click", async () => { await api("DELETE", "journal"); await pollJournal(true); });
+  $("#clear-journal").addEventListener("click", async () => { await api("DELETE", "journal"); await Promise.all([pollJournal(true), refreshHits()]); });
   $("#reset").addEventListener("click", () => resetAll().catch((e) => say(e.message, true)));
   $("#import-state").addEventListener("change", importState);
   $("#journal-filter").addEventListener("input", renderJournal);
   try {
-    await Promise.all([pollJournal(true), refreshFaults(), refreshQuirks(), refreshCredentials(), refreshInfo()]);
+    await Promise.all([pollJournal(true), refreshFaults(), refreshStubs(), refreshHits(), refreshQuirks(), refreshCredentials(), refreshInfo()]);
     document.body.dataset.state = "ready";
   } catch (e) {
     document.body.dataset.state = "error";
     say("mock unreachable: " + e.message, true);
   }
   every(1000, () => pollJournal(false));
-  every(2000, refreshFaults);
+  every(2000, () => Promise.all([refreshFaults(), refreshStubs()]));
   every(5000, () => Promise.all([refreshInfo(), refreshQuirks()]));
 }
 
