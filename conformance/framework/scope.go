@@ -88,10 +88,12 @@ func DeclaredTools(tools, bundles []string) (map[string]bool, error) {
 	return out, nil
 }
 
-// Modes are the auth modes this run tries: a live run uses its one
-// configured mode, a mock run the declared ones (both by default).
+// Modes are the auth modes this run tries: a live run, and a run of a
+// server already running at --url (which the suite cannot restart in
+// another mode), use the one configured mode (--auth-mode, jwt by
+// default); a mock run the declared ones (both by default).
 func (o Options) Modes() []string {
-	if o.OmbiURL != "" {
+	if o.OmbiURL != "" || o.Target.URL != "" {
 		if o.AuthMode == "" {
 			return []string{"jwt"}
 		}
