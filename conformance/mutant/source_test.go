@@ -59,15 +59,16 @@ func TestSources_table(t *testing.T) {
 	}
 }
 
-// TestSources_apply plants every source mutant in a copy of server/ as it
-// is now: each old text must occur exactly once, so a server change that
-// moves the code fails here, loudly, instead of judging an unmutated build.
+// TestSources_apply plants every source mutant, the blind set's too, in a
+// copy of server/ as it is now: each old text must occur exactly once, so a
+// server change that moves the code fails here, loudly, instead of judging
+// an unmutated build.
 func TestSources_apply(t *testing.T) {
 	root, err := ModuleRoot(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range Sources() {
+	for _, m := range append(Sources(), BlindSources()...) {
 		t.Run(m.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, e := range m.Edits() {
