@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -106,5 +107,19 @@ func TestSentences_metaCheckCatches(t *testing.T) {
 				t.Fatalf("problems %q, want one containing %q", p, tt.want)
 			}
 		})
+	}
+}
+
+// TestSentences_docsQuoteTheSummary: docs/conformance.md quotes the
+// sentence listings' summary line as the listing prints it, so the figures
+// cannot drift from the sentences and the checks.
+func TestSentences_docsQuoteTheSummary(t *testing.T) {
+	doc, err := os.ReadFile("../docs/conformance.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := conformance.SentenceSummary(conformance.SentenceRows(listedChecks(t)))
+	if text := strings.Join(strings.Fields(string(doc)), " "); !strings.Contains(text, "`"+want+"`") {
+		t.Errorf("docs/conformance.md does not quote the sentence summary as the listing prints it: `%s`", want)
 	}
 }
