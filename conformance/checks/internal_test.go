@@ -1,6 +1,10 @@
 package checks
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
+)
 
 func TestFieldMatches(t *testing.T) {
 	tests := []struct {
@@ -32,6 +36,29 @@ func TestCanaryForms(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("canaryForms lacks %q: %q", want, forms)
+		}
+	}
+}
+
+// TestWrittenTwice: a write sent twice is named; a login sent again after a
+// failed one is not a write, nor is a read or a POST Ombi serves as a read.
+func TestWrittenTwice(t *testing.T) {
+	login := mockombi.Call{Method: "POST", Path: "/api/v1/Token", Body: []byte(`{"username":"admin","password":"x"}`)}
+	write := mockombi.Call{Method: "POST", Path: "/api/v1/Request/movie", Body: []byte(`{"theMovieDbId":603}`)}
+	read := mockombi.Call{Method: "GET", Path: "/api/v1/Request/movie"}
+	tests := []struct {
+		name  string
+		calls []mockombi.Call
+		want  int
+	}{
+		{"one write", []mockombi.Call{login, write}, 0},
+		{"a write twice", []mockombi.Call{login, write, write}, 1},
+		{"a login twice", []mockombi.Call{login, login, write}, 0},
+		{"a read twice", []mockombi.Call{read, read}, 0},
+	}
+	for _, tt := range tests {
+		if got := writtenTwice(tt.calls); len(got) != tt.want {
+			t.Errorf("%s: writtenTwice named %d (%v), want %d", tt.name, len(got), got, tt.want)
 		}
 	}
 }
