@@ -111,4 +111,12 @@ var catchSources = []Source{
 		New:         "\tif rec.Requested == nil {\n\t\trec.Requested = ptr(false)\n\t\tif !complete {\n",
 		Filter:      "wire", Focus: `tvdb`,
 	},
+	{
+		Name: "requested-browse-claims-continuation", Domain: DomainSearch, Clause: "VERIFY-OUTPUT-PAGING-001",
+		Description: "read_discover browse of the requested list marks the result truncated (Ombi's bounded recently-requested feed) but keeps the upstream window's continuation, so a full window offers a next_offset the feed cannot serve",
+		File:        "server/search.go",
+		Old:         "\t\t\t\tpg.NextOffset, pg.HasMore = nil, nil\n",
+		New:         "",
+		Filter:      "wire", Focus: `requested`,
+	},
 }
