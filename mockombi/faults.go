@@ -55,6 +55,10 @@ type Fault struct {
 	Kind string `json:"kind"`
 	// Size is the streamed byte count for oversized; 0 means 64 MiB.
 	Size int64 `json:"size"`
+	// Chunked, for oversized only, streams the answer without a
+	// Content-Length (chunked transfer encoding): an answer of unknown
+	// length, which a client can only refuse while it reads.
+	Chunked bool `json:"chunked"`
 	// Times is how often the fault fires before it is spent; 0 means always.
 	Times int `json:"times"`
 }
@@ -155,6 +159,9 @@ func validateFault(f Fault) error {
 	}
 	if f.DelayMS < 0 || time.Duration(f.DelayMS)*time.Millisecond > MaxFaultDelay {
 		return bad("delay_ms", "%d is out of range; want 0-%d", f.DelayMS, MaxFaultDelay.Milliseconds())
+	}
+	if f.Chunked && f.Kind != FaultOversized {
+		return bad("chunked", "only for kind oversized, not %q", f.Kind)
 	}
 	if f.Size < 0 || f.Size > MaxFaultSize {
 		return bad("size", "%d is out of range; want 0-%d", f.Size, int64(MaxFaultSize))
@@ -408,7 +415,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f Fault) boo
 		if size == 0 {
 			size = defaultOversize
 		}
-		streamOversized(w, r, status(http.StatusOK), size)
+		streamOversized(w, r, status(http.StatusOK), size, f.Chunked)
 	case FaultWrongContentType:
 		return false
 	}
@@ -430,11 +437,18 @@ func resetConnection(w http.ResponseWriter) {
 
 // streamOversized writes size bytes of a valid JSON array of movie-like
 // records, generated into one reused 64 KiB buffer, stopping when the client
-// goes away. Memory stays constant whatever the size.
-func streamOversized(w http.ResponseWriter, r *http.Request, status int, size int64) {
+// goes away. Memory stays constant whatever the size. The length is
+// announced unless chunked.
+func streamOversized(w http.ResponseWriter, r *http.Request, status int, size int64, chunked bool) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
+	if !chunked {
+		w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
+	}
 	w.WriteHeader(status)
+	if chunked {
+		// the header goes out now, without a length, however short the body
+		_ = http.NewResponseController(w).Flush()
+	}
 	if size < 2 {
 		_, _ = w.Write([]byte("[]")[:size])
 		return

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -339,7 +340,7 @@ func TestFaults_truncateInProcessAborts(t *testing.T) {
 func TestFaults_oversizedExactSizes(t *testing.T) {
 	for _, size := range []int64{1, 2, 3, 100, 150, 65535, 65536, 65537, 200003, 1<<20 + 5} {
 		rec := httptest.NewRecorder()
-		streamOversized(rec, httptest.NewRequest("GET", "/", nil), 200, size)
+		streamOversized(rec, httptest.NewRequest("GET", "/", nil), 200, size, false)
 		body := rec.Body.Bytes()
 		if int64(len(body)) != size {
 			t.Errorf("size %d: wrote %d bytes", size, len(body))
@@ -351,6 +352,26 @@ func TestFaults_oversizedExactSizes(t *testing.T) {
 		if rec.Header().Get("Content-Length") != strconv.FormatInt(size, 10) {
 			t.Errorf("size %d: Content-Length %q", size, rec.Header().Get("Content-Length"))
 		}
+	}
+}
+
+func TestFaults_oversizedChunked(t *testing.T) {
+	s := newTestServer(t, Options{})
+	base := startServer(t, s)
+	if err := s.InjectFault(Fault{Path: "/api/v1/Status", Kind: FaultOversized, Size: 100, Chunked: true}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(base + "/api/v1/Status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.ContentLength != -1 || !slices.Equal(resp.TransferEncoding, []string{"chunked"}) || len(body) != 100 || !json.Valid(body) {
+		t.Errorf("chunked oversized answer: length %d, transfer encoding %v, %d bytes, valid %v (%v)", resp.ContentLength, resp.TransferEncoding, len(body), json.Valid(body), err)
+	}
+	if err := validateFault(Fault{Path: "/x", Status: 500, Chunked: true}); err == nil || !strings.Contains(err.Error(), "chunked: only for kind oversized") {
+		t.Errorf("chunked on a status fault: %v", err)
 	}
 }
 

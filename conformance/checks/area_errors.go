@@ -33,6 +33,7 @@ func (s *Suite) errorsArea() {
 		})
 		s.errorsTable()
 		s.errorsTimeouts()
+		s.upstreamClientChecks()
 	})
 }
 

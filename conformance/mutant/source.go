@@ -84,6 +84,7 @@ func Sources() []Source {
 	out = append(out, resourceSources...)
 	out = append(out, transportSources...)
 	out = append(out, catchSources...)
+	out = append(out, upstreamSources...)
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i

@@ -103,4 +103,20 @@ var catchSources = []Source{
 		New:         "\t\t\tif len(se.Episodes) == maxNested {\n\t\t\t\tbreak\n",
 		Filter:      "wire || budget", Focus: `page|paging|season`,
 	},
+	{
+		Name: "tvdb-bounded-scan-says-not-requested", Domain: DomainSearch, Clause: "VERIFY-OUTPUT-PAGING-001",
+		Description: "read_media tvdb details say requested false when none of the first 1000 TV requests of the bounded scan matched though more exist unread (the result is marked truncated, but the request state is claimed instead of left unknown)",
+		File:        "server/media.go",
+		Old:         "\tif rec.Requested == nil {\n\t\tif complete {\n\t\t\trec.Requested = ptr(false)\n\t\t} else {\n",
+		New:         "\tif rec.Requested == nil {\n\t\trec.Requested = ptr(false)\n\t\tif !complete {\n",
+		Filter:      "wire", Focus: `tvdb`,
+	},
+	{
+		Name: "requested-browse-claims-continuation", Domain: DomainSearch, Clause: "VERIFY-OUTPUT-PAGING-001",
+		Description: "read_discover browse of the requested list marks the result truncated (Ombi's bounded recently-requested feed) but keeps the upstream window's continuation, so a full window offers a next_offset the feed cannot serve",
+		File:        "server/search.go",
+		Old:         "\t\t\t\tpg.NextOffset, pg.HasMore = nil, nil\n",
+		New:         "",
+		Filter:      "wire", Focus: `requested`,
+	},
 }
