@@ -21,7 +21,7 @@ import (
 // that stops one short of the end says has_more and the next page holds
 // the last record), and a season cut to the nested bound says truncated.
 
-// truthPage is a page object as the truth checks read it.
+// truthPage is a page object of a result envelope as the checks read it.
 type truthPage struct {
 	Offset     int    `json:"offset"`
 	Limit      int    `json:"limit"`

@@ -185,15 +185,7 @@ type rqPage struct {
 		QueueID         int                                 `json:"queue_id"`
 		RequestID       int                                 `json:"request_id"`
 	} `json:"items"`
-	Page struct {
-		Offset     int    `json:"offset"`
-		Limit      int    `json:"limit"`
-		Returned   int    `json:"returned"`
-		Total      *int   `json:"total"`
-		HasMore    *bool  `json:"has_more"`
-		NextOffset *int   `json:"next_offset"`
-		Mode       string `json:"mode"`
-	} `json:"page"`
+	Page truthPage `json:"page"`
 }
 
 // rqMutation is the mutation shape the checks read.

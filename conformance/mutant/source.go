@@ -85,6 +85,11 @@ func Sources() []Source {
 	out = append(out, transportSources...)
 	out = append(out, catchSources...)
 	out = append(out, upstreamSources...)
+	return byDomain(out)
+}
+
+// byDomain sorts mutants by domain, in the order of Domains, then by name.
+func byDomain(out []Source) []Source {
 	rank := map[string]int{}
 	for i, d := range Domains {
 		rank[d] = i

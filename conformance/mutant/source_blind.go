@@ -1,7 +1,5 @@
 package mutant
 
-import "sort"
-
 // Measured on f461fc7 (server/ as on b6dbfdd), seed 20261201, before any
 // check was written for these mutants: 21 of 45 killed, each judged with
 // its own filter (OMBI_SOURCE_MUTANTS=blind); 29 of 45 when the 24
@@ -483,16 +481,5 @@ const BlindSet = "blind"
 // BlindSources returns the blind set, sorted by domain then name. It is
 // not part of Sources.
 func BlindSources() []Source {
-	out := append([]Source(nil), blindSources...)
-	rank := map[string]int{}
-	for i, d := range Domains {
-		rank[d] = i
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if rank[out[i].Domain] != rank[out[j].Domain] {
-			return rank[out[i].Domain] < rank[out[j].Domain]
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
+	return byDomain(append([]Source(nil), blindSources...))
 }
