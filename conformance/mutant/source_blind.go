@@ -6,7 +6,10 @@ package mutant
 // survivors are judged again with every area (OMBI_SOURCE_MUTANTS_FILTER=
 // set empty; each kill confirmed alone on the mutant and the reference
 // server). Per mutant: own filter, then every area (- when the own filter
-// already killed).
+// already killed). Judged again with every area after the checks of five
+// rule classes were added (5f9caa8, seed 20261201): 30 of 45, the 16 every-
+// area survivors but blind-artwork-userinfo-kept (now killed by
+// RESULTS-ERRORS-SANITIZE-001.read_library.artwork-credential-url) surviving.
 //
 //	blind-browse-tv-tvmaze-labels                 killed    -
 //	blind-multi-mediatype-case-sensitive          killed    -
