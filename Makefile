@@ -73,7 +73,7 @@ client-deps:
 
 # Every shell block of README.md and docs/ as written, page by page, from a
 # copy of the clone (docs/run_test.go; a block a test machine cannot run says
-# what it needs). About N minutes on 2 cores; not part of make test.
+# what it needs). About 40 minutes on 2 cores; not part of make test.
 docs: browsers
 	@echo "== docs: every shell block of README.md and docs/ as written"
 	$(GO) test -tags docs -count=1 -timeout 120m -v -run '^TestBlocks_run$$' ./docs/
