@@ -37,7 +37,7 @@ test: browsers lint unit race spec-independent
 # (TestOfficialConformance), with the npm package official-deps installs.
 unit: official-deps subject-deps client-deps
 	@echo "== unit: every Go test (go test ./...; the suite's own packages take about 4 minutes)"
-	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) OMBI_MCP_CLIENTS=$(abspath cmd/ombi-mcp/testdata/clients) $(GO) test -count=1 ./...
+	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) OMBI_MCP_CLIENTS=$(abspath cmd/ombi-mcp/testdata/clients) $(GO) test -count=1 -timeout 20m ./...
 
 # The concurrent code again under the race detector: the mock serves many
 # clients at once, the server's client shares one token across calls. The
