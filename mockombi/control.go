@@ -254,55 +254,42 @@ func (s *Server) controlJournal(w http.ResponseWriter, r *http.Request) {
 
 // controlFault answers GET and DELETE /_mock/faults/{id}.
 func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, raw string) {
-	id, err := strconv.Atoi(raw)
-	if err != nil || id <= 0 {
-		writeControlError(w, http.StatusNotFound, fmt.Sprintf("no fault %q: ids are positive integers", raw))
-		return
-	}
-	switch r.Method {
-	case http.MethodGet:
-		af, ok := s.LookupFault(id)
-		if !ok {
-			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no fault %d (spent, removed or never injected)", id))
-			return
-		}
-		writeJSON(w, http.StatusOK, af)
-	case http.MethodDelete:
-		if !s.RemoveFault(id) {
-			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no fault %d (spent, removed or never injected)", id))
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	default:
-		w.Header().Set("Allow", "GET, DELETE")
-		writeControlError(w, http.StatusMethodNotAllowed, r.Method+" "+controlPrefix+"faults/"+raw+": want GET or DELETE")
-	}
+	controlByID(w, r, raw, "fault", "never injected", s.LookupFault, s.RemoveFault)
 }
 
 // controlStub answers GET and DELETE /_mock/stubs/{id}.
 func (s *Server) controlStub(w http.ResponseWriter, r *http.Request, raw string) {
+	controlByID(w, r, raw, "stub", "never added", s.LookupStub, s.RemoveStub)
+}
+
+// controlByID answers GET (the record) and DELETE (204) of one record of a
+// control collection (/_mock/faults/{id}, /_mock/stubs/{id}) by its
+// positive id; kind names the record and never says how a record that was
+// never there went missing.
+func controlByID[T any](w http.ResponseWriter, r *http.Request, raw, kind, never string, lookup func(int) (T, bool), remove func(int) bool) {
 	id, err := strconv.Atoi(raw)
 	if err != nil || id <= 0 {
-		writeControlError(w, http.StatusNotFound, fmt.Sprintf("no stub %q: ids are positive integers", raw))
+		writeControlError(w, http.StatusNotFound, fmt.Sprintf("no %s %q: ids are positive integers", kind, raw))
 		return
 	}
+	missing := fmt.Sprintf("no %s %d (spent, removed or %s)", kind, id, never)
 	switch r.Method {
 	case http.MethodGet:
-		as, ok := s.LookupStub(id)
+		v, ok := lookup(id)
 		if !ok {
-			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no stub %d (spent, removed or never added)", id))
+			writeControlError(w, http.StatusNotFound, missing)
 			return
 		}
-		writeJSON(w, http.StatusOK, as)
+		writeJSON(w, http.StatusOK, v)
 	case http.MethodDelete:
-		if !s.RemoveStub(id) {
-			writeControlError(w, http.StatusNotFound, fmt.Sprintf("no stub %d (spent, removed or never added)", id))
+		if !remove(id) {
+			writeControlError(w, http.StatusNotFound, missing)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		w.Header().Set("Allow", "GET, DELETE")
-		writeControlError(w, http.StatusMethodNotAllowed, r.Method+" "+controlPrefix+"stubs/"+raw+": want GET or DELETE")
+		writeControlError(w, http.StatusMethodNotAllowed, r.Method+" "+controlPrefix+kind+"s/"+raw+": want GET or DELETE")
 	}
 }
 
