@@ -75,7 +75,7 @@ func (s *Suite) mediaAuth() {
 			defer srv.Close()
 			read := map[string]any{"action": "genres", "media": "movie"}
 			o := s.call(ctx, srv, "read_reference", read)
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "the first read must succeed")
+			s.expect(o.OK(), o, "the first read must succeed")
 			if err := up.RotateAuth(); err != nil {
 				s.fail(o, "rotate the mock's tokens: %v", err)
 			}
@@ -91,7 +91,7 @@ func (s *Suite) mediaAuth() {
 					reads++
 				}
 			}
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "after a token rotation the read must succeed after one re-login")
+			s.expect(o.OK(), o, "after a token rotation the read must succeed after one re-login")
 			s.expect(logins == 1, o, "want exactly one POST %s after the rotation, got %d", tokenPath, logins)
 			s.expect(reads == 2, o, "want the rejected read and exactly one retry, got %d reads", reads)
 		}, ginkgo.Label(LabelReadOnly))
@@ -110,7 +110,7 @@ func (s *Suite) mediaAuth() {
 				{"read_reference", map[string]any{"action": "languages"}},
 			} {
 				o = s.call(ctx, srv, tc.tool, tc.args)
-				s.expect(o.Envelope != nil && o.Envelope.OK, o, "the read must succeed with the configured API key")
+				s.expect(o.OK(), o, "the read must succeed with the configured API key")
 			}
 			all := s.h.Upstream.Journal()[start:]
 			s.expect(len(all) >= 4, o, "every read must reach upstream")

@@ -78,14 +78,14 @@ func (s *Suite) wireMore() {
 		s.ClauseItFor("ROUTING-RULE7-LOCAL-SLICE-001", "read_search", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": "Alien"})
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "the search must succeed against the mock")
+			s.expect(o.OK(), o, "the search must succeed against the mock")
 			p := pageOf(o)
 			s.expect(p != nil && p["mode"] == "local" && p["total"] == nil, o, "a locally sliced search page must say mode local and total null; got page %v", p)
 		})
 		s.ClauseItFor("ROUTING-RULE1-PAGE-001", "default.read_search", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			o := s.call(ctx, srv, "read_search", map[string]any{"action": "text", "media": "movie", "query": "Alien"})
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "the search must succeed against the mock")
+			s.expect(o.OK(), o, "the search must succeed against the mock")
 			p := pageOf(o)
 			s.expect(p != nil && p["offset"] == float64(0) && p["limit"] == float64(25), o, "an omitted page must mean offset 0, limit 25; got page %v", p)
 		})
@@ -94,7 +94,7 @@ func (s *Suite) wireMore() {
 		s.ClauseIt("DECISION-D3-LIST-MEDIA-001", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list"})
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "read_requests {\"action\":\"list\"} must succeed")
+			s.expect(o.OK(), o, "read_requests {\"action\":\"list\"} must succeed")
 			const want = "media not given: listed movie requests; pass media=tv or media=album for the others"
 			found := false
 			for _, w := range o.Envelope.Warnings {

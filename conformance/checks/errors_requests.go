@@ -130,7 +130,7 @@ func (s *Suite) requestsErrors() {
 				s.expect(after["remaining"] == 0.0, o, "an exhausted quota stays exhausted")
 				return
 			}
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "the user has quota left (%v): the request must succeed", rem)
+			s.expect(o.OK(), o, "the user has quota left (%v): the request must succeed", rem)
 			s.expect(after["remaining"] == rem-1, o, "the principal's remaining quota must drop by one: %v -> %v", rem, after["remaining"])
 			admin := s.rqMetrics(s.call(ctx, s.shared(ctx, jwtConfig()), "read_request_stats", map[string]any{"action": "quota", "media": "movie"}))
 			s.expect(admin["has_limit"] == false, nil, "the quota is per principal: the admin's stays unlimited, got %v", admin)

@@ -47,7 +47,7 @@ type mdIdentifier struct {
 // mdItems decodes data.items of a successful result, each with its raw map.
 func (s *Suite) mdItems(o *harness.Outcome) []mdItem {
 	ginkgo.GinkgoHelper()
-	s.expect(o.Envelope != nil && o.Envelope.OK, o, "the read must succeed against the mock")
+	s.expect(o.OK(), o, "the read must succeed against the mock")
 	var d struct {
 		Items []json.RawMessage `json:"items"`
 	}

@@ -87,7 +87,7 @@ func (s *Suite) wantCode(o *harness.Outcome, code string) {
 // wantOK asserts an ok result.
 func (s *Suite) wantOK(o *harness.Outcome) {
 	ginkgo.GinkgoHelper()
-	s.expect(o.Envelope != nil && o.Envelope.OK, o, "want an ok result, got %q", o.ErrorCode())
+	s.expect(o.OK(), o, "want an ok result, got %q", o.ErrorCode())
 }
 
 // okData asserts an ok result and decodes its data into v.

@@ -158,7 +158,7 @@ func (s *Suite) issuesVotesUsersWire() {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_users", map[string]any{"action": "get", "user_id": id})
 			s.oneCall(o, "GET", "/api/v1/Identity/User/"+url.PathEscape(id))
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "reading an existing user must succeed")
+			s.expect(o.OK(), o, "reading an existing user must succeed")
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("ROUTING-RULE9-PERMISSIONS-001", "read_users.preferences.other-user-needs-role", func(ctx ginkgo.SpecContext) {

@@ -172,7 +172,7 @@ func (s *Suite) mediaProjection() {
 				{"read_discover", map[string]any{"action": "artist_albums", "artist_id": mdArtist}},
 			} {
 				o := s.call(ctx, srv, tc.tool, tc.args)
-				s.expect(o.Envelope != nil && o.Envelope.OK, o, "the read must succeed against the mock")
+				s.expect(o.OK(), o, "the read must succeed against the mock")
 				out := mdOutput(o)
 				for _, v := range values {
 					if strings.Contains(out, v) {

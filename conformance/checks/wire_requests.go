@@ -34,7 +34,7 @@ func (s *Suite) requestsReadWire() {
 			srv := s.shared(ctx, jwtConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list"})
 			s.oneCall(o, "GET", "/api/v2/Requests/movie/25/0/RequestedDate/desc")
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "the minimal list example must succeed")
+			s.expect(o.OK(), o, "the minimal list example must succeed")
 			found := false
 			for _, w := range o.Envelope.Warnings {
 				found = found || w == rqD3Warning
@@ -454,7 +454,7 @@ func (s *Suite) requestsCreateWire() {
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "collection", "collection_id": 264})
 			c := s.oneCall(o, "POST", "/api/v2/Requests/movie/collection/264")
 			s.expect(len(c.Body) == 0, o, "collection creation sends no body, got %s", c.Body)
-			if o.Envelope != nil && o.Envelope.OK {
+			if o.OK() {
 				var mu rqMutation
 				s.okData(o, &mu)
 				s.expect(mu.Outcome == "accepted" || mu.Outcome == "unknown", o, "a collection result is accepted/unknown, got %s", mu.Outcome)
@@ -598,7 +598,7 @@ func (s *Suite) requestsModerationWire() {
 			srv := s.shared(ctx, apiKeyConfig())
 			tmdb, _ := s.rqFreshShow()
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "tv", "provider": "tmdb", "id": tmdb, "selection": map[string]any{"mode": "first_season"}})
-			s.expect(o.Envelope != nil && o.Envelope.OK, o, "creating a request for an unrequested catalogue show must succeed")
+			s.expect(o.OK(), o, "creating a request for an unrequested catalogue show must succeed")
 			parent := 0
 			for _, p := range s.rqRawParents() {
 				if rqNum(p["externalProviderId"]) == tmdb {

@@ -67,6 +67,11 @@ type Outcome struct {
 	Duration   time.Duration
 }
 
+// OK reports whether the call answered a result envelope with ok true; a
+// call that got no envelope (a JSON-RPC error, a tool the server does not
+// list) is not OK.
+func (o *Outcome) OK() bool { return o.Envelope != nil && o.Envelope.OK }
+
 // ErrorCode returns the envelope error code, or "" when there is none.
 func (o *Outcome) ErrorCode() string {
 	if o.Envelope == nil || o.Envelope.Error == nil {
