@@ -21,7 +21,9 @@ const clientsEnv = "OMBI_MCP_CLIENTS"
 // official TypeScript SDK and MCP Inspector's CLI, over stdio and
 // Streamable HTTP: every reference catalogue and template is listed, and a
 // listed resource, an artwork link of read_library and a log link of
-// read_logs read as JSON envelopes that say ok.
+// read_logs read as JSON envelopes that say ok. Inspector also calls tools
+// with object arguments (read_media's target, write_request_create's
+// selection) given as text, the way its users type them.
 func TestClients_resources(t *testing.T) {
 	dir, inspector := npmInstalled(t, clientsEnv, "@modelcontextprotocol/inspector-cli", "build", "index.js")
 	bin := buildBinary(t)
@@ -138,6 +140,36 @@ func TestClients_resources(t *testing.T) {
 				var env struct{ OK bool }
 				if len(contents) != 1 || contents[0].URI != uri || json.Unmarshal([]byte(contents[0].Text), &env) != nil || !env.OK {
 					t.Errorf("inspector read %s: %+v", uri, contents)
+				}
+			}
+			// Object arguments: the CLI sends a --tool-arg as an object only
+			// when the published property says "type": "object" beside its
+			// oneOf; otherwise the call is refused as "got string, want object".
+			for _, call := range []struct {
+				tool string
+				args []string
+			}{
+				{"read_media", []string{"action=details", `target={"media":"movie","provider":"tmdb","id":603}`}},
+				{"write_request_create", []string{"action=tv", "provider=tmdb", "id=1396", `selection={"mode":"first_season"}`}},
+			} {
+				args := []string{"--method", "tools/call", "--tool-name", call.tool}
+				for _, a := range call.args {
+					args = append(args, "--tool-arg", a)
+				}
+				var content []struct{ Type, Text string }
+				_ = json.Unmarshal(inspect(args...)["content"], &content)
+				var env struct {
+					OK    bool
+					Error struct{ Code, Message string }
+				}
+				if len(content) == 0 || json.Unmarshal([]byte(content[0].Text), &env) != nil {
+					t.Errorf("inspector %s: no envelope in %+v", call.tool, content)
+					continue
+				}
+				// the write may meet the request the other transport made
+				// (a business refusal); an argument it could not send is not
+				if !env.OK && (call.tool == "read_media" || env.Error.Code == "INVALID_ARGUMENT") {
+					t.Errorf("inspector %s %v: %s %s", call.tool, call.args, env.Error.Code, env.Error.Message)
 				}
 			}
 		})
