@@ -22,7 +22,10 @@ type block struct {
 	Line int    // the line of its opening fence
 	Lang string // sh, text, json, go, nginx, caddyfile
 	Text string
-	Run  runSpec // for sh blocks: how it runs, from its docs-test comment
+	// Prints is, for an sh block marked prints, the text block that follows
+	// it: each of its lines must appear in what the block printed.
+	Prints string
+	Run    runSpec // for sh blocks: how it runs, from its docs-test comment
 }
 
 // runSpec is what the comment `<!-- docs-test: ... -->` on the line before a
@@ -41,6 +44,9 @@ type block struct {
 //	                   first (the block starts another on the same port)
 //	keep-going         each command runs whatever the one before returned
 //	                   (the block shows a command that fails)
+//	prints             the text block that follows is what it prints: each
+//	                   of its lines must appear in its output (so a figure
+//	                   the page quotes is the one the tool gives)
 type runSpec struct {
 	Needs      string
 	Background bool
@@ -50,6 +56,7 @@ type runSpec struct {
 	EmptyDir   bool
 	Fresh      bool
 	KeepGoing  bool
+	Prints     bool
 }
 
 var (
@@ -111,6 +118,12 @@ func readBlocks(path string) ([]block, error) {
 				return nil, fmt.Errorf("%s:%d: a docs-test comment on a %q block; only sh blocks run", page, cur.Line, cur.Lang)
 			}
 			cur.Run = spec
+			if len(out) > 0 && out[len(out)-1].Run.Prints && out[len(out)-1].Prints == "" {
+				if cur.Lang != "text" {
+					return nil, fmt.Errorf("%s:%d: docs-test prints: the next block (line %d) is %q, want the text it prints", page, out[len(out)-1].Line, cur.Line, cur.Lang)
+				}
+				out[len(out)-1].Prints = cur.Text
+			}
 			out = append(out, *cur)
 			cur = nil
 		case cur != nil:
@@ -120,6 +133,9 @@ func readBlocks(path string) ([]block, error) {
 	}
 	if cur != nil {
 		return nil, fmt.Errorf("%s:%d: fence never closed", page, cur.Line)
+	}
+	if len(out) > 0 && out[len(out)-1].Run.Prints && out[len(out)-1].Prints == "" {
+		return nil, fmt.Errorf("%s:%d: docs-test prints: no text block follows", page, out[len(out)-1].Line)
 	}
 	return out, sc.Err()
 }
@@ -168,12 +184,17 @@ func parseRunSpec(s string) (runSpec, error) {
 			r.Fresh = true
 		case "keep-going":
 			r.KeepGoing = true
+		case "prints":
+			r.Prints = true
 		default:
-			return r, fmt.Errorf("docs-test: unknown clause %q (want needs, background, exit, ombi, empty-dir, fresh or keep-going)", word)
+			return r, fmt.Errorf("docs-test: unknown clause %q (want needs, background, exit, ombi, empty-dir, fresh, keep-going or prints)", word)
 		}
 	}
 	if r.KeepGoing && (r.Exit != 0 || r.Background) {
 		return r, fmt.Errorf("docs-test: keep-going takes neither exit nor background")
+	}
+	if r.Prints && (r.Background || r.KeepGoing || r.Exit != 0) {
+		return r, fmt.Errorf("docs-test: prints takes neither background, keep-going nor exit")
 	}
 	if r.Needs != "" {
 		return r, fmt.Errorf("docs-test: needs comes alone, first: a block that is not run takes no other clause")
@@ -237,6 +258,9 @@ func TestParseRunSpec(t *testing.T) {
 		{"background :5000", runSpec{}, true},
 		{"keep-going", runSpec{KeepGoing: true}, false},
 		{"keep-going; exit 1", runSpec{}, true},
+		{"prints", runSpec{Prints: true}, false},
+		{"prints; ombi 127.0.0.1:5000", runSpec{Prints: true, Ombi: "127.0.0.1:5000"}, false},
+		{"prints; background", runSpec{}, true},
 		{"needs", runSpec{}, true},
 		{"needs x; exit 1", runSpec{Needs: "x; exit 1"}, false},
 		{"exit 1; needs x", runSpec{}, true},

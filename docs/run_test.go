@@ -174,6 +174,16 @@ __kill_tree() {
 		case b.Run.Exit != 0:
 			fmt.Fprintf(&s, "set +e\n(\nset -e\n%s)\n__rc=$?\nset -e\n", text)
 			fmt.Fprintf(&s, "if [ $__rc -ne %d ]; then echo \"docs-test: block $BLOCK ended with status $__rc, want %d\" >&2; exit 1; fi\n", b.Run.Exit, b.Run.Exit)
+		case b.Run.Prints:
+			fmt.Fprintf(&s, "__out=$(mktemp)\n{\n%s} 2>&1 | tee $__out\n", text)
+			for _, line := range strings.Split(b.Prints, "\n") {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				q := shellQuote(line)
+				fmt.Fprintf(&s, "grep -qF -- %s $__out || { printf 'docs-test: block %%s did not print: %%s\\n' \"$BLOCK\" %s >&2; exit 1; }\n", q, q)
+			}
+			s.WriteString("rm -f $__out\n")
 		default:
 			s.WriteString(text)
 		}
@@ -194,6 +204,9 @@ func usesNode(blocks []block) bool {
 	}
 	return false
 }
+
+// shellQuote quotes s for bash as one word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func uniquePorts(text string) []string {
 	seen := map[string]bool{}
