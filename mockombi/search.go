@@ -1,6 +1,7 @@
 package mockombi
 
 import (
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"strconv"
 	"strings"
 	"time"
@@ -190,17 +191,11 @@ type catalogCollection struct {
 	Extra        map[string]any `json:"extra"`
 }
 
-// idName is a TMDB {id, name} pair (genres, keywords).
-type idName struct {
-	ID   int    `json:"id"`
-	Name string `json:"name"`
-}
-
 // referenceSeed is reference.json.
 type referenceSeed struct {
-	Genres             map[string][]idName         `json:"genres"`
+	Genres             map[string][]state.IDName   `json:"genres"`
 	Languages          []map[string]string         `json:"languages"`
-	Keywords           []idName                    `json:"keywords"`
+	Keywords           []state.IDName              `json:"keywords"`
 	WatchProviders     map[string][]map[string]any `json:"watchProviders"`
 	StreamingCountries []string                    `json:"streamingCountries"`
 }
@@ -286,13 +281,13 @@ func (ss *searchState) collection(id int) *catalogCollection {
 	return findBy(ss.collections, func(c *catalogCollection) bool { return c.ID == id })
 }
 
-// genreNames maps genre ids to {id, name} objects for a media type.
-func (ss *searchState) genreNames(media string, ids []int) []map[string]any {
-	out := []map[string]any{}
+// genreNames maps genre ids to {id, name} pairs for a media type.
+func (ss *searchState) genreNames(media string, ids []int) []state.IDName {
+	out := []state.IDName{}
 	for _, id := range ids {
 		for _, g := range ss.ref.Genres[media] {
 			if g.ID == id {
-				out = append(out, map[string]any{"id": g.ID, "name": g.Name})
+				out = append(out, g)
 			}
 		}
 	}

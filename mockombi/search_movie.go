@@ -2,7 +2,7 @@ package mockombi
 
 import (
 	"cmp"
-	"maps"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"net/http"
 	"slices"
 	"strconv"
@@ -23,7 +23,7 @@ type movieQuery struct {
 func (s *Server) writeMovieResults(w http.ResponseWriter, r *http.Request, q movieQuery) {
 	p := principalOf(r)
 	s.writeView(w, r, "movie search\x00"+q.term+"\x00"+strconv.Itoa(q.year), func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchMovieViewModel{}
 		for _, m := range st.search.movies {
 			if !containsFold(m.Title, q.term) && !containsFold(m.OriginalTitle, q.term) {
 				continue
@@ -65,7 +65,7 @@ func (s *Server) searchMovieActor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	out := []map[string]any{}
+	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
 		ids := map[int]bool{}
 		for _, pe := range st.search.people {
@@ -106,15 +106,12 @@ func (s *Server) searchMovieInfoRefine(w http.ResponseWriter, r *http.Request) {
 // writeMovieInfo answers one SearchMovieViewModel. An id TMDB does not know
 // gives the empty view Ombi builds from TMDB's error body (id 0).
 func (s *Server) writeMovieInfo(w http.ResponseWriter, r *http.Request, id int) {
-	var out map[string]any
+	var out any = emptyMovieView()
 	s.store.Read(func(st *store) {
 		if m := st.search.movie(id); m != nil {
 			out = st.movieView(m, principalOf(r), true)
 		}
 	})
-	if out == nil {
-		out = emptyMovieView()
-	}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -141,7 +138,7 @@ func (s *Server) searchMovieSimilar(w http.ResponseWriter, r *http.Request) {
 
 // writeSimilar answers the similar movies of a TMDB id ([] when unknown).
 func (s *Server) writeSimilar(w http.ResponseWriter, r *http.Request, id int) {
-	out := []map[string]any{}
+	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
 		if m := st.search.movie(id); m != nil {
 			for _, sid := range m.Similar {
@@ -181,7 +178,7 @@ func (st *store) movieList(name string) []*catalogMovie {
 func (s *Server) searchMovieListV1(w http.ResponseWriter, r *http.Request) {
 	name := segmentAfter(r, "movie")
 	s.writeView(w, r, "movie list\x00"+name, func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchMovieViewModel{}
 		for _, m := range st.movieList(name) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -197,7 +194,7 @@ func (s *Server) searchMovieBrowse(w http.ResponseWriter, r *http.Request) {
 	}
 	name := segmentAfter(r, "movie")
 	s.writeView(w, r, "movie browse\x00"+name+"\x00"+strconv.Itoa(pos)+"\x00"+strconv.Itoa(take), func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchMovieViewModel{}
 		for _, m := range window(st.movieList(name), pos, take) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -223,7 +220,7 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	out := []map[string]any{}
+	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
 		var hits []*catalogMovie
 		for _, m := range st.search.movies {
@@ -306,7 +303,7 @@ func (s *Server) searchMovieByRequest(w http.ResponseWriter, r *http.Request) {
 // find reports false when upstream would throw (500); an unknown TMDB id gives
 // the empty view Ombi builds from TMDB's not-found body.
 func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*catalogMovie, bool)) {
-	var out map[string]any
+	var out *state.MovieFullInfoViewModel
 	found := true
 	s.store.Read(func(st *store) {
 		var m *catalogMovie
@@ -331,30 +328,26 @@ func (s *Server) searchCollection(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	out := &state.CollectionsViewModel{Collection: []*state.CollectionPart{}}
 	s.store.Read(func(st *store) {
 		c := st.search.collection(id)
 		if c == nil {
 			return
 		}
-		parts := []map[string]any{}
 		for _, m := range st.search.movies {
 			if m.CollectionID == nil || *m.CollectionID != id {
 				continue
 			}
-			v := searchViewBase(m.TheMovieDbID, 1)
-			maps.Copy(v, map[string]any{"theMovieDbId": strconv.Itoa(m.TheMovieDbID), "overview": m.Overview,
-				"posterPath": m.PosterPath, "title": m.Title, "releaseDate": m.ReleaseDate, "imdbId": m.ImdbID})
-			st.overlayMovie(v, m.TheMovieDbID, principalOf(r))
-			parts = append(parts, v)
+			v := &state.CollectionPart{SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Overview: m.Overview,
+				PosterPath: m.PosterPath, Title: m.Title, ReleaseDate: m.ReleaseDate}
+			v.ImdbID = ref(m.ImdbID)
+			v.Movie4K = st.overlayMovie(&v.SearchViewModel, m.TheMovieDbID, principalOf(r))
+			out.Collection = append(out.Collection, v)
 		}
-		slices.SortStableFunc(parts, func(a, b map[string]any) int {
-			return compareAny(a["releaseDate"], b["releaseDate"])
+		slices.SortStableFunc(out.Collection, func(a, b *state.CollectionPart) int {
+			return compareAny(a.ReleaseDate, b.ReleaseDate)
 		})
-		out = mergeExtra(map[string]any{"name": c.Name, "overview": c.Overview, "collection": parts}, c.Extra)
+		out.Name, out.Overview, out.Extra = ref(c.Name), ref(c.Overview), c.Extra
 	})
-	if out == nil {
-		out = map[string]any{"name": nil, "overview": nil, "collection": []any{}}
-	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -1,6 +1,7 @@
 package mockombi
 
 import (
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"maps"
 	"net/http"
 	"strings"
@@ -74,7 +75,7 @@ func (s *Server) searchStream(w http.ResponseWriter, r *http.Request) {
 // searchGenres is GET /api/v2/Search/Genres/{media} (and the TheMovieDb twin).
 func (s *Server) searchGenres(w http.ResponseWriter, r *http.Request) {
 	media := strings.ToLower(r.PathValue("media"))
-	out := []idName{}
+	out := []state.IDName{}
 	s.store.Read(func(st *store) { out = append(out, st.search.ref.Genres[media]...) })
 	writeJSON(w, http.StatusOK, out)
 }

@@ -2,10 +2,10 @@ package mockombi
 
 import (
 	"fmt"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"maps"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // tmdbImage is a full TMDB image URL, or nil.
@@ -26,98 +26,98 @@ func searchViewBase(id int, typ int) map[string]any {
 	}
 }
 
+// movieBase is the SearchViewModel of a movie result: its TMDB id as a
+// string, no other id.
+func movieBase(m *catalogMovie) state.SearchViewModel {
+	return state.SearchViewModel{TheMovieDbID: ref(strconv.Itoa(m.TheMovieDbID)), Type: requestTypeMovie}
+}
+
 // movieView is SearchMovieViewModel; lists leave imdbId out as TMDB list
 // results do, details (full) fill it.
-func (st *store) movieView(m *catalogMovie, p *principal, full bool) map[string]any {
-	v := searchViewBase(m.TheMovieDbID, 1)
-	maps.Copy(v, map[string]any{
-		"theMovieDbId": strconv.Itoa(m.TheMovieDbID), "adult": m.Adult, "backdropPath": nullIfEmpty(m.BackdropPath),
-		"genreIds": m.GenreIDs, "originalLanguage": m.OriginalLanguage, "originalTitle": m.OriginalTitle,
-		"overview": m.Overview, "popularity": m.Popularity, "posterPath": nullIfEmpty(m.PosterPath),
-		"releaseDate": m.ReleaseDate, "title": m.Title, "video": m.Video, "voteAverage": m.VoteAverage,
-		"voteCount": m.VoteCount, "alreadyInCp": false, "trailer": nil, "homepage": nil,
-		"rootPathOverride": 0, "qualityOverride": 0, "releaseDates": nil,
-		"digitalReleaseDate": m.DigitalReleaseDate,
-		// SearchMovieViewModel's 4K properties, at their defaults until
-		// ExistingRule copies a request's
-		"has4KRequest": false, "approved4K": false, "markedAsApproved4K": time.Time{}, "requestedDate4k": time.Time{},
-		"available4K": false, "markedAsAvailable4K": nil, "denied4K": nil, "markedAsDenied4K": time.Time{}, "deniedReason4K": nil,
-	})
-	if full {
-		v["imdbId"] = m.ImdbID
-		v["trailer"] = m.Trailer
-		v["homepage"] = m.Homepage
-		v["releaseDates"] = releaseDates(m)
+func (st *store) movieView(m *catalogMovie, p *principal, full bool) *state.SearchMovieViewModel {
+	v := &state.SearchMovieViewModel{
+		SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Adult: m.Adult, BackdropPath: nilIfEmpty(m.BackdropPath),
+		DigitalReleaseDate: m.DigitalReleaseDate, GenreIDs: m.GenreIDs, OriginalLanguage: m.OriginalLanguage,
+		OriginalTitle: m.OriginalTitle, Overview: m.Overview, Popularity: m.Popularity, PosterPath: nilIfEmpty(m.PosterPath),
+		ReleaseDate: m.ReleaseDate, Title: m.Title, Video: m.Video, VoteAverage: m.VoteAverage, VoteCount: m.VoteCount,
+		Extra: m.Extra,
 	}
-	st.overlayMovie(v, m.TheMovieDbID, p)
-	return mergeExtra(v, m.Extra)
+	if full {
+		v.ImdbID, v.Trailer, v.Homepage = ref(m.ImdbID), ref(m.Trailer), ref(m.Homepage)
+		v.ReleaseDates = releaseDates(m)
+	}
+	if k := st.overlayMovie(&v.SearchViewModel, m.TheMovieDbID, p); k != nil {
+		v.Movie4K = *k
+	}
+	return v
 }
 
 // releaseDates is TMDB's release_dates block in Ombi's shape.
-func releaseDates(m *catalogMovie) any {
+func releaseDates(m *catalogMovie) *state.ReleaseDates {
 	if m.ReleaseDate == nil {
 		return nil
 	}
-	dates := []map[string]any{{"releaseDate": m.ReleaseDate, "type": 3}}
+	dates := []state.ReleaseDate{{ReleaseDate: m.ReleaseDate, Type: 3}}
 	if m.DigitalReleaseDate != nil {
-		dates = append(dates, map[string]any{"releaseDate": m.DigitalReleaseDate, "type": 4})
+		dates = append(dates, state.ReleaseDate{ReleaseDate: m.DigitalReleaseDate, Type: 4})
 	}
-	return map[string]any{"results": []map[string]any{{"isoCode": "US", "releaseDate": dates}}}
+	return &state.ReleaseDates{Results: []state.ReleaseDateCountry{{IsoCode: "US", ReleaseDate: dates}}}
 }
 
 // movieFullView is MovieFullInfoViewModel (v2 movie details).
-func (st *store) movieFullView(m *catalogMovie, p *principal) map[string]any {
-	v := st.movieView(m, p, true)
+func (st *store) movieFullView(m *catalogMovie, p *principal) *state.MovieFullInfoViewModel {
 	ss := &st.search
-	var coll any
+	v := &state.MovieFullInfoViewModel{SearchMovieViewModel: *st.movieView(m, p, true)}
 	if m.CollectionID != nil {
 		if c := ss.collection(*m.CollectionID); c != nil {
-			coll = map[string]any{"id": c.ID, "name": c.Name, "posterPath": c.PosterPath, "backdropPath": c.BackdropPath}
+			v.BelongsToCollection = &state.CollectionRef{ID: c.ID, Name: c.Name, PosterPath: c.PosterPath, BackdropPath: c.BackdropPath}
 		}
 	}
-	cast := []map[string]any{}
+	cast := []state.MovieCast{}
 	for i, id := range m.Cast {
 		if pe := ss.person(id); pe != nil {
-			cast = append(cast, map[string]any{"cast_id": i + 1, "character": "Role " + strconv.Itoa(i+1), "credit_id": fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i),
-				"gender": 2, "id": pe.ID, "name": pe.Name, "order": i, "profile_path": pe.ProfilePath})
+			cast = append(cast, state.MovieCast{CastID: i + 1, Character: "Role " + strconv.Itoa(i+1), CreditID: fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i),
+				Gender: 2, ID: pe.ID, Name: pe.Name, Order: i, ProfilePath: pe.ProfilePath})
 		}
 	}
-	crew := []map[string]any{}
+	crew := []state.MovieCrew{}
 	for i, id := range m.Crew {
 		if pe := ss.person(id); pe != nil {
-			crew = append(crew, map[string]any{"credit_id": fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i), "department": "Directing",
-				"gender": 2, "id": pe.ID, "job": "Director", "name": pe.Name, "profile_path": pe.ProfilePath})
+			crew = append(crew, state.MovieCrew{CreditID: fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i), Department: "Directing",
+				Gender: 2, ID: pe.ID, Job: "Director", Name: pe.Name, ProfilePath: pe.ProfilePath})
 		}
 	}
-	similar := []map[string]any{}
+	similar := []state.SimilarMovie{}
 	for _, id := range m.Similar {
 		if s := ss.movie(id); s != nil {
-			similar = append(similar, map[string]any{"adult": s.Adult, "backdrop_path": s.BackdropPath, "genre_ids": s.GenreIDs, "id": s.TheMovieDbID,
-				"original_language": s.OriginalLanguage, "original_title": s.OriginalTitle, "overview": s.Overview, "poster_path": s.PosterPath,
-				"release_date": dateOnly(s.ReleaseDate), "title": s.Title, "video": s.Video, "vote_average": s.VoteAverage, "vote_count": s.VoteCount, "popularity": s.Popularity})
+			similar = append(similar, state.SimilarMovie{Adult: s.Adult, BackdropPath: s.BackdropPath, GenreIDs: s.GenreIDs, ID: s.TheMovieDbID,
+				OriginalLanguage: s.OriginalLanguage, OriginalTitle: s.OriginalTitle, Overview: s.Overview, PosterPath: s.PosterPath,
+				ReleaseDate: dateOnly(s.ReleaseDate), Title: s.Title, Video: s.Video, VoteAverage: s.VoteAverage, VoteCount: s.VoteCount, Popularity: s.Popularity})
 		}
 	}
-	keywords := []map[string]any{}
-	for _, id := range m.KeywordIDs {
+	page := state.SimilarMovies{Page: 1, Results: similar, TotalPages: 1, TotalResults: len(similar)}
+	v.Budget, v.Genres, v.ProductionCompanies = m.Budget, ss.genreNames("movie", m.GenreIDs), m.ProductionCompanies
+	v.Revenue, v.Runtime, v.Tagline, v.Status = m.Revenue, m.Runtime, m.Tagline, m.Status
+	v.Videos = state.Videos{Results: []state.Video{{ID: "5d1a1a" + strconv.Itoa(m.TheMovieDbID), Iso639_1: "en", Iso3166_1: "US",
+		Key: strings.TrimPrefix(m.Trailer, "https://www.youtube.com/watch?v="), Name: "Official Trailer", Site: "YouTube", Size: 1080, Type: "Trailer"}}}
+	v.Credits = state.MovieCredits{Cast: cast, Crew: crew}
+	v.Similar, v.Recommendations = page, page
+	v.ExternalIDs = state.ExternalIDs{ImdbID: m.ImdbID}
+	v.Keywords = state.Keywords{KeywordsValue: ss.keywords(m.KeywordIDs)}
+	return v
+}
+
+// keywords maps keyword ids to {id, name} pairs.
+func (ss *searchState) keywords(ids []int) []state.IDName {
+	out := []state.IDName{}
+	for _, id := range ids {
 		for _, k := range ss.ref.Keywords {
 			if k.ID == id {
-				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
+				out = append(out, k)
 			}
 		}
 	}
-	maps.Copy(v, map[string]any{
-		"belongsToCollection": coll, "budget": m.Budget, "genres": ss.genreNames("movie", m.GenreIDs),
-		"productionCompanies": m.ProductionCompanies, "revenue": m.Revenue, "runtime": m.Runtime,
-		"tagline": m.Tagline, "status": m.Status,
-		"videos": map[string]any{"results": []map[string]any{{"id": "5d1a1a" + strconv.Itoa(m.TheMovieDbID), "iso_639_1": "en", "iso_3166_1": "US",
-			"key": strings.TrimPrefix(m.Trailer, "https://www.youtube.com/watch?v="), "name": "Official Trailer", "site": "YouTube", "size": 1080, "type": "Trailer"}}},
-		"credits":         map[string]any{"cast": cast, "crew": crew},
-		"similar":         map[string]any{"page": 1, "results": similar, "total_pages": 1, "total_results": len(similar)},
-		"recommendations": map[string]any{"page": 1, "results": similar, "total_pages": 1, "total_results": len(similar)},
-		"externalIds":     map[string]any{"imdbId": m.ImdbID, "facebookId": nil, "instagramId": nil, "twitterId": nil},
-		"keywords":        map[string]any{"keywordsValue": keywords},
-	})
-	return v
+	return out
 }
 
 // tvViewOpts choose what tvView fills; the zero value is the v2 view with
@@ -159,7 +159,7 @@ func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]
 	tvIDs(v, sh, o)
 	genres := []string{}
 	for _, g := range st.search.genreNames("tv", sh.GenreIDs) {
-		genres = append(genres, g["name"].(string))
+		genres = append(genres, g.Name)
 	}
 	network, _ := sh.Network["name"].(string)
 	maps.Copy(v, map[string]any{
@@ -254,25 +254,29 @@ func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
 	return out
 }
 
-// overlayMovie sets request flags from the movie request of a TMDB id.
-func (st *store) overlayMovie(v map[string]any, tmdb int, p *principal) {
+// overlayMovie sets request flags from the movie request of a TMDB id and
+// returns the 4K part ExistingRule copies from it; nil when there is no
+// request.
+func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) *state.Movie4K {
 	r := st.requests.movieByTMDB(tmdb)
 	if r == nil {
-		return
+		return nil
 	}
 	// ExistingRule: requested only when there is a non-4K request date
 	// (a 4K-only request has RequestedDate MinValue), denied is Denied ?? false;
 	// the request's root and quality overrides are not copied
-	v["requested"], v["requestId"], v["approved"], v["available"] = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
-	v["denied"], v["deniedReason"] = r.Denied != nil && *r.Denied, nullIfEmpty(r.DeniedReason)
-	v["has4KRequest"], v["approved4K"], v["available4K"], v["denied4K"] = r.Has4KRequest, r.Approved4K, r.Available4K, r.Denied4K
-	v["deniedReason4K"], v["requestedDate4k"], v["markedAsApproved4K"] = nullIfEmpty(r.DeniedReason4K), r.RequestedDate4k, r.MarkedAsApproved4K
-	v["markedAsAvailable4K"], v["markedAsDenied4K"] = r.MarkedAsAvailable4K, r.MarkedAsDenied4K
-	v["subscribed"] = st.requests.subscribed(p, 1, r.ID)
-	v["showSubscribe"] = p != nil && r.RequestedUserID != p.id
+	v.Requested, v.RequestID, v.Approved, v.Available = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
+	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), nilIfEmpty(r.DeniedReason)
+	v.Subscribed = st.requests.subscribed(p, 1, r.ID)
+	v.ShowSubscribe = p != nil && r.RequestedUserID != p.id
 	if r.Available {
-		v["plexUrl"] = fmt.Sprintf("https://app.plex.tv/web/app#!/server/%s/details?key=%%2Flibrary%%2Fmetadata%%2F%d", plexMachineID, 10000+tmdb%9000)
-		v["quality"] = "1080p"
+		v.PlexURL = ref(fmt.Sprintf("https://app.plex.tv/web/app#!/server/%s/details?key=%%2Flibrary%%2Fmetadata%%2F%d", plexMachineID, 10000+tmdb%9000))
+		v.Quality = ref("1080p")
+	}
+	return &state.Movie4K{
+		Has4KRequest: r.Has4KRequest, Approved4K: r.Approved4K, Available4K: r.Available4K, Denied4K: r.Denied4K,
+		DeniedReason4K: nilIfEmpty(r.DeniedReason4K), RequestedDate4k: r.RequestedDate4k, MarkedAsApproved4K: r.MarkedAsApproved4K,
+		MarkedAsAvailable4K: r.MarkedAsAvailable4K, MarkedAsDenied4K: r.MarkedAsDenied4K,
 	}
 }
 
@@ -299,11 +303,8 @@ func (st *store) overlayTV(v map[string]any, sh *catalogShow, p *principal) {
 
 // emptyMovieView is what Ombi answers for an unknown TMDB id: the view model
 // mapped from TMDB's not-found body.
-func emptyMovieView() map[string]any {
-	v := searchViewBase(0, 1)
-	maps.Copy(v, map[string]any{"theMovieDbId": "0", "title": nil, "overview": nil, "posterPath": nil, "backdropPath": nil,
-		"releaseDate": nil, "genreIds": nil, "adult": false, "video": false, "voteAverage": 0, "voteCount": 0, "popularity": 0})
-	return v
+func emptyMovieView() *state.EmptyMovieView {
+	return &state.EmptyMovieView{SearchViewModel: state.SearchViewModel{TheMovieDbID: ref("0"), Type: requestTypeMovie}}
 }
 
 // artistView is SearchArtistViewModel (note the upstream typo forignArtistId).

@@ -1,6 +1,7 @@
 package mockombi
 
 import (
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"net/http"
 	"strings"
 )
@@ -8,7 +9,7 @@ import (
 // tmdbKeywords is GET /api/v1/TheMovieDb/Keywords?searchTerm=.
 func (s *Server) tmdbKeywords(w http.ResponseWriter, r *http.Request) {
 	term := queryFold(r, "searchTerm")
-	out := []idName{}
+	out := []state.IDName{}
 	s.store.Read(func(st *store) {
 		for _, k := range st.search.ref.Keywords {
 			if containsFold(k.Name, term) {
@@ -25,7 +26,7 @@ func (s *Server) tmdbKeyword(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out *idName
+	var out *state.IDName
 	s.store.Read(func(st *store) {
 		for _, k := range st.search.ref.Keywords {
 			if k.ID == id {

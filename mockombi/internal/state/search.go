@@ -1,5 +1,7 @@
 package state
 
+import "time"
+
 // MultiSearchResult is Ombi's MultiSearchResult, one hit of the v2 multi
 // search: a movie, show or person from TMDB or an artist from
 // MusicBrainz.
@@ -9,4 +11,278 @@ type MultiSearchResult struct {
 	Overview  *string `json:"overview"`
 	Poster    *string `json:"poster"`
 	Title     string  `json:"title"`
+}
+
+// SearchViewModel is Ombi's SearchViewModel, the part every search result
+// carries, less its id (a view declares its own: an int, or the
+// MusicBrainz id of a ReleaseGroup). Ombi serialises the ids of other
+// databases as strings.
+type SearchViewModel struct {
+	Approved      bool    `json:"approved"`
+	Available     bool    `json:"available"`
+	Denied        *bool   `json:"denied"`
+	DeniedReason  *string `json:"deniedReason"`
+	EmbyURL       *string `json:"embyUrl"`
+	ImdbID        *string `json:"imdbId"`
+	JellyfinURL   *string `json:"jellyfinUrl"`
+	PlexURL       *string `json:"plexUrl"`
+	Quality       *string `json:"quality"`
+	RequestID     int     `json:"requestId"`
+	Requested     bool    `json:"requested"`
+	ShowSubscribe bool    `json:"showSubscribe"`
+	Subscribed    bool    `json:"subscribed"`
+	TheMovieDbID  *string `json:"theMovieDbId"`
+	TheTvDbID     *string `json:"theTvDbId"`
+	Type          int     `json:"type"`
+}
+
+// Movie4K is SearchMovieViewModel's 4K part, at its defaults until
+// ExistingRule copies a request's.
+type Movie4K struct {
+	Approved4K          bool       `json:"approved4K"`
+	Available4K         bool       `json:"available4K"`
+	Denied4K            *bool      `json:"denied4K"`
+	DeniedReason4K      *string    `json:"deniedReason4K"`
+	Has4KRequest        bool       `json:"has4KRequest"`
+	MarkedAsApproved4K  time.Time  `json:"markedAsApproved4K"`
+	MarkedAsAvailable4K *time.Time `json:"markedAsAvailable4K"`
+	MarkedAsDenied4K    time.Time  `json:"markedAsDenied4K"`
+	RequestedDate4k     time.Time  `json:"requestedDate4k"`
+}
+
+// SearchMovieViewModel is Ombi's SearchMovieViewModel (v1 search and
+// lists, v2 discover lists).
+type SearchMovieViewModel struct {
+	SearchViewModel
+	Movie4K
+	ID                 int           `json:"id"`
+	Adult              bool          `json:"adult"`
+	AlreadyInCp        bool          `json:"alreadyInCp"`
+	BackdropPath       *string       `json:"backdropPath"`
+	DigitalReleaseDate *time.Time    `json:"digitalReleaseDate"`
+	GenreIDs           []int         `json:"genreIds"`
+	Homepage           *string       `json:"homepage"`
+	OriginalLanguage   string        `json:"originalLanguage"`
+	OriginalTitle      string        `json:"originalTitle"`
+	Overview           string        `json:"overview"`
+	Popularity         float64       `json:"popularity"`
+	PosterPath         *string       `json:"posterPath"`
+	QualityOverride    int           `json:"qualityOverride"`
+	ReleaseDate        *time.Time    `json:"releaseDate"`
+	ReleaseDates       *ReleaseDates `json:"releaseDates"`
+	RootPathOverride   int           `json:"rootPathOverride"`
+	Title              string        `json:"title"`
+	Trailer            *string       `json:"trailer"`
+	Video              bool          `json:"video"`
+	VoteAverage        float64       `json:"voteAverage"`
+	VoteCount          int           `json:"voteCount"`
+	Extra              Extra         `json:"-"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *SearchMovieViewModel) MarshalJSON() ([]byte, error) {
+	type plain SearchMovieViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// ReleaseDates is TMDB's release_dates block in Ombi's shape.
+type ReleaseDates struct {
+	Results []ReleaseDateCountry `json:"results"`
+}
+
+// ReleaseDateCountry is one country's release dates.
+type ReleaseDateCountry struct {
+	IsoCode     string        `json:"isoCode"`
+	ReleaseDate []ReleaseDate `json:"releaseDate"`
+}
+
+// ReleaseDate is one release: its date and TMDB's release type (3
+// theatrical, 4 digital).
+type ReleaseDate struct {
+	ReleaseDate *time.Time `json:"releaseDate"`
+	Type        int        `json:"type"`
+}
+
+// EmptyMovieView is the SearchMovieViewModel Ombi maps from TMDB's
+// not-found body: id 0, no title, zero ratings.
+type EmptyMovieView struct {
+	SearchViewModel
+	ID           int        `json:"id"`
+	Adult        bool       `json:"adult"`
+	BackdropPath *string    `json:"backdropPath"`
+	GenreIDs     []int      `json:"genreIds"`
+	Overview     *string    `json:"overview"`
+	Popularity   float64    `json:"popularity"`
+	PosterPath   *string    `json:"posterPath"`
+	ReleaseDate  *time.Time `json:"releaseDate"`
+	Title        *string    `json:"title"`
+	Video        bool       `json:"video"`
+	VoteAverage  float64    `json:"voteAverage"`
+	VoteCount    int        `json:"voteCount"`
+}
+
+// MarshalJSON writes the view's members in wire order.
+func (v *EmptyMovieView) MarshalJSON() ([]byte, error) {
+	type plain EmptyMovieView
+	return marshalWith((*plain)(v), nil)
+}
+
+// CollectionPart is one movie of a collection (v2 movie/collection): the
+// SearchViewModel with the movie's ids, text and date, and the 4K part
+// only when ExistingRule found a request.
+type CollectionPart struct {
+	SearchViewModel
+	*Movie4K
+	ID          int        `json:"id"`
+	Overview    string     `json:"overview"`
+	PosterPath  string     `json:"posterPath"`
+	ReleaseDate *time.Time `json:"releaseDate"`
+	Title       string     `json:"title"`
+}
+
+// MarshalJSON writes the part's members in wire order.
+func (v *CollectionPart) MarshalJSON() ([]byte, error) {
+	type plain CollectionPart
+	return marshalWith((*plain)(v), nil)
+}
+
+// CollectionsViewModel is Ombi's CollectionsViewModel; an unknown
+// collection has no name or overview.
+type CollectionsViewModel struct {
+	Collection []*CollectionPart `json:"collection"`
+	Name       *string           `json:"name"`
+	Overview   *string           `json:"overview"`
+	Extra      Extra             `json:"-"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *CollectionsViewModel) MarshalJSON() ([]byte, error) {
+	type plain CollectionsViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// IDName is TMDB's {id, name} pair: a genre or a keyword.
+type IDName struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+// ExternalIDs is TMDB's external ids of a movie or show; the mock knows
+// only the IMDb id.
+type ExternalIDs struct {
+	FacebookID  *string `json:"facebookId"`
+	ImdbID      string  `json:"imdbId"`
+	InstagramID *string `json:"instagramId"`
+	TwitterID   *string `json:"twitterId"`
+}
+
+// Keywords is TMDB's keywords block.
+type Keywords struct {
+	KeywordsValue []IDName `json:"keywordsValue"`
+}
+
+// MovieFullInfoViewModel is Ombi's MovieFullInfoViewModel (v2 movie
+// details): the SearchMovieViewModel of the movie with TMDB's details.
+type MovieFullInfoViewModel struct {
+	SearchMovieViewModel
+	BelongsToCollection *CollectionRef   `json:"belongsToCollection"`
+	Budget              int              `json:"budget"`
+	Credits             MovieCredits     `json:"credits"`
+	ExternalIDs         ExternalIDs      `json:"externalIds"`
+	Genres              []IDName         `json:"genres"`
+	Keywords            Keywords         `json:"keywords"`
+	ProductionCompanies []map[string]any `json:"productionCompanies"`
+	Recommendations     SimilarMovies    `json:"recommendations"`
+	Revenue             float64          `json:"revenue"`
+	Runtime             int              `json:"runtime"`
+	Similar             SimilarMovies    `json:"similar"`
+	Status              string           `json:"status"`
+	Tagline             string           `json:"tagline"`
+	Videos              Videos           `json:"videos"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *MovieFullInfoViewModel) MarshalJSON() ([]byte, error) {
+	type plain MovieFullInfoViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// CollectionRef is the collection a movie belongs to.
+type CollectionRef struct {
+	BackdropPath string `json:"backdropPath"`
+	ID           int    `json:"id"`
+	Name         string `json:"name"`
+	PosterPath   string `json:"posterPath"`
+}
+
+// MovieCredits is TMDB's credits of a movie.
+type MovieCredits struct {
+	Cast []MovieCast `json:"cast"`
+	Crew []MovieCrew `json:"crew"`
+}
+
+// MovieCast is one cast member of a movie, as TMDB writes it.
+type MovieCast struct {
+	CastID      int    `json:"cast_id"`
+	Character   string `json:"character"`
+	CreditID    string `json:"credit_id"`
+	Gender      int    `json:"gender"`
+	ID          int    `json:"id"`
+	Name        string `json:"name"`
+	Order       int    `json:"order"`
+	ProfilePath string `json:"profile_path"`
+}
+
+// MovieCrew is one crew member of a movie, as TMDB writes it.
+type MovieCrew struct {
+	CreditID    string `json:"credit_id"`
+	Department  string `json:"department"`
+	Gender      int    `json:"gender"`
+	ID          int    `json:"id"`
+	Job         string `json:"job"`
+	Name        string `json:"name"`
+	ProfilePath string `json:"profile_path"`
+}
+
+// SimilarMovies is a page of TMDB's similar or recommended movies.
+type SimilarMovies struct {
+	Page         int            `json:"page"`
+	Results      []SimilarMovie `json:"results"`
+	TotalPages   int            `json:"total_pages"`
+	TotalResults int            `json:"total_results"`
+}
+
+// SimilarMovie is one movie of a SimilarMovies page, as TMDB writes it.
+type SimilarMovie struct {
+	Adult            bool    `json:"adult"`
+	BackdropPath     string  `json:"backdrop_path"`
+	GenreIDs         []int   `json:"genre_ids"`
+	ID               int     `json:"id"`
+	OriginalLanguage string  `json:"original_language"`
+	OriginalTitle    string  `json:"original_title"`
+	Overview         string  `json:"overview"`
+	Popularity       float64 `json:"popularity"`
+	PosterPath       string  `json:"poster_path"`
+	ReleaseDate      string  `json:"release_date"`
+	Title            string  `json:"title"`
+	Video            bool    `json:"video"`
+	VoteAverage      float64 `json:"vote_average"`
+	VoteCount        int     `json:"vote_count"`
+}
+
+// Videos is TMDB's videos block.
+type Videos struct {
+	Results []Video `json:"results"`
+}
+
+// Video is one video of a movie, as TMDB writes it.
+type Video struct {
+	ID        string `json:"id"`
+	Iso3166_1 string `json:"iso_3166_1"`
+	Iso639_1  string `json:"iso_639_1"`
+	Key       string `json:"key"`
+	Name      string `json:"name"`
+	Site      string `json:"site"`
+	Size      int    `json:"size"`
+	Type      string `json:"type"`
 }
