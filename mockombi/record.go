@@ -51,32 +51,35 @@ const maxRecordedBody = 32 << 20
 
 // recordingProblems checks what the types of a data document's recordings
 // cannot.
-func (c *shapeChecker) recordingProblems(rs []Recording) {
+func recordingProblems(rs []Recording) []string {
+	var problems []string
+	addf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	for i, rec := range rs {
 		p := fmt.Sprintf("$.recordings[%d]", i)
 		if !isToken(rec.Method) {
-			c.addf("%s.method: required, an HTTP method such as GET", p)
+			addf("%s.method: required, an HTTP method such as GET", p)
 		}
 		if !strings.HasPrefix(rec.Path, "/") || strings.ContainsAny(rec.Path, "?#") {
-			c.addf("%s.path: %q: want the escaped path below the base path, starting with / (the query goes in query)", p, rec.Path)
+			addf("%s.path: %q: want the escaped path below the base path, starting with / (the query goes in query)", p, rec.Path)
 		}
 		if rec.Status < 200 || rec.Status > 599 {
-			c.addf("%s.status: %d is out of range; want 200-599", p, rec.Status)
+			addf("%s.status: %d is out of range; want 200-599", p, rec.Status)
 		}
 		if rec.ResponseBase64 != "" {
 			if rec.Response != "" {
-				c.addf("%s: response and response_base64 both given; give one", p)
+				addf("%s: response and response_base64 both given; give one", p)
 			}
 			if _, err := base64.StdEncoding.DecodeString(rec.ResponseBase64); err != nil {
-				c.addf("%s.response_base64: not standard base64: %v", p, err)
+				addf("%s.response_base64: not standard base64: %v", p, err)
 			}
 		}
 		for _, k := range sortedKeys(rec.Headers) {
 			if !isToken(k) || forbiddenFaultHeader(http.CanonicalHeaderKey(k)) {
-				c.addf("%s.headers%s: not a header a recorded answer can carry", p, pathKey(k))
+				addf("%s.headers%s: not a header a recorded answer can carry", p, pathKey(k))
 			}
 		}
 	}
+	return problems
 }
 
 // replaySet is the recordings of the loaded data document, grouped by the
@@ -103,8 +106,8 @@ func newReplaySet(recs []Recording) *replaySet {
 	return rs
 }
 
-// list is the recordings for export; nil when there are none.
-func (rs *replaySet) list() []Recording {
+// List is the recordings for export; nil when there are none.
+func (rs *replaySet) List() []Recording {
 	if rs == nil {
 		return nil
 	}
@@ -158,7 +161,7 @@ func canonicalBody(b []byte) string {
 // matches.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request, upstream string, body []byte) bool {
 	var rs *replaySet
-	s.store.Read(func(st *store) { rs = st.replay })
+	s.store.Read(func(st *store) { rs, _ = st.replay.(*replaySet) })
 	rec, ok := rs.match(r.Method, upstream, r.URL.RawQuery, body)
 	if !ok {
 		return false

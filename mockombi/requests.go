@@ -360,9 +360,9 @@ func (rs *requestState) requestOf(kind mediaKind, id int) (request, bool) {
 }
 
 // subscribed reports whether the caller follows a request.
-func (rs *requestState) subscribed(p *principal, typ, id int) bool {
+func (st *store) subscribed(p *principal, typ, id int) bool {
 	if p == nil {
 		return false
 	}
-	return slices.Contains(rs.subs, subscription{UserID: p.id, RequestType: typ, RequestID: id})
+	return slices.Contains(st.requests.subs, subscription{UserID: p.id, RequestType: typ, RequestID: id})
 }

@@ -38,7 +38,7 @@ func (st *store) movieRequestView(m *movieRequest, p *principal) *state.MovieReq
 		Background: m.Background, ReleaseDate: m.ReleaseDate, DigitalReleaseDate: m.DigitalReleaseDate,
 		Status: m.Status, Released: !m.ReleaseDate.After(now),
 		DigitalRelease: m.DigitalReleaseDate != nil && !m.DigitalReleaseDate.After(now),
-		IssueID:        m.IssueID, Subscribed: st.requests.subscribed(p, requestTypeMovie, m.ID),
+		IssueID:        m.IssueID, Subscribed: st.subscribed(p, requestTypeMovie, m.ID),
 		Is4kRequest: m.Is4kRequest, RootPathOverride: m.RootPathOverride, QualityOverride: m.QualityOverride,
 		Has4KRequest: m.Has4KRequest, Approved4K: m.Approved4K, MarkedAsApproved4K: m.MarkedAsApproved4K,
 		RequestedDate4k: m.RequestedDate4k, Available4K: m.Available4K, MarkedAsAvailable4K: m.MarkedAsAvailable4K,
@@ -88,7 +88,7 @@ func (st *store) childView(c *childRequest, p *principal, o childViewOpts) *stat
 	v := &state.ChildRequests{
 		BaseRequest:     st.baseView(&c.reqBase, requestTypeTV, p),
 		ParentRequestID: c.ParentRequestID, IssueID: c.IssueID, SeriesType: c.SeriesType,
-		Subscribed:  st.requests.subscribed(p, requestTypeTV, c.ID) || st.requests.subscribed(p, requestTypeTV, c.ParentRequestID),
+		Subscribed:  st.subscribed(p, requestTypeTV, c.ID) || st.subscribed(p, requestTypeTV, c.ParentRequestID),
 		ReleaseYear: c.ReleaseYear, SeasonRequests: []*state.SeasonRequests{},
 		RequestedUserPlayedProgress: c.RequestedUserPlayedProgress,
 		Extra:                       c.Extra,
@@ -135,7 +135,7 @@ func (st *store) albumRequestView(a *albumRequest, p *principal) *state.AlbumReq
 		BaseRequest:    st.baseView(&a.reqBase, requestTypeAlbum, p),
 		ForeignAlbumID: a.ForeignAlbumID, ForeignArtistID: a.ForeignArtistID, Disk: a.Disk, Cover: a.Cover,
 		Rating: a.Rating, ReleaseDate: a.ReleaseDate, ArtistName: a.ArtistName,
-		Subscribed: st.requests.subscribed(p, requestTypeAlbum, a.ID),
+		Subscribed: st.subscribed(p, requestTypeAlbum, a.ID),
 		Extra:      a.Extra,
 	}
 }

@@ -267,7 +267,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 	// the request's root and quality overrides are not copied
 	v.Requested, v.RequestID, v.Approved, v.Available = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
 	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), nilIfEmpty(r.DeniedReason)
-	v.Subscribed = st.requests.subscribed(p, 1, r.ID)
+	v.Subscribed = st.subscribed(p, 1, r.ID)
 	v.ShowSubscribe = p != nil && r.RequestedUserID != p.id
 	if r.Available {
 		v.PlexURL = ref(fmt.Sprintf("https://app.plex.tv/web/app#!/server/%s/details?key=%%2Flibrary%%2Fmetadata%%2F%d", plexMachineID, 10000+tmdb%9000))
@@ -298,7 +298,7 @@ func (st *store) overlayTV(v map[string]any, sh *catalogShow, p *principal) {
 	}
 	v["requested"], v["requestId"], v["approved"] = true, parent.ID, approved
 	v["available"], v["fullyAvailable"], v["partlyAvailable"] = available, available, any && !available
-	v["subscribed"] = st.requests.subscribed(p, 0, parent.ID)
+	v["subscribed"] = st.subscribed(p, 0, parent.ID)
 }
 
 // emptyMovieView is what Ombi answers for an unknown TMDB id: the view model

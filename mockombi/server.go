@@ -234,7 +234,7 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, opts.Clock)
+	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, served(), opts.Clock)
 	if err != nil {
 		return nil, fmt.Errorf("load mockombi seed: %w", err)
 	}
@@ -470,7 +470,7 @@ func (s *Server) ReplaceState(doc []byte) error {
 // start from (an issue whose category is gone, say). Logins, tokens,
 // faults, quirks and the journal stay as they are.
 func (s *Server) RestoreState(doc []byte) error {
-	d, err := parseStateChecked(doc, "state", s.opts.Users, false)
+	d, err := parseDoc(doc, "state", s.opts.Users, served(), false)
 	if err != nil {
 		return err
 	}

@@ -101,15 +101,11 @@ type stateShape struct {
 	Stubs       []Stub               `json:"stubs"`
 }
 
-// parseState validates a data document and turns it into seed files.
-// extraLogins are the Options.Users that will be added to its users.
-func parseState(b []byte, source string, extraLogins []User) (*stateDoc, error) {
-	return parseStateChecked(b, source, extraLogins, true)
-}
-
-// parseStateChecked is parseState; without semantics it checks the shape
-// only, for a state this mock exported itself (RestoreState).
-func parseStateChecked(b []byte, source string, extraLogins []User, semantics bool) (*stateDoc, error) {
+// parseDoc validates a data document and turns it into seed files.
+// extraLogins are the Options.Users that will be added to its users;
+// served checks the recordings and stubs. Without semantics it checks the
+// shape only, for a state this mock exported itself (RestoreState).
+func parseDoc(b []byte, source string, extraLogins []User, served Served, semantics bool) (*stateDoc, error) {
 	fail := func(problems ...string) error { return &StateError{Source: source, Problems: problems} }
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -153,13 +149,13 @@ func parseStateChecked(b []byte, source string, extraLogins []User, semantics bo
 	}
 	if semantics {
 		c.semantics(&doc, extraLogins)
+		for _, p := range served.CheckRecordings(doc.Recordings) {
+			c.addf("%s", p)
+		}
 	}
 	for i, st := range doc.Stubs { // a stub's rules hold for a restored state too
-		if err := validateStub(st); err != nil {
-			var se *StubError
-			if errors.As(err, &se) {
-				c.addf("$.stubs[%d].%s: %s", i, se.Field, se.Problem)
-			}
+		if field, problem, ok := served.CheckStub(st); !ok {
+			c.addf("$.stubs[%d].%s: %s", i, field, problem)
 		}
 	}
 	if len(c.problems) > 0 {
@@ -748,7 +744,6 @@ func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
 			c.addf("$.settings%s: want an object (or, for features and themes, an array), got %s", pathKey(k), describeJSON(d.Settings[k]))
 		}
 	}
-	c.recordingProblems(d.Recordings)
 }
 
 // stateOut is the exported data document, sections in a fixed order.
@@ -784,7 +779,7 @@ func (st *store) export() ([]byte, error) {
 			Version: stateVersion, Movies: nonNil(st.search.movies), Collections: nonNil(st.search.collections),
 			People: nonNil(st.search.people), Shows: nonNil(st.search.shows), Artists: nonNil(st.search.artists),
 			Users: []map[string]any{}, Votes: nonNil(st.votes.List), Settings: st.settings.sections,
-			Recordings: st.replay.list(), Stubs: st.stubs.export(),
+			Recordings: st.replay.List(), Stubs: st.stubs.Export(),
 		}
 		for _, a := range st.users.accounts {
 			out.Users = append(out.Users, a.stateRecord())

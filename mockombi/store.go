@@ -24,6 +24,34 @@ const (
 	DataSetLarge   = "large"
 )
 
+// Replay is the live set of a data document's recorded answers, which
+// the HTTP layer builds and serves.
+type Replay interface {
+	// List is the recordings for the state export; nil when none.
+	List() []Recording
+}
+
+// Stubs is the live stub set, which the HTTP layer builds and serves.
+type Stubs interface {
+	// Export is the live stubs for the state export.
+	Export() []Stub
+}
+
+// Served is what the HTTP layer does with the sections of a data document
+// it serves itself, the recordings and the stubs: it checks them and
+// builds their live sets, which the store keeps in its data (a reset or a
+// replace swaps them with the rest).
+type Served struct {
+	// CheckStub is the field and problem of a stub that breaks a rule;
+	// ok when it keeps them all.
+	CheckStub func(Stub) (field, problem string, ok bool)
+	// CheckRecordings lists the problems of a document's recordings.
+	CheckRecordings func([]Recording) []string
+	// NewReplay and NewStubs build the live sets.
+	NewReplay func([]Recording) Replay
+	NewStubs  func([]Stub) Stubs
+}
+
 // store is all mutable Ombi state, one field per domain, behind one RWMutex.
 // Read and Write lock; every other method (on store or a domain state) never
 // locks and must run inside Read or Write.
@@ -42,6 +70,7 @@ type store struct {
 	// optStubs are Options.Stubs: part of the start-up seed, ahead of a
 	// data document's own stubs.
 	optStubs []Stub
+	served   Served
 	now      func() time.Time
 	// revision counts the changes of the state (every Write, reset and
 	// replace); an answer built at one revision holds until the next.
@@ -72,14 +101,14 @@ type storeData struct {
 	integrations  integrationState
 	notifications notificationState
 	mobile        state.Mobile
-	// replay answers the calls the data document recorded; nil when none.
-	replay *replaySet
+	// replay answers the calls the data document recorded.
+	replay Replay
 	// stubs answer calls instead of the routes.
-	stubs *stubSet
+	stubs Stubs
 }
 
 // newStore loads the seed: doc when given, else the built-in dataSet.
-func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, optStubs []Stub, now func() time.Time) (*store, error) {
+func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, optStubs []Stub, served Served, now func() time.Time) (*store, error) {
 	switch dataSet {
 	case "", DataSetDefault:
 		dataSet = DataSetDefault
@@ -87,7 +116,7 @@ func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, optStu
 	default:
 		return nil, fmt.Errorf("load data set: unknown data set %q", dataSet)
 	}
-	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, optStubs: optStubs, now: now}
+	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, optStubs: optStubs, served: served, now: now}
 	if err := st.load(); err != nil {
 		return nil, err
 	}
@@ -180,10 +209,12 @@ func (st *store) build(doc *stateDoc, seed bool) (storeData, error) {
 	d.canaries = sd.canaries
 	d.ids = sd.ids
 	d.logins, d.label = st.defLogins, st.dataSet
+	var recordings []Recording
 	if doc != nil {
 		d.logins, d.label = mergeLogins(doc.logins, st.optLogins), doc.source
-		d.replay = newReplaySet(doc.recordings)
+		recordings = doc.recordings
 	}
+	d.replay = st.served.NewReplay(recordings)
 	var stubs []Stub
 	if seed {
 		stubs = slices.Clone(st.optStubs)
@@ -191,7 +222,7 @@ func (st *store) build(doc *stateDoc, seed bool) (storeData, error) {
 	if doc != nil {
 		stubs = append(stubs, doc.stubs...)
 	}
-	d.stubs = newStubSet(stubs)
+	d.stubs = st.served.NewStubs(stubs)
 	return d, nil
 }
 

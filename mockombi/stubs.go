@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -205,9 +206,9 @@ func (ss *stubSet) list() []ActiveStub {
 	return out
 }
 
-// export is the live stubs as a data document keeps them: a stub with a
+// Export is the live stubs as a data document keeps them: a stub with a
 // count keeps the calls it has left; nil when there are none.
-func (ss *stubSet) export() []Stub {
+func (ss *stubSet) Export() []Stub {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	var out []Stub
@@ -302,7 +303,7 @@ func serveStub(w http.ResponseWriter, r *http.Request, st Stub) {
 // stubs is the stub set of the loaded state.
 func (s *Server) stubs() *stubSet {
 	var ss *stubSet
-	s.store.Read(func(st *store) { ss = st.stubs })
+	s.store.Read(func(st *store) { ss, _ = st.stubs.(*stubSet) })
 	return ss
 }
 
@@ -322,3 +323,29 @@ func (s *Server) RemoveStub(id int) bool { return s.stubs().remove(id) }
 
 // ClearStubs removes every stub.
 func (s *Server) ClearStubs() { s.stubs().clear() }
+
+// checkStub is validateStub as the store's data document check reads it.
+func checkStub(st Stub) (field, problem string, ok bool) {
+	var se *StubError
+	if errors.As(validateStub(st), &se) {
+		return se.Field, se.Problem, false
+	}
+	return "", "", true
+}
+
+// served is how the store checks and builds the recordings and stubs of a
+// data document, which this package serves.
+func served() Served {
+	return Served{
+		CheckStub:       checkStub,
+		CheckRecordings: recordingProblems,
+		NewReplay:       func(recs []Recording) Replay { return newReplaySet(recs) },
+		NewStubs:        func(stubs []Stub) Stubs { return newStubSet(stubs) },
+	}
+}
+
+// parseState validates a data document and turns it into seed files.
+// extraLogins are the Options.Users that will be added to its users.
+func parseState(b []byte, source string, extraLogins []User) (*stateDoc, error) {
+	return parseDoc(b, source, extraLogins, served(), true)
+}

@@ -245,7 +245,7 @@ func (us *userState) ombiUserJSON(a *account) any {
 		}
 	}
 	m := projectOmbiUser(key, a.Raw)
-	body, err := encodeJSON(m)
+	body, err := state.Encode(m)
 	if err != nil {
 		return m // the answer's encoding meets the error, as without the cache
 	}
