@@ -19,31 +19,31 @@ import (
 
 // Ombi role names (OmbiRoles).
 const (
-	ombiRoleAdmin             = "Admin"
-	ombiRolePowerUser         = "PowerUser"
-	ombiRoleAPIUser           = "ApiUser"
-	ombiRoleManageOwnRequests = "ManageOwnRequests"
-	ombiRoleRequestMovie      = "RequestMovie"
-	ombiRoleRequestTV         = "RequestTv"
-	ombiRoleRequestMusic      = "RequestMusic"
-	ombiRoleAutoApproveMovie  = "AutoApproveMovie"
-	ombiRoleAutoApproveTV     = "AutoApproveTv"
-	ombiRoleAutoApproveMusic  = "AutoApproveMusic"
-	ombiRoleDisabled          = "Disabled"
+	OmbiRoleAdmin             = "Admin"
+	OmbiRolePowerUser         = "PowerUser"
+	OmbiRoleAPIUser           = "ApiUser"
+	OmbiRoleManageOwnRequests = "ManageOwnRequests"
+	OmbiRoleRequestMovie      = "RequestMovie"
+	OmbiRoleRequestTV         = "RequestTv"
+	OmbiRoleRequestMusic      = "RequestMusic"
+	OmbiRoleAutoApproveMovie  = "AutoApproveMovie"
+	OmbiRoleAutoApproveTV     = "AutoApproveTv"
+	OmbiRoleAutoApproveMusic  = "AutoApproveMusic"
+	OmbiRoleDisabled          = "Disabled"
 )
 
 // systemUserName is the seeded system user API-key calls act as.
-const systemUserName = "Api"
+const SystemUserName = "Api"
 
 // ombiRoles maps a mock role to the Ombi roles its account holds.
 func ombiRoles(role string) []string {
 	switch role {
 	case RoleAdmin:
-		return []string{ombiRoleAdmin}
+		return []string{OmbiRoleAdmin}
 	case RolePowerUser:
-		return []string{ombiRolePowerUser, ombiRoleRequestMovie, ombiRoleRequestTV, ombiRoleRequestMusic}
+		return []string{OmbiRolePowerUser, OmbiRoleRequestMovie, OmbiRoleRequestTV, OmbiRoleRequestMusic}
 	default:
-		return []string{ombiRoleRequestMovie, ombiRoleRequestTV, ombiRoleRequestMusic}
+		return []string{OmbiRoleRequestMovie, OmbiRoleRequestTV, OmbiRoleRequestMusic}
 	}
 }
 
@@ -62,7 +62,7 @@ func (p *principal) inRole(role string) bool {
 	if p == nil {
 		return false
 	}
-	if role == ombiRoleAdmin && strings.EqualFold(p.name, "API") && p.apiKey {
+	if role == OmbiRoleAdmin && strings.EqualFold(p.name, "API") && p.apiKey {
 		return true
 	}
 	return slices.Contains(p.roles, role)
@@ -70,7 +70,7 @@ func (p *principal) inRole(role string) bool {
 
 // isPrivileged is Admin or PowerUser.
 func (p *principal) isPrivileged() bool {
-	return p.inRole(ombiRoleAdmin) || p.inRole(ombiRolePowerUser)
+	return p.inRole(OmbiRoleAdmin) || p.inRole(OmbiRolePowerUser)
 }
 
 // principalKey is the context key of the request principal.
@@ -119,7 +119,7 @@ func (a *authKeys) sign(data string) []byte {
 }
 
 // issueToken builds a signed JWT for acc that expires at exp.
-func (s *Server) issueToken(acc *account, exp time.Time) string {
+func (s *Server) issueToken(acc *Account, exp time.Time) string {
 	now := s.now()
 	jti := make([]byte, 16)
 	_, _ = rand.Read(jti)
@@ -221,7 +221,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 			}
 			var p *principal
 			s.store.Read(func(st *store) {
-				if acc := st.users.byName(name); acc != nil {
+				if acc := st.Users.ByName(name); acc != nil {
 					p = &principal{name: acc.UserName, id: acc.ID, roles: slices.Clone(acc.Roles), apiKey: true, alias: alias}
 				}
 			})
@@ -233,11 +233,11 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		}
 		var id string
 		s.store.Read(func(st *store) {
-			if acc := st.users.byName(systemUserName); acc != nil {
+			if acc := st.Users.ByName(SystemUserName); acc != nil {
 				id = acc.ID
 			}
 		})
-		return &principal{name: "API", id: id, roles: []string{ombiRoleAdmin, ombiRoleAPIUser}, apiKey: true, alias: alias}, false
+		return &principal{name: "API", id: id, roles: []string{OmbiRoleAdmin, OmbiRoleAPIUser}, apiKey: true, alias: alias}, false
 	}
 	if vals, ok := r.Header[headerUserAccessToken]; ok {
 		tok := ""
@@ -250,7 +250,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		}
 		var p *principal
 		s.store.Read(func(st *store) {
-			for _, acc := range st.users.accounts {
+			for _, acc := range st.Users.Accounts {
 				if acc.UserAccessToken != "" && acc.UserAccessToken == tok {
 					p = &principal{name: acc.UserName, id: acc.ID, roles: slices.Clone(acc.Roles)}
 				}
@@ -310,11 +310,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, level authLev
 	ok := true
 	switch level {
 	case manageOwn:
-		ok = p.isPrivileged() || p.inRole(ombiRoleManageOwnRequests)
+		ok = p.isPrivileged() || p.inRole(OmbiRoleManageOwnRequests)
 	case powerUser:
 		ok = p.isPrivileged()
 	case admin:
-		ok = p.inRole(ombiRoleAdmin)
+		ok = p.inRole(OmbiRoleAdmin)
 	}
 	if !ok {
 		w.WriteHeader(http.StatusForbidden)
@@ -341,11 +341,11 @@ func (s *Server) tokenCreate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"error": "Application URL has not been set"})
 		return
 	}
-	var acc account
+	var acc Account
 	found := false
 	s.store.Write(func(st *store) {
-		a := st.users.byLogin(in.Username)
-		if a == nil || a.Password == "" || a.Password != in.Password || slices.Contains(a.Roles, ombiRoleDisabled) {
+		a := st.Users.ByLogin(in.Username)
+		if a == nil || a.Password == "" || a.Password != in.Password || slices.Contains(a.Roles, OmbiRoleDisabled) {
 			return
 		}
 		now := s.now().UTC()

@@ -6,7 +6,7 @@ import (
 )
 
 // sentEmail is one message the mass-email sender delivered.
-type sentEmail struct {
+type SentEmail struct {
 	To      []string
 	Bcc     bool
 	Subject string
@@ -16,7 +16,7 @@ type sentEmail struct {
 
 // notificationState records delivered mass emails.
 type notificationState struct {
-	sent []sentEmail
+	Sent []SentEmail
 }
 
 // newNotificationState starts with nothing sent.
@@ -44,7 +44,7 @@ func (s *Server) notificationsMassEmail(w http.ResponseWriter, r *http.Request) 
 	s.store.Write(func(st *store) {
 		var to []string
 		for _, u := range in.Users {
-			a := st.users.byID(u.ID)
+			a := st.Users.ByID(u.ID)
 			if a == nil {
 				failed = true
 				return
@@ -58,11 +58,11 @@ func (s *Server) notificationsMassEmail(w http.ResponseWriter, r *http.Request) 
 		}
 		now := s.now().UTC()
 		if in.Bcc {
-			st.notifications.sent = append(st.notifications.sent, sentEmail{To: to, Bcc: true, Subject: in.Subject, Body: in.Body, At: now})
+			st.Notifications.Sent = append(st.Notifications.Sent, SentEmail{To: to, Bcc: true, Subject: in.Subject, Body: in.Body, At: now})
 			return
 		}
 		for _, addr := range to {
-			st.notifications.sent = append(st.notifications.sent, sentEmail{To: []string{addr}, Subject: in.Subject, Body: in.Body, At: now})
+			st.Notifications.Sent = append(st.Notifications.Sent, SentEmail{To: []string{addr}, Subject: in.Subject, Body: in.Body, At: now})
 		}
 	})
 	if failed {

@@ -73,9 +73,9 @@ func recordingProblems(rs []Recording) []string {
 				addf("%s.response_base64: not standard base64: %v", p, err)
 			}
 		}
-		for _, k := range sortedKeys(rec.Headers) {
+		for _, k := range SortedKeys(rec.Headers) {
 			if !isToken(k) || forbiddenFaultHeader(http.CanonicalHeaderKey(k)) {
-				addf("%s.headers%s: not a header a recorded answer can carry", p, pathKey(k))
+				addf("%s.headers%s: not a header a recorded answer can carry", p, PathKey(k))
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func canonicalBody(b []byte) string {
 // matches.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request, upstream string, body []byte) bool {
 	var rs *replaySet
-	s.store.Read(func(st *store) { rs, _ = st.replay.(*replaySet) })
+	s.store.Read(func(st *store) { rs, _ = st.Replay.(*replaySet) })
 	rec, ok := rs.match(r.Method, upstream, r.URL.RawQuery, body)
 	if !ok {
 		return false
@@ -478,7 +478,7 @@ func (t *tape) flush() error {
 		return err
 	}
 	t.dirty = false
-	doc := recordFile{Version: stateVersion, Recordings: append([]Recording{}, t.recs...)}
+	doc := recordFile{Version: StateVersion, Recordings: append([]Recording{}, t.recs...)}
 	t.mu.Unlock()
 	err := writeJSONFile(t.path, doc)
 	t.mu.Lock()

@@ -10,19 +10,19 @@ import (
 
 // Ombi RequestType values.
 const (
-	requestTypeTV    = 0
-	requestTypeMovie = 1
-	requestTypeAlbum = 2
+	RequestTypeTV    = 0
+	RequestTypeMovie = 1
+	RequestTypeAlbum = 2
 )
 
 // mediaKind is the media a request route serves, valued as Ombi's RequestType.
-type mediaKind int
+type MediaKind int
 
 // The media kinds of requests.
 const (
-	tvKind    mediaKind = requestTypeTV
-	movieKind mediaKind = requestTypeMovie
-	albumKind mediaKind = requestTypeAlbum
+	TvKind    MediaKind = RequestTypeTV
+	MovieKind MediaKind = RequestTypeMovie
+	AlbumKind MediaKind = RequestTypeAlbum
 )
 
 // Ombi ErrorCode strings (RequestEngineResult.errorCode).
@@ -37,7 +37,7 @@ const (
 )
 
 // reqBase is Ombi's BaseRequest.
-type reqBase struct {
+type ReqBase struct {
 	ID                int         `json:"id"`
 	Title             string      `json:"title"`
 	Approved          bool        `json:"approved"`
@@ -55,17 +55,17 @@ type reqBase struct {
 }
 
 // isDenied is Denied == true.
-func (b *reqBase) isDenied() bool { return b.Denied != nil && *b.Denied }
+func (b *ReqBase) IsDenied() bool { return b.Denied != nil && *b.Denied }
 
 // base is the BaseRequest itself; movie, TV child and album requests inherit it.
-func (b *reqBase) base() *reqBase { return b }
+func (b *ReqBase) Base() *ReqBase { return b }
 
 // status is Ombi's requestStatus string of a request.
-func (b *reqBase) status() string {
+func (b *ReqBase) Status() string {
 	switch {
 	case b.Available:
 		return "Common.Available"
-	case b.isDenied():
+	case b.IsDenied():
 		return "Common.Denied"
 	case b.Approved:
 		return "Common.ProcessingRequest"
@@ -75,8 +75,8 @@ func (b *reqBase) status() string {
 }
 
 // movieRequest is Ombi's MovieRequests entity.
-type movieRequest struct {
-	reqBase
+type MovieRequest struct {
+	ReqBase
 	TheMovieDbID           int        `json:"theMovieDbId"`
 	ImdbID                 string     `json:"imdbId"`
 	Overview               string     `json:"overview"`
@@ -104,7 +104,7 @@ type movieRequest struct {
 }
 
 // episodeRequest is Ombi's EpisodeRequests entity.
-type episodeRequest struct {
+type EpisodeRequest struct {
 	ID            int         `json:"id"`
 	EpisodeNumber int         `json:"episodeNumber"`
 	Title         string      `json:"title"`
@@ -120,7 +120,7 @@ type episodeRequest struct {
 }
 
 // episodeStatus is EpisodeRequests.requestStatus.
-func episodeStatus(e *episodeRequest) string {
+func episodeStatus(e *EpisodeRequest) string {
 	switch {
 	case e.Available:
 		return "Common.Available"
@@ -135,29 +135,29 @@ func episodeStatus(e *episodeRequest) string {
 }
 
 // seasonRequest is Ombi's SeasonRequests entity.
-type seasonRequest struct {
+type SeasonRequest struct {
 	ID              int               `json:"id"`
 	SeasonNumber    int               `json:"seasonNumber"`
 	Overview        string            `json:"overview"`
-	Episodes        []*episodeRequest `json:"episodes"`
+	Episodes        []*EpisodeRequest `json:"episodes"`
 	ChildRequestID  int               `json:"childRequestId"`
 	SeasonAvailable bool              `json:"seasonAvailable"`
 	Extra           state.Extra       `json:"extra"`
 }
 
 // childRequest is Ombi's ChildRequests entity: one user's season request.
-type childRequest struct {
-	reqBase
+type ChildRequest struct {
+	ReqBase
 	ParentRequestID             int              `json:"parentRequestId"`
 	IssueID                     *int             `json:"issueId"`
 	SeriesType                  int              `json:"seriesType"`
 	ReleaseYear                 time.Time        `json:"releaseYear"`
 	RequestedUserPlayedProgress int              `json:"requestedUserPlayedProgress"`
-	SeasonRequests              []*seasonRequest `json:"seasonRequests"`
+	SeasonRequests              []*SeasonRequest `json:"seasonRequests"`
 }
 
 // episodeCount is how many episodes a child requests.
-func (c *childRequest) episodeCount() int {
+func (c *ChildRequest) EpisodeCount() int {
 	n := 0
 	for _, s := range c.SeasonRequests {
 		n += len(s.Episodes)
@@ -166,7 +166,7 @@ func (c *childRequest) episodeCount() int {
 }
 
 // tvParent is Ombi's TvRequests entity.
-type tvParent struct {
+type TvParent struct {
 	ID                 int             `json:"id"`
 	TvDbID             int             `json:"tvDbId"`
 	ExternalProviderID int             `json:"externalProviderId"`
@@ -181,13 +181,13 @@ type tvParent struct {
 	ReleaseDate        time.Time       `json:"releaseDate"`
 	Status             string          `json:"status"`
 	TotalSeasons       int             `json:"totalSeasons"`
-	ChildRequests      []*childRequest `json:"childRequests"` // seed only; the store keeps children in requestState.children
+	ChildRequests      []*ChildRequest `json:"childRequests"` // seed only; the store keeps children in requestState.children
 	Extra              state.Extra     `json:"extra"`
 }
 
 // albumRequest is Ombi's AlbumRequest entity.
-type albumRequest struct {
-	reqBase
+type AlbumRequest struct {
+	ReqBase
 	ForeignAlbumID  string    `json:"foreignAlbumId"`
 	ForeignArtistID string    `json:"foreignArtistId"`
 	ArtistName      string    `json:"artistName"`
@@ -198,7 +198,7 @@ type albumRequest struct {
 }
 
 // retryItem is a RequestQueue row (the retry queue).
-type retryItem struct {
+type RetryItem struct {
 	ID          int         `json:"id"`
 	Title       string      `json:"title"`
 	ReleaseYear time.Time   `json:"releaseYear"`
@@ -212,7 +212,7 @@ type retryItem struct {
 }
 
 // subscription is a RequestSubscription row.
-type subscription struct {
+type Subscription struct {
 	UserID      string `json:"userId"`
 	RequestType int    `json:"requestType"`
 	RequestID   int    `json:"requestId"`
@@ -220,51 +220,51 @@ type subscription struct {
 
 // requestState is every request, the retry queue and the subscriptions.
 type requestState struct {
-	movies   []*movieRequest
-	tv       []*tvParent
-	children []*childRequest
-	albums   []*albumRequest
-	retry    []*retryItem
-	subs     []subscription
+	Movies   []*MovieRequest
+	Tv       []*TvParent
+	Children []*ChildRequest
+	Albums   []*AlbumRequest
+	Retry    []*RetryItem
+	Subs     []Subscription
 	// linqTrace is the stack trace (with a planted build path) of the
 	// tv_search_linq failure.
-	linqTrace string
+	LinqTrace string
 }
 
 // requestsSeed is requests.json.
 type requestsSeed struct {
-	Movies        []*movieRequest `json:"movies"`
-	TV            []*tvParent     `json:"tv"`
-	Albums        []*albumRequest `json:"albums"`
-	Retry         []*retryItem    `json:"retry"`
-	Subscriptions []subscription  `json:"subscriptions"`
+	Movies        []*MovieRequest `json:"movies"`
+	TV            []*TvParent     `json:"tv"`
+	Albums        []*AlbumRequest `json:"albums"`
+	Retry         []*RetryItem    `json:"retry"`
+	Subscriptions []Subscription  `json:"subscriptions"`
 }
 
 // newRequestState loads requests.json (plus the generated requests of the
 // large data set) and registers seeded ids.
-func newRequestState(sd *seedSet, users *userState, catalog *searchState) (requestState, error) {
+func newRequestState(sd *seedSet, users *userState, catalog *SearchState) (requestState, error) {
 	var seed requestsSeed
 	if err := sd.decode("requests.json", &seed); err != nil {
 		return requestState{}, err
 	}
-	rs := requestState{movies: seed.Movies, tv: seed.TV, albums: seed.Albums, retry: seed.Retry, subs: seed.Subscriptions}
+	rs := requestState{Movies: seed.Movies, Tv: seed.TV, Albums: seed.Albums, Retry: seed.Retry, Subs: seed.Subscriptions}
 	if sd.large {
 		rs.generateLarge(users, catalog, sd.now())
 	}
-	for _, pr := range rs.tv {
+	for _, pr := range rs.Tv {
 		for _, c := range pr.ChildRequests {
 			c.ParentRequestID = pr.ID
-			rs.children = append(rs.children, c)
+			rs.Children = append(rs.Children, c)
 		}
 		pr.ChildRequests = nil
 	}
-	for _, m := range rs.movies {
+	for _, m := range rs.Movies {
 		sd.seenID("movieRequest", m.ID)
 	}
-	for _, pr := range rs.tv {
+	for _, pr := range rs.Tv {
 		sd.seenID("tvParent", pr.ID)
 	}
-	for _, c := range rs.children {
+	for _, c := range rs.Children {
 		sd.seenID("tvChild", c.ID)
 		for _, s := range c.SeasonRequests {
 			sd.seenID("season", s.ID)
@@ -273,48 +273,48 @@ func newRequestState(sd *seedSet, users *userState, catalog *searchState) (reque
 			}
 		}
 	}
-	for _, a := range rs.albums {
+	for _, a := range rs.Albums {
 		sd.seenID("albumRequest", a.ID)
 	}
-	for _, q := range rs.retry {
+	for _, q := range rs.Retry {
 		sd.seenID("retry", q.ID)
 	}
 	build := sd.plant("build_path", "requests: stack frames of the tv_search_linq 500 body")
-	rs.linqTrace = "   at Microsoft.EntityFrameworkCore.Query.QueryableMethodTranslatingExpressionVisitor.Translate(Expression expression)\n" +
+	rs.LinqTrace = "   at Microsoft.EntityFrameworkCore.Query.QueryableMethodTranslatingExpressionVisitor.Translate(Expression expression)\n" +
 		"   at Ombi.Core.Engine.TvRequestEngine.SearchTvRequest(String search) in /home/" + build + "/Ombi/src/Ombi.Core/Engine/TvRequestEngine.cs:line 506\n" +
 		"   at Ombi.Controllers.V1.RequestController.SearchTv(String searchTerm) in /home/" + build + "/Ombi/src/Ombi/Controllers/V1/RequestController.cs:line 303"
 	return rs, nil
 }
 
 // movieByID finds a movie request.
-func (rs *requestState) movieByID(id int) *movieRequest {
-	return findBy(rs.movies, func(m *movieRequest) bool { return m.ID == id })
+func (rs *requestState) MovieByID(id int) *MovieRequest {
+	return findBy(rs.Movies, func(m *MovieRequest) bool { return m.ID == id })
 }
 
 // movieByTMDB finds the movie request of a TMDB id.
-func (rs *requestState) movieByTMDB(tmdb int) *movieRequest {
-	return findBy(rs.movies, func(m *movieRequest) bool { return m.TheMovieDbID == tmdb })
+func (rs *requestState) MovieByTMDB(tmdb int) *MovieRequest {
+	return findBy(rs.Movies, func(m *MovieRequest) bool { return m.TheMovieDbID == tmdb })
 }
 
 // parentByID finds a TV parent request.
-func (rs *requestState) parentByID(id int) *tvParent {
-	return findBy(rs.tv, func(p *tvParent) bool { return p.ID == id })
+func (rs *requestState) ParentByID(id int) *TvParent {
+	return findBy(rs.Tv, func(p *TvParent) bool { return p.ID == id })
 }
 
 // parentByTMDB finds the TV parent of a TMDB id.
-func (rs *requestState) parentByTMDB(tmdb int) *tvParent {
-	return findBy(rs.tv, func(p *tvParent) bool { return p.ExternalProviderID == tmdb })
+func (rs *requestState) ParentByTMDB(tmdb int) *TvParent {
+	return findBy(rs.Tv, func(p *TvParent) bool { return p.ExternalProviderID == tmdb })
 }
 
 // childByID finds a TV child request.
-func (rs *requestState) childByID(id int) *childRequest {
-	return findBy(rs.children, func(c *childRequest) bool { return c.ID == id })
+func (rs *requestState) ChildByID(id int) *ChildRequest {
+	return findBy(rs.Children, func(c *ChildRequest) bool { return c.ID == id })
 }
 
 // childrenOf lists a parent's children in id order.
-func (rs *requestState) childrenOf(parentID int) []*childRequest {
-	var out []*childRequest
-	for _, c := range rs.children {
+func (rs *requestState) ChildrenOf(parentID int) []*ChildRequest {
+	var out []*ChildRequest
+	for _, c := range rs.Children {
 		if c.ParentRequestID == parentID {
 			out = append(out, c)
 		}
@@ -323,36 +323,36 @@ func (rs *requestState) childrenOf(parentID int) []*childRequest {
 }
 
 // albumByID finds an album request.
-func (rs *requestState) albumByID(id int) *albumRequest {
-	return findBy(rs.albums, func(a *albumRequest) bool { return a.ID == id })
+func (rs *requestState) AlbumByID(id int) *AlbumRequest {
+	return findBy(rs.Albums, func(a *AlbumRequest) bool { return a.ID == id })
 }
 
 // albumByForeignID finds the album request of a MusicBrainz id.
-func (rs *requestState) albumByForeignID(id string) *albumRequest {
-	return findBy(rs.albums, func(a *albumRequest) bool { return strings.EqualFold(a.ForeignAlbumID, id) })
+func (rs *requestState) AlbumByForeignID(id string) *AlbumRequest {
+	return findBy(rs.Albums, func(a *AlbumRequest) bool { return strings.EqualFold(a.ForeignAlbumID, id) })
 }
 
 // request is what a movie request, a TV child request and an album request
 // share: their BaseRequest and the moderation actions on it.
 type request interface {
-	base() *reqBase
-	moderate(act moderation, reason string, now time.Time)
+	Base() *ReqBase
+	Moderate(act Moderation, reason string, now time.Time)
 }
 
 // requestOf finds the request of a kind by id: a movie request, a TV child
 // request or an album request; false when there is none.
-func (rs *requestState) requestOf(kind mediaKind, id int) (request, bool) {
+func (rs *requestState) RequestOf(kind MediaKind, id int) (request, bool) {
 	switch kind {
-	case movieKind:
-		if m := rs.movieByID(id); m != nil {
+	case MovieKind:
+		if m := rs.MovieByID(id); m != nil {
 			return m, true
 		}
-	case tvKind:
-		if c := rs.childByID(id); c != nil {
+	case TvKind:
+		if c := rs.ChildByID(id); c != nil {
 			return c, true
 		}
-	case albumKind:
-		if a := rs.albumByID(id); a != nil {
+	case AlbumKind:
+		if a := rs.AlbumByID(id); a != nil {
 			return a, true
 		}
 	}
@@ -364,5 +364,5 @@ func (st *store) subscribed(p *principal, typ, id int) bool {
 	if p == nil {
 		return false
 	}
-	return slices.Contains(st.requests.subs, subscription{UserID: p.id, RequestType: typ, RequestID: id})
+	return slices.Contains(st.Requests.Subs, Subscription{UserID: p.id, RequestType: typ, RequestID: id})
 }

@@ -8,14 +8,14 @@ import (
 )
 
 // moderation is one state change on a request.
-type moderation int
+type Moderation int
 
 // The moderation actions.
 const (
-	modApprove moderation = iota
-	modDeny
-	modAvailable
-	modUnavailable
+	ModApprove Moderation = iota
+	ModDeny
+	ModAvailable
+	ModUnavailable
 )
 
 // moderate is the handler of one moderation route, bound in the route table
@@ -23,7 +23,7 @@ const (
 // unavailable (POST) and deny (PUT) on /api/v1/Request/movie/...,
 // /api/v1/Request/tv/... (the id is a TV child request's) and
 // /api/v1/request/music/....
-func (s *Server) moderate(kind mediaKind, act moderation) http.HandlerFunc {
+func (s *Server) moderate(kind MediaKind, act Moderation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		in, ok := decodeModeration(w, r, kind)
 		if !ok {
@@ -45,8 +45,8 @@ type moderationBody = struct {
 
 // decodeModeration decodes a moderation body; only the movie routes read
 // is4K, so on the others it stays false whatever the body holds.
-func decodeModeration(w http.ResponseWriter, r *http.Request, kind mediaKind) (moderationBody, bool) {
-	if kind == movieKind {
+func decodeModeration(w http.ResponseWriter, r *http.Request, kind MediaKind) (moderationBody, bool) {
+	if kind == MovieKind {
 		var in moderationBody
 		return in, decodeBody(w, r, &in)
 	}
@@ -60,41 +60,41 @@ func decodeModeration(w http.ResponseWriter, r *http.Request, kind mediaKind) (m
 
 // moderateRequest applies an action to the request of a kind and id and
 // returns the engine result; a movie body with is4K moves the 4K half.
-func (st *store) moderateRequest(kind mediaKind, act moderation, in moderationBody) *state.RequestEngineResult {
-	rq, ok := st.requests.requestOf(kind, in.ID)
+func (st *store) moderateRequest(kind MediaKind, act Moderation, in moderationBody) *state.RequestEngineResult {
+	rq, ok := st.Requests.RequestOf(kind, in.ID)
 	if !ok {
-		if kind == tvKind {
+		if kind == TvKind {
 			return engineFail(errChildRequestDoesNotExist, "Child Request does not exist")
 		}
 		return engineFail("", "Request does not exist")
 	}
-	now := st.now().UTC()
-	if m, movie := rq.(*movieRequest); movie && in.Is4K {
-		m.moderate4K(act, in.Reason, now)
+	now := st.Now().UTC()
+	if m, movie := rq.(*MovieRequest); movie && in.Is4K {
+		m.Moderate4K(act, in.Reason, now)
 	} else {
-		rq.moderate(act, in.Reason, now)
+		rq.Moderate(act, in.Reason, now)
 	}
 	return engineOK(moderationMessage(act, kind), 0)
 }
 
 // moderate applies an action to a base request as Ombi's engines do (see
 // modFields.apply); a movie's 4K half is moderate4K's.
-func (b *reqBase) moderate(act moderation, reason string, now time.Time) {
+func (b *ReqBase) Moderate(act Moderation, reason string, now time.Time) {
 	modFields{&b.Approved, &b.MarkedAsApproved, &b.Denied, &b.DeniedReason, &b.Available, &b.MarkedAsAvailable}.apply(act, reason, now)
 }
 
 // moderate applies an action to a TV child request and its episodes:
 // approve also marks them requested, deny leaves them alone.
-func (c *childRequest) moderate(act moderation, reason string, now time.Time) {
-	c.reqBase.moderate(act, reason, now)
+func (c *ChildRequest) Moderate(act Moderation, reason string, now time.Time) {
+	c.ReqBase.Moderate(act, reason, now)
 	for _, s := range c.SeasonRequests {
 		for _, e := range s.Episodes {
 			switch act {
-			case modApprove:
+			case ModApprove:
 				e.Approved, e.Requested = true, true
-			case modAvailable:
+			case ModAvailable:
 				e.Available = true
-			case modUnavailable:
+			case ModUnavailable:
 				e.Available = false
 			}
 		}
@@ -103,7 +103,7 @@ func (c *childRequest) moderate(act moderation, reason string, now time.Time) {
 
 // moderate4K applies an action to the 4K half of a movie request, as
 // reqBase.moderate does to the other half.
-func (m *movieRequest) moderate4K(act moderation, reason string, now time.Time) {
+func (m *MovieRequest) Moderate4K(act Moderation, reason string, now time.Time) {
 	modFields{&m.Approved4K, &m.MarkedAsApproved4K, &m.Denied4K, &m.DeniedReason4K, &m.Available4K, &m.MarkedAsAvailable4K}.apply(act, reason, now)
 }
 
@@ -121,33 +121,33 @@ type modFields struct {
 // apply sets the fields for an action as Ombi's engines do: approve clears
 // denied, deny leaves approved and markedAsDenied alone, unavailable keeps
 // markedAsAvailable.
-func (f modFields) apply(act moderation, reason string, now time.Time) {
+func (f modFields) apply(act Moderation, reason string, now time.Time) {
 	switch act {
-	case modApprove:
+	case ModApprove:
 		no := false
 		*f.approved, *f.markedApproved, *f.denied = true, now, &no
-	case modDeny:
+	case ModDeny:
 		yes := true
 		*f.denied, *f.deniedReason = &yes, reason
-	case modAvailable:
+	case ModAvailable:
 		*f.available, *f.markedAvailable = true, &now
-	case modUnavailable:
+	case ModUnavailable:
 		*f.available = false
 	}
 }
 
 // moderationMessage is the success message of an action; upstream's deny
 // really says "deleted", and the TV deny says nothing.
-func moderationMessage(act moderation, kind mediaKind) string {
+func moderationMessage(act Moderation, kind MediaKind) string {
 	switch act {
-	case modDeny:
-		if kind == tvKind {
+	case ModDeny:
+		if kind == TvKind {
 			return ""
 		}
 		return "Request successfully deleted"
-	case modAvailable:
+	case ModAvailable:
 		return "Request is now available"
-	case modUnavailable:
+	case ModUnavailable:
 		return "Request is now unavailable"
 	}
 	return ""

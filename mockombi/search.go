@@ -8,7 +8,7 @@ import (
 )
 
 // catalogMovie is one TMDB movie the mock knows.
-type catalogMovie struct {
+type CatalogMovie struct {
 	TheMovieDbID        int              `json:"theMovieDbId"`
 	ImdbID              string           `json:"imdbId"`
 	Title               string           `json:"title"`
@@ -45,7 +45,7 @@ type catalogMovie struct {
 }
 
 // year is the release year, 0 when unknown.
-func (m *catalogMovie) year() int {
+func (m *CatalogMovie) Year() int {
 	if m.ReleaseDate == nil {
 		return 0
 	}
@@ -61,14 +61,14 @@ type catalogEpisode struct {
 }
 
 // catalogSeason is one season of a catalogue show.
-type catalogSeason struct {
+type CatalogSeason struct {
 	SeasonNumber int              `json:"seasonNumber"`
 	Overview     string           `json:"overview"`
 	Episodes     []catalogEpisode `json:"episodes"`
 }
 
 // catalogShow is one TV show with its TMDB, TVDB, TVMaze and IMDb ids.
-type catalogShow struct {
+type CatalogShow struct {
 	TheMovieDbID  int              `json:"theMovieDbId"`
 	TvDbID        int              `json:"tvDbId"`
 	TvMazeID      int              `json:"tvMazeId"`
@@ -98,13 +98,13 @@ type catalogShow struct {
 	Cast          []int            `json:"cast"`
 	Streaming     []map[string]any `json:"streaming"`
 	Ratings       map[string]any   `json:"ratings"`
-	Seasons       []catalogSeason  `json:"seasons"`
+	Seasons       []CatalogSeason  `json:"seasons"`
 	Extra         map[string]any   `json:"extra"`
 }
 
-// voteAverage is TMDB's vote_average for the show; data without one falls
+// AverageVote is TMDB's vote_average for the show; data without one falls
 // back to siteRating.
-func (sh *catalogShow) voteAverage() float64 {
+func (sh *CatalogShow) AverageVote() float64 {
 	if sh.VoteAverage > 0 {
 		return sh.VoteAverage
 	}
@@ -114,18 +114,18 @@ func (sh *catalogShow) voteAverage() float64 {
 // tmdbRating is Ombi's TV rating: TMDB's vote_average (a float) as .NET's
 // float.ToString() writes it, e.g. "8.9" (Mapping/Profiles/TvProfile.cs,
 // TvProfileV2.cs).
-func (sh *catalogShow) tmdbRating() string {
-	return strconv.FormatFloat(float64(float32(sh.voteAverage())), 'f', -1, 32)
+func (sh *CatalogShow) TmdbRating() string {
+	return strconv.FormatFloat(float64(float32(sh.AverageVote())), 'f', -1, 32)
 }
 
 // year is the first-aired year, 0 when unknown.
-func (sh *catalogShow) year() int {
+func (sh *CatalogShow) Year() int {
 	y, _ := strconv.Atoi(strings.SplitN(sh.FirstAired, "-", 2)[0])
 	return y
 }
 
 // episode finds an episode of the show.
-func (sh *catalogShow) episode(season, number int) *catalogEpisode {
+func (sh *CatalogShow) Episode(season, number int) *catalogEpisode {
 	for i := range sh.Seasons {
 		if sh.Seasons[i].SeasonNumber != season {
 			continue
@@ -140,7 +140,7 @@ func (sh *catalogShow) episode(season, number int) *catalogEpisode {
 }
 
 // catalogAlbum is one MusicBrainz release group.
-type catalogAlbum struct {
+type CatalogAlbum struct {
 	ForeignAlbumID string           `json:"foreignAlbumId"`
 	Title          string           `json:"title"`
 	ReleaseDate    time.Time        `json:"releaseDate"`
@@ -154,7 +154,7 @@ type catalogAlbum struct {
 }
 
 // catalogArtist is one MusicBrainz artist with its albums.
-type catalogArtist struct {
+type CatalogArtist struct {
 	ForeignArtistID string           `json:"foreignArtistId"`
 	ArtistName      string           `json:"artistName"`
 	Type            string           `json:"type"`
@@ -167,7 +167,7 @@ type catalogArtist struct {
 	Logo            string           `json:"logo"`
 	Links           []map[string]any `json:"links"`
 	Members         []map[string]any `json:"members"`
-	Albums          []catalogAlbum   `json:"albums"`
+	Albums          []CatalogAlbum   `json:"albums"`
 	Extra           map[string]any   `json:"extra"`
 }
 
@@ -201,33 +201,33 @@ type referenceSeed struct {
 }
 
 // searchState is the read-only media catalogue behind the search routes.
-type searchState struct {
-	movies      []*catalogMovie
-	shows       []*catalogShow
-	artists     []*catalogArtist
-	people      []*catalogPerson
+type SearchState struct {
+	Movies      []*CatalogMovie
+	Shows       []*CatalogShow
+	Artists     []*CatalogArtist
+	People      []*catalogPerson
 	collections []*catalogCollection
-	ref         referenceSeed
+	Ref         referenceSeed
 }
 
 // newSearchState loads movies.json, tv.json, music.json and reference.json,
 // plus the generated catalogue of the large data set.
-func newSearchState(sd *seedSet) (searchState, error) {
-	var ss searchState
+func newSearchState(sd *seedSet) (SearchState, error) {
+	var ss SearchState
 	var mv struct {
 		Collections []*catalogCollection `json:"collections"`
 		People      []*catalogPerson     `json:"people"`
-		Movies      []*catalogMovie      `json:"movies"`
+		Movies      []*CatalogMovie      `json:"movies"`
 	}
 	for _, step := range []struct {
 		file string
 		v    any
-	}{{"movies.json", &mv}, {"tv.json", &ss.shows}, {"music.json", &ss.artists}, {"reference.json", &ss.ref}} {
+	}{{"movies.json", &mv}, {"tv.json", &ss.Shows}, {"music.json", &ss.Artists}, {"reference.json", &ss.Ref}} {
 		if err := sd.decode(step.file, step.v); err != nil {
-			return searchState{}, err
+			return SearchState{}, err
 		}
 	}
-	ss.movies, ss.people, ss.collections = mv.Movies, mv.People, mv.Collections
+	ss.Movies, ss.People, ss.collections = mv.Movies, mv.People, mv.Collections
 	if sd.large {
 		ss.generateLarge()
 	}
@@ -235,28 +235,28 @@ func newSearchState(sd *seedSet) (searchState, error) {
 }
 
 // movie finds a movie by TMDB id.
-func (ss *searchState) movie(id int) *catalogMovie {
-	return findBy(ss.movies, func(m *catalogMovie) bool { return m.TheMovieDbID == id })
+func (ss *SearchState) Movie(id int) *CatalogMovie {
+	return findBy(ss.Movies, func(m *CatalogMovie) bool { return m.TheMovieDbID == id })
 }
 
 // movieByIMDb finds a movie by IMDb id, ignoring case.
-func (ss *searchState) movieByIMDb(id string) *catalogMovie {
-	return findBy(ss.movies, func(m *catalogMovie) bool { return strings.EqualFold(m.ImdbID, id) })
+func (ss *SearchState) MovieByIMDb(id string) *CatalogMovie {
+	return findBy(ss.Movies, func(m *CatalogMovie) bool { return strings.EqualFold(m.ImdbID, id) })
 }
 
 // showByTMDB finds a show by TMDB id.
-func (ss *searchState) showByTMDB(id int) *catalogShow {
-	return findBy(ss.shows, func(sh *catalogShow) bool { return sh.TheMovieDbID == id })
+func (ss *SearchState) ShowByTMDB(id int) *CatalogShow {
+	return findBy(ss.Shows, func(sh *CatalogShow) bool { return sh.TheMovieDbID == id })
 }
 
 // showByTVDB finds a show by TVDB id.
-func (ss *searchState) showByTVDB(id int) *catalogShow {
-	return findBy(ss.shows, func(sh *catalogShow) bool { return sh.TvDbID == id })
+func (ss *SearchState) ShowByTVDB(id int) *CatalogShow {
+	return findBy(ss.Shows, func(sh *CatalogShow) bool { return sh.TvDbID == id })
 }
 
 // album finds an album and its artist by MusicBrainz release-group id.
-func (ss *searchState) album(id string) (*catalogArtist, *catalogAlbum) {
-	for _, a := range ss.artists {
+func (ss *SearchState) Album(id string) (*CatalogArtist, *CatalogAlbum) {
+	for _, a := range ss.Artists {
 		for i := range a.Albums {
 			if strings.EqualFold(a.Albums[i].ForeignAlbumID, id) {
 				return a, &a.Albums[i]
@@ -267,25 +267,25 @@ func (ss *searchState) album(id string) (*catalogArtist, *catalogAlbum) {
 }
 
 // artist finds an artist by MusicBrainz id.
-func (ss *searchState) artist(id string) *catalogArtist {
-	return findBy(ss.artists, func(a *catalogArtist) bool { return strings.EqualFold(a.ForeignArtistID, id) })
+func (ss *SearchState) Artist(id string) *CatalogArtist {
+	return findBy(ss.Artists, func(a *CatalogArtist) bool { return strings.EqualFold(a.ForeignArtistID, id) })
 }
 
 // person finds a person by TMDB id.
-func (ss *searchState) person(id int) *catalogPerson {
-	return findBy(ss.people, func(p *catalogPerson) bool { return p.ID == id })
+func (ss *SearchState) Person(id int) *catalogPerson {
+	return findBy(ss.People, func(p *catalogPerson) bool { return p.ID == id })
 }
 
 // collection finds a collection by id.
-func (ss *searchState) collection(id int) *catalogCollection {
+func (ss *SearchState) Collection(id int) *catalogCollection {
 	return findBy(ss.collections, func(c *catalogCollection) bool { return c.ID == id })
 }
 
 // genreNames maps genre ids to {id, name} pairs for a media type.
-func (ss *searchState) genreNames(media string, ids []int) []state.IDName {
+func (ss *SearchState) GenreNames(media string, ids []int) []state.IDName {
 	out := []state.IDName{}
 	for _, id := range ids {
-		for _, g := range ss.ref.Genres[media] {
+		for _, g := range ss.Ref.Genres[media] {
 			if g.ID == id {
 				out = append(out, g)
 			}

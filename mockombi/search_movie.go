@@ -24,11 +24,11 @@ func (s *Server) writeMovieResults(w http.ResponseWriter, r *http.Request, q mov
 	p := principalOf(r)
 	s.writeView(w, r, "movie search\x00"+q.term+"\x00"+strconv.Itoa(q.year), func(st *store) any {
 		out := []*state.SearchMovieViewModel{}
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			if !containsFold(m.Title, q.term) && !containsFold(m.OriginalTitle, q.term) {
 				continue
 			}
-			if q.year != 0 && m.year() != q.year {
+			if q.year != 0 && m.Year() != q.year {
 				continue
 			}
 			out = append(out, st.movieView(m, p, false))
@@ -68,12 +68,12 @@ func (s *Server) searchMovieActor(w http.ResponseWriter, r *http.Request) {
 	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
 		ids := map[int]bool{}
-		for _, pe := range st.search.people {
+		for _, pe := range st.Search.People {
 			if in.SearchTerm != "" && containsFold(pe.Name, in.SearchTerm) {
 				ids[pe.ID] = true
 			}
 		}
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			if slices.ContainsFunc(m.Cast, func(id int) bool { return ids[id] }) || slices.ContainsFunc(m.Crew, func(id int) bool { return ids[id] }) {
 				out = append(out, st.movieView(m, p, false))
 			}
@@ -108,7 +108,7 @@ func (s *Server) searchMovieInfoRefine(w http.ResponseWriter, r *http.Request) {
 func (s *Server) writeMovieInfo(w http.ResponseWriter, r *http.Request, id int) {
 	var out any = emptyMovieView()
 	s.store.Read(func(st *store) {
-		if m := st.search.movie(id); m != nil {
+		if m := st.Search.Movie(id); m != nil {
 			out = st.movieView(m, principalOf(r), true)
 		}
 	})
@@ -140,9 +140,9 @@ func (s *Server) searchMovieSimilar(w http.ResponseWriter, r *http.Request) {
 func (s *Server) writeSimilar(w http.ResponseWriter, r *http.Request, id int) {
 	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
-		if m := st.search.movie(id); m != nil {
+		if m := st.Search.Movie(id); m != nil {
 			for _, sid := range m.Similar {
-				if sm := st.search.movie(sid); sm != nil {
+				if sm := st.Search.Movie(sid); sm != nil {
 					out = append(out, st.movieView(sm, principalOf(r), false))
 				}
 			}
@@ -152,12 +152,12 @@ func (s *Server) writeSimilar(w http.ResponseWriter, r *http.Request, id int) {
 }
 
 // movieList returns the catalogue movies of a named list, most popular first.
-func (st *store) movieList(name string) []*catalogMovie {
-	var out []*catalogMovie
+func (st *store) movieList(name string) []*CatalogMovie {
+	var out []*CatalogMovie
 	switch name {
 	case "requested":
-		for _, rq := range st.requests.movies {
-			if m := st.search.movie(rq.TheMovieDbID); m != nil {
+		for _, rq := range st.Requests.Movies {
+			if m := st.Search.Movie(rq.TheMovieDbID); m != nil {
 				out = append(out, m)
 			}
 		}
@@ -165,12 +165,12 @@ func (st *store) movieList(name string) []*catalogMovie {
 	case "mostwatched":
 		name = "popular"
 	}
-	for _, m := range st.search.movies {
+	for _, m := range st.Search.Movies {
 		if slices.Contains(m.Lists, name) {
 			out = append(out, m)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *catalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
+	slices.SortStableFunc(out, func(a, b *CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
 	return out
 }
 
@@ -222,9 +222,9 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
-		var hits []*catalogMovie
-		for _, m := range st.search.movies {
-			y := m.year()
+		var hits []*CatalogMovie
+		for _, m := range st.Search.Movies {
+			y := m.Year()
 			if in.ReleaseYear != nil && y != *in.ReleaseYear {
 				continue
 			}
@@ -242,7 +242,7 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 			}
 			hits = append(hits, m)
 		}
-		slices.SortStableFunc(hits, func(a, b *catalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
+		slices.SortStableFunc(hits, func(a, b *CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
 		for _, m := range window(hits, pos, take) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -258,7 +258,7 @@ func anyIn(want, have []int) bool {
 // streamsOn reports whether a title streams on any of the provider ids.
 func (st *store) streamsOn(streaming []map[string]any, providers []int) bool {
 	for _, sv := range streaming {
-		for _, wp := range st.search.ref.WatchProviders["movie"] {
+		for _, wp := range st.Search.Ref.WatchProviders["movie"] {
 			id, _ := wp["provider_id"].(float64)
 			if wp["provider_name"] == sv["streamingProvider"] && slices.Contains(providers, int(id)) {
 				return true
@@ -274,13 +274,13 @@ func (s *Server) searchMovieDetails(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeMovieFull(w, r, func(st *store) (*catalogMovie, bool) { return st.search.movie(id), true })
+	s.writeMovieFull(w, r, func(st *store) (*CatalogMovie, bool) { return st.Search.Movie(id), true })
 }
 
 // searchMovieByIMDb is GET /api/v2/Search/movie/imdb/{imdbid}.
 func (s *Server) searchMovieByIMDb(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("imdbid")
-	s.writeMovieFull(w, r, func(st *store) (*catalogMovie, bool) { return st.search.movieByIMDb(id), true })
+	s.writeMovieFull(w, r, func(st *store) (*CatalogMovie, bool) { return st.Search.MovieByIMDb(id), true })
 }
 
 // searchMovieByRequest is GET /api/v2/Search/movie/request/{requestId}; an
@@ -290,23 +290,23 @@ func (s *Server) searchMovieByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeMovieFull(w, r, func(st *store) (*catalogMovie, bool) {
-		rq := st.requests.movieByID(id)
+	s.writeMovieFull(w, r, func(st *store) (*CatalogMovie, bool) {
+		rq := st.Requests.MovieByID(id)
 		if rq == nil {
 			return nil, false
 		}
-		return st.search.movie(rq.TheMovieDbID), true
+		return st.Search.Movie(rq.TheMovieDbID), true
 	})
 }
 
 // writeMovieFull answers MovieFullInfoViewModel for the movie find returns.
 // find reports false when upstream would throw (500); an unknown TMDB id gives
 // the empty view Ombi builds from TMDB's not-found body.
-func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*catalogMovie, bool)) {
+func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*CatalogMovie, bool)) {
 	var out *state.MovieFullInfoViewModel
 	found := true
 	s.store.Read(func(st *store) {
-		var m *catalogMovie
+		var m *CatalogMovie
 		m, found = find(st)
 		if m != nil {
 			out = st.movieFullView(m, principalOf(r))
@@ -330,11 +330,11 @@ func (s *Server) searchCollection(w http.ResponseWriter, r *http.Request) {
 	}
 	out := &state.CollectionsViewModel{Collection: []*state.CollectionPart{}}
 	s.store.Read(func(st *store) {
-		c := st.search.collection(id)
+		c := st.Search.Collection(id)
 		if c == nil {
 			return
 		}
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			if m.CollectionID == nil || *m.CollectionID != id {
 				continue
 			}

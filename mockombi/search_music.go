@@ -9,7 +9,7 @@ func (s *Server) searchArtist(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.search.artists {
+		for _, a := range st.Search.Artists {
 			if containsFold(a.ArtistName, term) {
 				out = append(out, artistView(a))
 			}
@@ -23,7 +23,7 @@ func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.search.artists {
+		for _, a := range st.Search.Artists {
 			for i := range a.Albums {
 				if containsFold(a.Albums[i].Title, term) {
 					out = append(out, st.albumView(a, &a.Albums[i]))
@@ -38,7 +38,7 @@ func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
 	var out map[string]any
 	s.store.Read(func(st *store) {
-		if a, al := st.search.album(r.PathValue("foreignAlbumId")); al != nil {
+		if a, al := st.Search.Album(r.PathValue("foreignAlbumId")); al != nil {
 			out = st.albumView(a, al)
 		}
 	})
@@ -49,7 +49,7 @@ func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
-		if a := st.search.artist(r.PathValue("foreignArtistId")); a != nil {
+		if a := st.Search.Artist(r.PathValue("foreignArtistId")); a != nil {
 			for i := range a.Albums {
 				out = append(out, st.albumView(a, &a.Albums[i]))
 			}
@@ -62,7 +62,7 @@ func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchArtistInfo(w http.ResponseWriter, r *http.Request) {
 	var out map[string]any
 	s.store.Read(func(st *store) {
-		if a := st.search.artist(r.PathValue("artistId")); a != nil {
+		if a := st.Search.Artist(r.PathValue("artistId")); a != nil {
 			out = st.artistInformation(a)
 		}
 	})
@@ -79,12 +79,12 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 	var out map[string]any
 	found := false
 	s.store.Read(func(st *store) {
-		rq := st.requests.albumByID(id)
+		rq := st.Requests.AlbumByID(id)
 		if rq == nil {
 			return
 		}
 		found = true
-		if a := st.search.artist(rq.ForeignArtistID); a != nil {
+		if a := st.Search.Artist(rq.ForeignArtistID); a != nil {
 			out = st.artistInformation(a)
 		}
 	})
@@ -103,7 +103,7 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
 	var out map[string]any
 	s.store.Read(func(st *store) {
-		if _, al := st.search.album(r.PathValue("albumId")); al != nil {
+		if _, al := st.Search.Album(r.PathValue("albumId")); al != nil {
 			out = st.releaseGroupView(al)
 		}
 	})
@@ -114,7 +114,7 @@ func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchAlbumArt(w http.ResponseWriter, r *http.Request) {
 	image := ""
 	s.store.Read(func(st *store) {
-		if _, al := st.search.album(r.PathValue("musicBrainzId")); al != nil {
+		if _, al := st.Search.Album(r.PathValue("musicBrainzId")); al != nil {
 			image = al.Cover
 		}
 	})

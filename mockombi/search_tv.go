@@ -8,11 +8,11 @@ import (
 )
 
 // showList returns the catalogue shows of a named list.
-func (st *store) showList(name string) []*catalogShow {
-	var out []*catalogShow
+func (st *store) showList(name string) []*CatalogShow {
+	var out []*CatalogShow
 	if name == "requested" {
-		for _, pr := range st.requests.tv {
-			if sh := st.search.showByTMDB(pr.ExternalProviderID); sh != nil {
+		for _, pr := range st.Requests.Tv {
+			if sh := st.Search.ShowByTMDB(pr.ExternalProviderID); sh != nil {
 				out = append(out, sh)
 			}
 		}
@@ -21,7 +21,7 @@ func (st *store) showList(name string) []*catalogShow {
 	if name == "mostwatched" {
 		name = "popular" // [Obsolete] upstream: same as popular
 	}
-	for _, sh := range st.search.shows {
+	for _, sh := range st.Search.Shows {
 		if slices.Contains(sh.Lists, name) {
 			out = append(out, sh)
 		}
@@ -36,7 +36,7 @@ func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
 	s.writeView(w, r, "tv search\x00"+term, func(st *store) any {
 		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
 		out := []map[string]any{}
-		for _, sh := range st.search.shows {
+		for _, sh := range st.Search.Shows {
 			if sh.TvDbID == 0 || (!containsFold(sh.Title, term) && !slices.ContainsFunc(sh.Aliases, func(a string) bool { return containsFold(a, term) })) {
 				continue
 			}
@@ -70,7 +70,7 @@ func (s *Server) searchTVInfo(w http.ResponseWriter, r *http.Request) {
 	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
 	var out map[string]any
 	s.store.Read(func(st *store) {
-		if sh := st.search.showByTVDB(id); sh != nil {
+		if sh := st.Search.ShowByTVDB(id); sh != nil {
 			out = st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Seasons: true})
 			out["rating"] = "Ombi.Api.TvMaze.Models.Rating"
 		}
@@ -136,7 +136,7 @@ func (s *Server) searchTVDetails(w http.ResponseWriter, r *http.Request) {
 	}
 	var out map[string]any
 	s.store.Read(func(st *store) {
-		if sh := st.search.showByTMDB(id); sh != nil {
+		if sh := st.Search.ShowByTMDB(id); sh != nil {
 			out = st.tvFullView(sh, principalOf(r))
 		}
 	})
@@ -152,12 +152,12 @@ func (s *Server) searchTVByRequest(w http.ResponseWriter, r *http.Request) {
 	var out map[string]any
 	found := false
 	s.store.Read(func(st *store) {
-		pr := st.requests.parentByID(id)
+		pr := st.Requests.ParentByID(id)
 		if pr == nil {
 			return
 		}
 		found = true
-		if sh := st.search.showByTMDB(pr.ExternalProviderID); sh != nil {
+		if sh := st.Search.ShowByTMDB(pr.ExternalProviderID); sh != nil {
 			out = st.tvFullView(sh, principalOf(r))
 		}
 	})

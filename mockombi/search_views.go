@@ -28,17 +28,17 @@ func searchViewBase(id int, typ int) map[string]any {
 
 // movieBase is the SearchViewModel of a movie result: its TMDB id as a
 // string, no other id.
-func movieBase(m *catalogMovie) state.SearchViewModel {
-	return state.SearchViewModel{TheMovieDbID: ref(strconv.Itoa(m.TheMovieDbID)), Type: requestTypeMovie}
+func movieBase(m *CatalogMovie) state.SearchViewModel {
+	return state.SearchViewModel{TheMovieDbID: ref(strconv.Itoa(m.TheMovieDbID)), Type: RequestTypeMovie}
 }
 
 // movieView is SearchMovieViewModel; lists leave imdbId out as TMDB list
 // results do, details (full) fill it.
-func (st *store) movieView(m *catalogMovie, p *principal, full bool) *state.SearchMovieViewModel {
+func (st *store) movieView(m *CatalogMovie, p *principal, full bool) *state.SearchMovieViewModel {
 	v := &state.SearchMovieViewModel{
-		SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Adult: m.Adult, BackdropPath: nilIfEmpty(m.BackdropPath),
+		SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Adult: m.Adult, BackdropPath: NilIfEmpty(m.BackdropPath),
 		DigitalReleaseDate: m.DigitalReleaseDate, GenreIDs: m.GenreIDs, OriginalLanguage: m.OriginalLanguage,
-		OriginalTitle: m.OriginalTitle, Overview: m.Overview, Popularity: m.Popularity, PosterPath: nilIfEmpty(m.PosterPath),
+		OriginalTitle: m.OriginalTitle, Overview: m.Overview, Popularity: m.Popularity, PosterPath: NilIfEmpty(m.PosterPath),
 		ReleaseDate: m.ReleaseDate, Title: m.Title, Video: m.Video, VoteAverage: m.VoteAverage, VoteCount: m.VoteCount,
 		Extra: m.Extra,
 	}
@@ -53,7 +53,7 @@ func (st *store) movieView(m *catalogMovie, p *principal, full bool) *state.Sear
 }
 
 // releaseDates is TMDB's release_dates block in Ombi's shape.
-func releaseDates(m *catalogMovie) *state.ReleaseDates {
+func releaseDates(m *CatalogMovie) *state.ReleaseDates {
 	if m.ReleaseDate == nil {
 		return nil
 	}
@@ -65,38 +65,38 @@ func releaseDates(m *catalogMovie) *state.ReleaseDates {
 }
 
 // movieFullView is MovieFullInfoViewModel (v2 movie details).
-func (st *store) movieFullView(m *catalogMovie, p *principal) *state.MovieFullInfoViewModel {
-	ss := &st.search
+func (st *store) movieFullView(m *CatalogMovie, p *principal) *state.MovieFullInfoViewModel {
+	ss := &st.Search
 	v := &state.MovieFullInfoViewModel{SearchMovieViewModel: *st.movieView(m, p, true)}
 	if m.CollectionID != nil {
-		if c := ss.collection(*m.CollectionID); c != nil {
+		if c := ss.Collection(*m.CollectionID); c != nil {
 			v.BelongsToCollection = &state.CollectionRef{ID: c.ID, Name: c.Name, PosterPath: c.PosterPath, BackdropPath: c.BackdropPath}
 		}
 	}
 	cast := []state.MovieCast{}
 	for i, id := range m.Cast {
-		if pe := ss.person(id); pe != nil {
+		if pe := ss.Person(id); pe != nil {
 			cast = append(cast, state.MovieCast{CastID: i + 1, Character: "Role " + strconv.Itoa(i+1), CreditID: fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i),
 				Gender: 2, ID: pe.ID, Name: pe.Name, Order: i, ProfilePath: pe.ProfilePath})
 		}
 	}
 	crew := []state.MovieCrew{}
 	for i, id := range m.Crew {
-		if pe := ss.person(id); pe != nil {
+		if pe := ss.Person(id); pe != nil {
 			crew = append(crew, state.MovieCrew{CreditID: fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i), Department: "Directing",
 				Gender: 2, ID: pe.ID, Job: "Director", Name: pe.Name, ProfilePath: pe.ProfilePath})
 		}
 	}
 	similar := []state.SimilarMovie{}
 	for _, id := range m.Similar {
-		if s := ss.movie(id); s != nil {
+		if s := ss.Movie(id); s != nil {
 			similar = append(similar, state.SimilarMovie{Adult: s.Adult, BackdropPath: s.BackdropPath, GenreIDs: s.GenreIDs, ID: s.TheMovieDbID,
 				OriginalLanguage: s.OriginalLanguage, OriginalTitle: s.OriginalTitle, Overview: s.Overview, PosterPath: s.PosterPath,
 				ReleaseDate: dateOnly(s.ReleaseDate), Title: s.Title, Video: s.Video, VoteAverage: s.VoteAverage, VoteCount: s.VoteCount, Popularity: s.Popularity})
 		}
 	}
 	page := state.SimilarMovies{Page: 1, Results: similar, TotalPages: 1, TotalResults: len(similar)}
-	v.Budget, v.Genres, v.ProductionCompanies = m.Budget, ss.genreNames("movie", m.GenreIDs), m.ProductionCompanies
+	v.Budget, v.Genres, v.ProductionCompanies = m.Budget, ss.GenreNames("movie", m.GenreIDs), m.ProductionCompanies
 	v.Revenue, v.Runtime, v.Tagline, v.Status = m.Revenue, m.Runtime, m.Tagline, m.Status
 	v.Videos = state.Videos{Results: []state.Video{{ID: "5d1a1a" + strconv.Itoa(m.TheMovieDbID), Iso639_1: "en", Iso3166_1: "US",
 		Key: strings.TrimPrefix(m.Trailer, "https://www.youtube.com/watch?v="), Name: "Official Trailer", Site: "YouTube", Size: 1080, Type: "Trailer"}}}
@@ -108,10 +108,10 @@ func (st *store) movieFullView(m *catalogMovie, p *principal) *state.MovieFullIn
 }
 
 // keywords maps keyword ids to {id, name} pairs.
-func (ss *searchState) keywords(ids []int) []state.IDName {
+func (ss *SearchState) keywords(ids []int) []state.IDName {
 	out := []state.IDName{}
 	for _, id := range ids {
-		for _, k := range ss.ref.Keywords {
+		for _, k := range ss.Ref.Keywords {
 			if k.ID == id {
 				out = append(out, k)
 			}
@@ -141,7 +141,7 @@ type tvViewOpts struct {
 // tvIDs fills id/theMovieDbId/theTvDbId for a TV result by origin: v1 routes
 // use the TVDB id (and, with the quirk on, put it in theMovieDbId as well);
 // v2 routes use the TMDB id.
-func tvIDs(v map[string]any, sh *catalogShow, o tvViewOpts) {
+func tvIDs(v map[string]any, sh *CatalogShow, o tvViewOpts) {
 	switch {
 	case o.V1 && o.TVDBQuirk:
 		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TvDbID), nil
@@ -154,11 +154,11 @@ func tvIDs(v map[string]any, sh *catalogShow, o tvViewOpts) {
 
 // tvView is SearchTvShowViewModel (v1 search/lists, v2 browse), filled as
 // o says.
-func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]any {
+func (st *store) tvView(sh *CatalogShow, p *principal, o tvViewOpts) map[string]any {
 	v := searchViewBase(0, 0)
 	tvIDs(v, sh, o)
 	genres := []string{}
-	for _, g := range st.search.genreNames("tv", sh.GenreIDs) {
+	for _, g := range st.Search.GenreNames("tv", sh.GenreIDs) {
 		genres = append(genres, g.Name)
 	}
 	network, _ := sh.Network["name"].(string)
@@ -166,7 +166,7 @@ func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]
 		"title": sh.Title, "aliases": sh.Aliases, "banner": sh.Banner, "seriesId": sh.TvMazeID,
 		"status": sh.Status, "firstAired": sh.FirstAired, "network": network, "networkId": sh.NetworkID,
 		"runtime": sh.Runtime, "genre": genres, "overview": sh.Overview, "lastUpdated": 1732000000 + sh.TvMazeID,
-		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": sh.tmdbRating(),
+		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": sh.TmdbRating(),
 		"siteRating": 0, "trailer": sh.Trailer, "homepage": sh.Homepage, "seasonRequests": []any{},
 		"requestAll": false, "firstSeason": false, "latestSeason": false, "fullyAvailable": false, "partlyAvailable": false,
 		"backdropPath": nullIfEmpty(sh.BackdropPath), "posterPath": nullIfEmpty(sh.PosterPath), "imdbId": sh.ImdbID,
@@ -184,25 +184,25 @@ func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]
 }
 
 // tvFullView is SearchFullInfoTvShowViewModel (v2 TV details, by TMDB id).
-func (st *store) tvFullView(sh *catalogShow, p *principal) map[string]any {
+func (st *store) tvFullView(sh *CatalogShow, p *principal) map[string]any {
 	v := st.tvView(sh, p, tvViewOpts{Seasons: true, Flags: true})
 	delete(v, "genre")
 	cast := []map[string]any{}
 	for _, id := range sh.Cast {
-		if pe := st.search.person(id); pe != nil {
+		if pe := st.Search.Person(id); pe != nil {
 			cast = append(cast, map[string]any{"id": pe.ID, "person": pe.Name, "character": "Lead", "image": tmdbImage("w300", pe.ProfilePath), "self": false, "voice": false})
 		}
 	}
 	keywords := []map[string]any{}
 	for _, id := range sh.KeywordIDs {
-		for _, k := range st.search.ref.Keywords {
+		for _, k := range st.Search.Ref.Keywords {
 			if k.ID == id {
 				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
 			}
 		}
 	}
 	maps.Copy(v, map[string]any{
-		"genres": st.search.genreNames("tv", sh.GenreIDs), "network": sh.Network,
+		"genres": st.Search.GenreNames("tv", sh.GenreIDs), "network": sh.Network,
 		"images":        map[string]any{"medium": tmdbImage("w500", sh.PosterPath), "original": tmdbImage("original", sh.PosterPath)},
 		"cast":          cast,
 		"crew":          []map[string]any{},
@@ -218,11 +218,11 @@ func (st *store) tvFullView(sh *catalogShow, p *principal) map[string]any {
 // search engines build these with new SeasonRequests/EpisodeRequests
 // (TvSearchEngine.cs, V2/TvSearchEngineV2.cs), so the childRequest and
 // season back-references are null, not omitted.
-func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
-	state := map[[2]int]*episodeRequest{}
+func (st *store) seasonViews(sh *CatalogShow, flags bool) []map[string]any {
+	state := map[[2]int]*EpisodeRequest{}
 	if flags {
-		if parent := st.requests.parentByTMDB(sh.TheMovieDbID); parent != nil {
-			for _, c := range st.requests.childrenOf(parent.ID) {
+		if parent := st.Requests.ParentByTMDB(sh.TheMovieDbID); parent != nil {
+			for _, c := range st.Requests.ChildrenOf(parent.ID) {
 				for _, s := range c.SeasonRequests {
 					for _, e := range s.Episodes {
 						state[[2]int{s.SeasonNumber, e.EpisodeNumber}] = e
@@ -258,7 +258,7 @@ func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
 // returns the 4K part ExistingRule copies from it; nil when there is no
 // request.
 func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) *state.Movie4K {
-	r := st.requests.movieByTMDB(tmdb)
+	r := st.Requests.MovieByTMDB(tmdb)
 	if r == nil {
 		return nil
 	}
@@ -266,7 +266,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 	// (a 4K-only request has RequestedDate MinValue), denied is Denied ?? false;
 	// the request's root and quality overrides are not copied
 	v.Requested, v.RequestID, v.Approved, v.Available = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
-	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), nilIfEmpty(r.DeniedReason)
+	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), NilIfEmpty(r.DeniedReason)
 	v.Subscribed = st.subscribed(p, 1, r.ID)
 	v.ShowSubscribe = p != nil && r.RequestedUserID != p.id
 	if r.Available {
@@ -275,7 +275,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 	}
 	return &state.Movie4K{
 		Has4KRequest: r.Has4KRequest, Approved4K: r.Approved4K, Available4K: r.Available4K, Denied4K: r.Denied4K,
-		DeniedReason4K: nilIfEmpty(r.DeniedReason4K), RequestedDate4k: r.RequestedDate4k, MarkedAsApproved4K: r.MarkedAsApproved4K,
+		DeniedReason4K: NilIfEmpty(r.DeniedReason4K), RequestedDate4k: r.RequestedDate4k, MarkedAsApproved4K: r.MarkedAsApproved4K,
 		MarkedAsAvailable4K: r.MarkedAsAvailable4K, MarkedAsDenied4K: r.MarkedAsDenied4K,
 	}
 }
@@ -284,12 +284,12 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 const plexMachineID = "9a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
 
 // overlayTV sets request flags on a show from its parent request.
-func (st *store) overlayTV(v map[string]any, sh *catalogShow, p *principal) {
-	parent := st.requests.parentByTMDB(sh.TheMovieDbID)
+func (st *store) overlayTV(v map[string]any, sh *CatalogShow, p *principal) {
+	parent := st.Requests.ParentByTMDB(sh.TheMovieDbID)
 	if parent == nil {
 		return
 	}
-	children := st.requests.childrenOf(parent.ID)
+	children := st.Requests.ChildrenOf(parent.ID)
 	approved, available, any := len(children) > 0, len(children) > 0, false
 	for _, c := range children {
 		approved = approved && c.Approved
@@ -304,23 +304,23 @@ func (st *store) overlayTV(v map[string]any, sh *catalogShow, p *principal) {
 // emptyMovieView is what Ombi answers for an unknown TMDB id: the view model
 // mapped from TMDB's not-found body.
 func emptyMovieView() *state.EmptyMovieView {
-	return &state.EmptyMovieView{SearchViewModel: state.SearchViewModel{TheMovieDbID: ref("0"), Type: requestTypeMovie}}
+	return &state.EmptyMovieView{SearchViewModel: state.SearchViewModel{TheMovieDbID: ref("0"), Type: RequestTypeMovie}}
 }
 
 // artistView is SearchArtistViewModel (note the upstream typo forignArtistId).
-func artistView(a *catalogArtist) map[string]any {
+func artistView(a *CatalogArtist) map[string]any {
 	return mergeExtra(map[string]any{"artistName": a.ArtistName, "forignArtistId": a.ForeignArtistID, "overview": a.Overview,
 		"disambiguation": a.Disambiguation, "banner": a.Banner, "poster": a.Poster, "logo": a.Logo, "monitored": false,
 		"artistType": a.Type, "cleanName": strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), "links": a.Links}, a.Extra)
 }
 
 // albumView is SearchAlbumViewModel with request flags.
-func (st *store) albumView(a *catalogArtist, al *catalogAlbum) map[string]any {
+func (st *store) albumView(a *CatalogArtist, al *CatalogAlbum) map[string]any {
 	v := searchViewBase(0, 2)
 	maps.Copy(v, map[string]any{"title": al.Title, "foreignAlbumId": al.ForeignAlbumID, "monitored": false, "albumType": al.AlbumType,
 		"rating": al.Rating, "releaseDate": al.ReleaseDate, "artistName": a.ArtistName, "foreignArtistId": a.ForeignArtistID,
 		"cover": al.Cover, "disk": al.Disk, "percentOfTracks": 0, "genres": al.Genres, "partiallyAvailable": false, "fullyAvailable": false})
-	if rq := st.requests.albumByForeignID(al.ForeignAlbumID); rq != nil {
+	if rq := st.Requests.AlbumByForeignID(al.ForeignAlbumID); rq != nil {
 		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
 		v["denied"], v["deniedReason"], v["fullyAvailable"] = rq.Denied, nullIfEmpty(rq.DeniedReason), rq.Available
 		if rq.Available {
@@ -335,12 +335,12 @@ func (st *store) albumView(a *catalogArtist, al *catalogAlbum) map[string]any {
 // MusicBrainz primary type as releaseType and the request flags ExistingRule
 // sets for a release group (requested, requestId, approved, available; not
 // denied).
-func (st *store) releaseGroupView(al *catalogAlbum) map[string]any {
-	v := searchViewBase(0, requestTypeAlbum)
+func (st *store) releaseGroupView(al *CatalogAlbum) map[string]any {
+	v := searchViewBase(0, RequestTypeAlbum)
 	maps.Copy(v, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
 		"releaseType": nullIfEmpty(al.AlbumType), "percentOfTracks": 0, "monitored": false,
 		"partiallyAvailable": false, "fullyAvailable": false})
-	if rq := st.requests.albumByForeignID(al.ForeignAlbumID); rq != nil {
+	if rq := st.Requests.AlbumByForeignID(al.ForeignAlbumID); rq != nil {
 		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
 		if rq.Available {
 			v["percentOfTracks"], v["fullyAvailable"] = 100, true
@@ -356,7 +356,7 @@ var artistLinkNames = []string{"image", "imdb", "lastFm", "discogs", "allMusic",
 
 // artistLinks is ArtistLinks from the artist's relation URLs, matched by
 // name ("lastfm", "discogs", ...) as GetLinksForArtist sorts them.
-func artistLinks(a *catalogArtist) map[string]any {
+func artistLinks(a *CatalogArtist) map[string]any {
 	links := make(map[string]any, len(artistLinkNames))
 	for _, n := range artistLinkNames {
 		links[n] = nil
@@ -375,7 +375,7 @@ func artistLinks(a *catalogArtist) map[string]any {
 
 // bandMembers is BandMember[] (name, attributes, isCurrentMember, start,
 // end); data that says isActive instead of isCurrentMember is read as it.
-func bandMembers(a *catalogArtist) []map[string]any {
+func bandMembers(a *CatalogArtist) []map[string]any {
 	out := []map[string]any{}
 	for _, m := range a.Members {
 		current, ok := m["isCurrentMember"].(bool)
@@ -400,7 +400,7 @@ func bandMembers(a *catalogArtist) []map[string]any {
 // MusicSearchEngineV2.GetArtistInformation fills it: endYear "" when the
 // artist has not ended (so isEnded is true: EndYear != null), region from
 // the area, banner, logo, poster, fanArt and overview from Lidarr.
-func (st *store) artistInformation(a *catalogArtist) map[string]any {
+func (st *store) artistInformation(a *CatalogArtist) map[string]any {
 	groups := []map[string]any{}
 	for i := range a.Albums {
 		groups = append(groups, st.releaseGroupView(&a.Albums[i]))

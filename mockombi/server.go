@@ -224,7 +224,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.router = rt
 	s.hits = newRouteHits(rt)
-	var doc *stateDoc
+	var doc *StateDoc
 	if opts.DataFile != "" {
 		b, err := os.ReadFile(opts.DataFile)
 		if err != nil {
@@ -234,7 +234,7 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, served(), opts.Clock)
+	st, err := NewStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, served(), opts.Clock)
 	if err != nil {
 		return nil, fmt.Errorf("load mockombi seed: %w", err)
 	}
@@ -371,7 +371,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // start, with the stubs the mock started with), clears journal, route hits,
 // faults and quirks, and rotates auth so earlier tokens stop working.
 func (s *Server) Reset() {
-	if err := s.store.reset(); err != nil {
+	if err := s.store.Reset(); err != nil {
 		panic(fmt.Errorf("reload mockombi seed: %w", err)) // the seed loaded once, so it is a defect
 	}
 	s.journal.clear()
@@ -445,7 +445,7 @@ func (s *Server) ClearFaults() { s.faults.clear() }
 // WriteState writes the current store as a data document (the format
 // DataFile and POST /_mock/state read).
 func (s *Server) WriteState(w io.Writer) error {
-	b, err := s.store.export()
+	b, err := s.store.Export()
 	if err != nil {
 		return err
 	}
@@ -461,7 +461,7 @@ func (s *Server) ReplaceState(doc []byte) error {
 	if err != nil {
 		return err
 	}
-	return s.store.replace(d)
+	return s.store.Replace(d)
 }
 
 // RestoreState puts back a state this mock wrote (WriteState), as it was:
@@ -470,11 +470,11 @@ func (s *Server) ReplaceState(doc []byte) error {
 // start from (an issue whose category is gone, say). Logins, tokens,
 // faults, quirks and the journal stay as they are.
 func (s *Server) RestoreState(doc []byte) error {
-	d, err := parseDoc(doc, "state", s.opts.Users, served(), false)
+	d, err := ParseDoc(doc, "state", s.opts.Users, served(), false)
 	if err != nil {
 		return err
 	}
-	return s.store.replace(d)
+	return s.store.Replace(d)
 }
 
 // SetQuirk switches a named quirk; an unknown name is an error.
@@ -493,7 +493,7 @@ func QuirkDefault(name string) (on, known bool) {
 // Canaries lists every planted secret.
 func (s *Server) Canaries() []Canary {
 	var out []Canary
-	s.store.Read(func(st *store) { out = append(out, st.canaries...) })
+	s.store.Read(func(st *store) { out = append(out, st.Canaries...) })
 	return out
 }
 
@@ -504,7 +504,7 @@ func (s *Server) RotateAuth() { s.auth.rotate() }
 func (s *Server) Credentials() Credentials {
 	c := Credentials{APIKey: s.opts.APIKey, Users: []CredentialUser{}}
 	s.store.Read(func(st *store) {
-		for _, u := range st.logins {
+		for _, u := range st.Logins {
 			c.Users = append(c.Users, CredentialUser(u))
 		}
 	})

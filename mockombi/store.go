@@ -61,7 +61,7 @@ type store struct {
 	dataSet string
 	// doc is the data document the store starts from (and Reset returns
 	// to); nil for the built-in data sets.
-	doc *stateDoc
+	doc *StateDoc
 	// defLogins are the login accounts of a built-in data set (Options.Users
 	// or DefaultUsers); optLogins are Options.Users as given (nil when
 	// unset), merged into a data document's own logins.
@@ -71,10 +71,10 @@ type store struct {
 	// data document's own stubs.
 	optStubs []Stub
 	served   Served
-	now      func() time.Time
+	Now      func() time.Time
 	// revision counts the changes of the state (every Write, reset and
 	// replace); an answer built at one revision holds until the next.
-	revision uint64
+	Revision uint64
 
 	storeData
 }
@@ -83,32 +83,32 @@ type store struct {
 // failed load leaves the store as it was.
 type storeData struct {
 	ids      map[string]int
-	canaries []Canary
+	Canaries []Canary
 	// logins are the login accounts of the loaded state (Credentials).
-	logins []User
+	Logins []User
 	// label names where the loaded state came from.
-	label string
+	Label string
 
-	users         userState
-	search        searchState
-	requests      requestState
-	issues        state.Issues
-	votes         state.Votes
-	identity      identityState
-	settings      settingsState
-	system        systemState
-	library       state.Library
-	integrations  integrationState
-	notifications notificationState
-	mobile        state.Mobile
+	Users         userState
+	Search        SearchState
+	Requests      requestState
+	Issues        state.Issues
+	Votes         state.Votes
+	Identity      identityState
+	Settings      settingsState
+	System        systemState
+	Library       state.Library
+	Integrations  integrationState
+	Notifications notificationState
+	Mobile        state.Mobile
 	// replay answers the calls the data document recorded.
-	replay Replay
+	Replay Replay
 	// stubs answer calls instead of the routes.
-	stubs Stubs
+	Stubs Stubs
 }
 
 // newStore loads the seed: doc when given, else the built-in dataSet.
-func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, optStubs []Stub, served Served, now func() time.Time) (*store, error) {
+func NewStore(dataSet string, doc *StateDoc, defLogins, optLogins []User, optStubs []Stub, served Served, now func() time.Time) (*store, error) {
 	switch dataSet {
 	case "", DataSetDefault:
 		dataSet = DataSetDefault
@@ -116,7 +116,7 @@ func newStore(dataSet string, doc *stateDoc, defLogins, optLogins []User, optStu
 	default:
 		return nil, fmt.Errorf("load data set: unknown data set %q", dataSet)
 	}
-	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, optStubs: optStubs, served: served, now: now}
+	st := &store{dataSet: dataSet, doc: doc, defLogins: defLogins, optLogins: optLogins, optStubs: optStubs, served: served, Now: now}
 	if err := st.load(); err != nil {
 		return nil, err
 	}
@@ -134,27 +134,27 @@ func (st *store) Read(fn func(st *store)) {
 func (st *store) Write(fn func(st *store)) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.revision++
+	st.Revision++
 	fn(st)
 }
 
 // reset reloads the seed the store started from.
-func (st *store) reset() error {
+func (st *store) Reset() error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.revision++
+	st.Revision++
 	return st.load()
 }
 
 // replace swaps in the state of a data document, built outside the lock.
-func (st *store) replace(doc *stateDoc) error {
+func (st *store) Replace(doc *StateDoc) error {
 	d, err := st.build(doc, false)
 	if err != nil {
 		return err
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.revision++
+	st.Revision++
 	st.storeData = d
 	return nil
 }
@@ -173,8 +173,8 @@ func (st *store) load() error {
 // build loads every domain from doc, or from the built-in data set when doc
 // is nil; the start-up seed also holds Options.Stubs. It reads only the
 // store's fixed configuration.
-func (st *store) build(doc *stateDoc, seed bool) (storeData, error) {
-	sd := &seedSet{fsys: fixtures.Ombi(), large: doc == nil && st.dataSet == DataSetLarge, now: st.now, ids: map[string]int{}}
+func (st *store) build(doc *StateDoc, seed bool) (storeData, error) {
+	sd := &seedSet{fsys: fixtures.Ombi(), large: doc == nil && st.dataSet == DataSetLarge, now: st.Now, ids: map[string]int{}}
 	logins := st.defLogins
 	if doc != nil {
 		sd.files, sd.source = doc.files, doc.source
@@ -189,32 +189,32 @@ func (st *store) build(doc *stateDoc, seed bool) (storeData, error) {
 		name string
 		fn   func() error
 	}{
-		{"users", func() error { d.users, err = newUserState(sd, logins); return err }},
-		{"search", func() error { d.search, err = newSearchState(sd); return err }},
-		{"requests", func() error { d.requests, err = newRequestState(sd, &d.users, &d.search); return err }},
-		{"issues", func() error { d.issues, err = newIssueState(sd); return err }},
-		{"votes", func() error { d.votes, err = newVoteState(sd); return err }},
-		{"identity", func() error { d.identity, err = newIdentityState(sd); return err }},
-		{"settings", func() error { d.settings, err = newSettingsState(sd); return err }},
-		{"system", func() error { d.system, err = newSystemState(sd); return err }},
-		{"library", func() error { d.library, err = newLibraryState(sd); return err }},
-		{"integrations", func() error { d.integrations, err = newIntegrationState(sd); return err }},
-		{"notifications", func() error { d.notifications, err = newNotificationState(sd); return err }},
+		{"users", func() error { d.Users, err = newUserState(sd, logins); return err }},
+		{"search", func() error { d.Search, err = newSearchState(sd); return err }},
+		{"requests", func() error { d.Requests, err = newRequestState(sd, &d.Users, &d.Search); return err }},
+		{"issues", func() error { d.Issues, err = newIssueState(sd); return err }},
+		{"votes", func() error { d.Votes, err = newVoteState(sd); return err }},
+		{"identity", func() error { d.Identity, err = newIdentityState(sd); return err }},
+		{"settings", func() error { d.Settings, err = newSettingsState(sd); return err }},
+		{"system", func() error { d.System, err = newSystemState(sd); return err }},
+		{"library", func() error { d.Library, err = newLibraryState(sd); return err }},
+		{"integrations", func() error { d.Integrations, err = newIntegrationState(sd); return err }},
+		{"notifications", func() error { d.Notifications, err = newNotificationState(sd); return err }},
 	}
 	for _, step := range steps {
 		if err := step.fn(); err != nil {
 			return storeData{}, fmt.Errorf("load %s seed: %w", step.name, err)
 		}
 	}
-	d.canaries = sd.canaries
+	d.Canaries = sd.canaries
 	d.ids = sd.ids
-	d.logins, d.label = st.defLogins, st.dataSet
+	d.Logins, d.Label = st.defLogins, st.dataSet
 	var recordings []Recording
 	if doc != nil {
-		d.logins, d.label = mergeLogins(doc.logins, st.optLogins), doc.source
+		d.Logins, d.Label = mergeLogins(doc.logins, st.optLogins), doc.source
 		recordings = doc.recordings
 	}
-	d.replay = st.served.NewReplay(recordings)
+	d.Replay = st.served.NewReplay(recordings)
 	var stubs []Stub
 	if seed {
 		stubs = slices.Clone(st.optStubs)
@@ -222,7 +222,7 @@ func (st *store) build(doc *stateDoc, seed bool) (storeData, error) {
 	if doc != nil {
 		stubs = append(stubs, doc.stubs...)
 	}
-	d.stubs = st.served.NewStubs(stubs)
+	d.Stubs = st.served.NewStubs(stubs)
 	return d, nil
 }
 
@@ -241,7 +241,7 @@ func mergeLogins(base, over []User) []User {
 }
 
 // nextID hands out the next id of a kind, after the highest seeded one.
-func (st *store) nextID(kind string) int {
+func (st *store) NextID(kind string) int {
 	st.ids[kind]++
 	return st.ids[kind]
 }
@@ -326,7 +326,7 @@ func (sd *seedSet) scanCanaries() error {
 	if err != nil {
 		return err
 	}
-	for _, name := range sortedKeys(sd.files) {
+	for _, name := range SortedKeys(sd.files) {
 		f := sd.files[name]
 		if err := scan(f.data, sd.source+"#"+f.prefix); err != nil {
 			return err

@@ -303,7 +303,7 @@ func serveStub(w http.ResponseWriter, r *http.Request, st Stub) {
 // stubs is the stub set of the loaded state.
 func (s *Server) stubs() *stubSet {
 	var ss *stubSet
-	s.store.Read(func(st *store) { ss, _ = st.stubs.(*stubSet) })
+	s.store.Read(func(st *store) { ss, _ = st.Stubs.(*stubSet) })
 	return ss
 }
 
@@ -346,6 +346,6 @@ func served() Served {
 
 // parseState validates a data document and turns it into seed files.
 // extraLogins are the Options.Users that will be added to its users.
-func parseState(b []byte, source string, extraLogins []User) (*stateDoc, error) {
-	return parseDoc(b, source, extraLogins, served(), true)
+func parseState(b []byte, source string, extraLogins []User) (*StateDoc, error) {
+	return ParseDoc(b, source, extraLogins, served(), true)
 }

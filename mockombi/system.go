@@ -20,16 +20,16 @@ var jobNames = []string{"update", "plexuserimporter", "plexwatchlist", "embyuser
 	"jellyfincontentcacher", "arrAvailability", "autodeleterequests", "newsletter"}
 
 // logFile is one Serilog daily file under <storage>/Logs.
-type logFile struct {
-	name     string
-	modified time.Time
-	text     string
+type LogFile struct {
+	Name     string
+	Modified time.Time
+	Text     string
 }
 
 // systemState holds log files and the jobs that were triggered.
 type systemState struct {
-	logs    []logFile
-	jobRuns map[string]int
+	Logs    []LogFile
+	JobRuns map[string]int
 }
 
 // newSystemState generates the log files: three days of realistic lines in
@@ -53,7 +53,7 @@ func newSystemState(sd *seedSet) (systemState, error) {
 		{"log20261127.txt", time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC), 200},
 	}
 	var ss systemState
-	ss.jobRuns = map[string]int{}
+	ss.JobRuns = map[string]int{}
 	for _, d := range days {
 		var b strings.Builder
 		for i := range d.lines {
@@ -61,7 +61,7 @@ func newSystemState(sd *seedSet) (systemState, error) {
 			b.WriteString(logLine(ts, i, d.name, conn, plex, apiKey))
 			b.WriteByte('\n')
 		}
-		ss.logs = append(ss.logs, logFile{name: d.name, modified: d.day.Add(23 * time.Hour), text: b.String()})
+		ss.Logs = append(ss.Logs, LogFile{Name: d.name, Modified: d.day.Add(23 * time.Hour), Text: b.String()})
 	}
 	return ss, nil
 }
@@ -91,10 +91,10 @@ func logLine(ts time.Time, i int, file, conn, plex, apiKey string) string {
 }
 
 // find returns a log file by exact name.
-func (ss *systemState) find(name string) *logFile {
-	for i := range ss.logs {
-		if ss.logs[i].name == name {
-			return &ss.logs[i]
+func (ss *systemState) Find(name string) *LogFile {
+	for i := range ss.Logs {
+		if ss.Logs[i].Name == name {
+			return &ss.Logs[i]
 		}
 	}
 	return nil
@@ -113,7 +113,7 @@ func (s *Server) systemStatusInfo(w http.ResponseWriter, _ *http.Request) {
 // systemStatusWizard answers GET Status/Wizard: {result: true} once set up.
 func (s *Server) systemStatusWizard(w http.ResponseWriter, _ *http.Request) {
 	var done bool
-	s.store.Read(func(st *store) { done = st.settings.flag("ombi", "wizard") })
+	s.store.Read(func(st *store) { done = st.Settings.Flag("ombi", "wizard") })
 	writeJSON(w, http.StatusOK, &state.WizardStatus{Result: done})
 }
 
@@ -147,12 +147,12 @@ func (s *Server) systemStats(w http.ResponseWriter, r *http.Request) {
 	s.store.Read(func(st *store) {
 		var movieUsers, tvUsers []string
 		completedTV := 0
-		for _, m := range st.requests.movies {
+		for _, m := range st.Requests.Movies {
 			if in(m.RequestedDate) {
 				movieUsers = append(movieUsers, m.RequestedUserID)
 			}
 		}
-		for _, c := range st.requests.children {
+		for _, c := range st.Requests.Children {
 			if in(c.RequestedDate) {
 				tvUsers = append(tvUsers, c.RequestedUserID)
 				if c.MarkedAsAvailable != nil && in(*c.MarkedAsAvailable) {
@@ -223,7 +223,7 @@ func (s *Server) systemJobRun(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	s.store.Write(func(st *store) { st.system.jobRuns[jobNames[i]]++ })
+	s.store.Write(func(st *store) { st.System.JobRuns[jobNames[i]]++ })
 	writeJSON(w, http.StatusOK, true)
 }
 
@@ -253,20 +253,20 @@ func (s *Server) systemNews(w http.ResponseWriter, _ *http.Request) {
 // array (logs_string_array) or the legacy object form.
 // Implements S-VERIFY-0173 (the logs_string_array quirk).
 func (s *Server) systemLogs(w http.ResponseWriter, _ *http.Request) {
-	var files []logFile
-	s.store.Read(func(st *store) { files = slices.Clone(st.system.logs) })
-	slices.SortFunc(files, func(a, b logFile) int { return strings.Compare(b.name, a.name) })
+	var files []LogFile
+	s.store.Read(func(st *store) { files = slices.Clone(st.System.Logs) })
+	slices.SortFunc(files, func(a, b LogFile) int { return strings.Compare(b.Name, a.Name) })
 	if s.quirk(QuirkLogsStringArray) {
 		names := make([]string, 0, len(files))
 		for _, f := range files {
-			names = append(names, f.name)
+			names = append(names, f.Name)
 		}
 		writeJSON(w, http.StatusOK, names)
 		return
 	}
 	out := make([]state.LogFile, 0, len(files))
 	for _, f := range files {
-		out = append(out, state.LogFile{Name: f.name, Size: len(f.text), LastModified: f.modified})
+		out = append(out, state.LogFile{Name: f.Name, Size: len(f.Text), LastModified: f.Modified})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -306,8 +306,8 @@ func (s *Server) logText(name string) (string, bool) {
 	var text string
 	var ok bool
 	s.store.Read(func(st *store) {
-		if f := st.system.find(name); f != nil {
-			text, ok = f.text, true
+		if f := st.System.Find(name); f != nil {
+			text, ok = f.Text, true
 		}
 	})
 	return text, ok
@@ -330,7 +330,7 @@ func (s *Server) systemHubUsers(w http.ResponseWriter, _ *http.Request) {
 		out = []state.HubUser{}
 		for _, a := range st.sortedUsers() {
 			if a.LastLoggedIn != nil {
-				out = append(out, state.HubUser{UserID: a.ID, DisplayName: a.displayName(), UserType: a.UserType})
+				out = append(out, state.HubUser{UserID: a.ID, DisplayName: a.DisplayName(), UserType: a.UserType})
 			}
 		}
 	})

@@ -11,7 +11,7 @@ func (s *Server) tmdbKeywords(w http.ResponseWriter, r *http.Request) {
 	term := queryFold(r, "searchTerm")
 	out := []state.IDName{}
 	s.store.Read(func(st *store) {
-		for _, k := range st.search.ref.Keywords {
+		for _, k := range st.Search.Ref.Keywords {
 			if containsFold(k.Name, term) {
 				out = append(out, k)
 			}
@@ -28,7 +28,7 @@ func (s *Server) tmdbKeyword(w http.ResponseWriter, r *http.Request) {
 	}
 	var out *state.IDName
 	s.store.Read(func(st *store) {
-		for _, k := range st.search.ref.Keywords {
+		for _, k := range st.Search.Ref.Keywords {
 			if k.ID == id {
 				out = &k
 			}
@@ -50,7 +50,7 @@ func (s *Server) tmdbWatchProviders(w http.ResponseWriter, r *http.Request) {
 	term := queryFold(r, "searchTerm")
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
-		for _, p := range st.search.ref.WatchProviders[media] {
+		for _, p := range st.Search.Ref.WatchProviders[media] {
 			name, _ := p["provider_name"].(string)
 			if containsFold(name, term) {
 				out = append(out, p)
