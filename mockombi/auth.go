@@ -14,38 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// Ombi role names (OmbiRoles).
-const (
-	OmbiRoleAdmin             = "Admin"
-	OmbiRolePowerUser         = "PowerUser"
-	OmbiRoleAPIUser           = "ApiUser"
-	OmbiRoleManageOwnRequests = "ManageOwnRequests"
-	OmbiRoleRequestMovie      = "RequestMovie"
-	OmbiRoleRequestTV         = "RequestTv"
-	OmbiRoleRequestMusic      = "RequestMusic"
-	OmbiRoleAutoApproveMovie  = "AutoApproveMovie"
-	OmbiRoleAutoApproveTV     = "AutoApproveTv"
-	OmbiRoleAutoApproveMusic  = "AutoApproveMusic"
-	OmbiRoleDisabled          = "Disabled"
-)
-
-// systemUserName is the seeded system user API-key calls act as.
-const SystemUserName = "Api"
-
-// ombiRoles maps a mock role to the Ombi roles its account holds.
-func ombiRoles(role string) []string {
-	switch role {
-	case RoleAdmin:
-		return []string{OmbiRoleAdmin}
-	case RolePowerUser:
-		return []string{OmbiRolePowerUser, OmbiRoleRequestMovie, OmbiRoleRequestTV, OmbiRoleRequestMusic}
-	default:
-		return []string{OmbiRoleRequestMovie, OmbiRoleRequestTV, OmbiRoleRequestMusic}
-	}
-}
 
 // principal is who a request acts as.
 type principal struct {
@@ -62,7 +33,7 @@ func (p *principal) inRole(role string) bool {
 	if p == nil {
 		return false
 	}
-	if role == OmbiRoleAdmin && strings.EqualFold(p.name, "API") && p.apiKey {
+	if role == db.OmbiRoleAdmin && strings.EqualFold(p.name, "API") && p.apiKey {
 		return true
 	}
 	return slices.Contains(p.roles, role)
@@ -70,7 +41,7 @@ func (p *principal) inRole(role string) bool {
 
 // isPrivileged is Admin or PowerUser.
 func (p *principal) isPrivileged() bool {
-	return p.inRole(OmbiRoleAdmin) || p.inRole(OmbiRolePowerUser)
+	return p.inRole(db.OmbiRoleAdmin) || p.inRole(db.OmbiRolePowerUser)
 }
 
 // principalKey is the context key of the request principal.
@@ -119,7 +90,7 @@ func (a *authKeys) sign(data string) []byte {
 }
 
 // issueToken builds a signed JWT for acc that expires at exp.
-func (s *Server) issueToken(acc *Account, exp time.Time) string {
+func (s *Server) issueToken(acc *db.Account, exp time.Time) string {
 	now := s.now()
 	jti := make([]byte, 16)
 	_, _ = rand.Read(jti)
@@ -233,11 +204,11 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		}
 		var id string
 		s.store.Read(func(st *store) {
-			if acc := st.Users.ByName(SystemUserName); acc != nil {
+			if acc := st.Users.ByName(db.SystemUserName); acc != nil {
 				id = acc.ID
 			}
 		})
-		return &principal{name: "API", id: id, roles: []string{OmbiRoleAdmin, OmbiRoleAPIUser}, apiKey: true, alias: alias}, false
+		return &principal{name: "API", id: id, roles: []string{db.OmbiRoleAdmin, db.OmbiRoleAPIUser}, apiKey: true, alias: alias}, false
 	}
 	if vals, ok := r.Header[headerUserAccessToken]; ok {
 		tok := ""
@@ -310,11 +281,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, level authLev
 	ok := true
 	switch level {
 	case manageOwn:
-		ok = p.isPrivileged() || p.inRole(OmbiRoleManageOwnRequests)
+		ok = p.isPrivileged() || p.inRole(db.OmbiRoleManageOwnRequests)
 	case powerUser:
 		ok = p.isPrivileged()
 	case admin:
-		ok = p.inRole(OmbiRoleAdmin)
+		ok = p.inRole(db.OmbiRoleAdmin)
 	}
 	if !ok {
 		w.WriteHeader(http.StatusForbidden)
@@ -341,11 +312,11 @@ func (s *Server) tokenCreate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"error": "Application URL has not been set"})
 		return
 	}
-	var acc Account
+	var acc db.Account
 	found := false
 	s.store.Write(func(st *store) {
 		a := st.Users.ByLogin(in.Username)
-		if a == nil || a.Password == "" || a.Password != in.Password || slices.Contains(a.Roles, OmbiRoleDisabled) {
+		if a == nil || a.Password == "" || a.Password != in.Password || slices.Contains(a.Roles, db.OmbiRoleDisabled) {
 			return
 		}
 		now := s.now().UTC()

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // controlPrefix is where the control API lives, at the root and under BasePath.
@@ -104,7 +106,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 		w.Header().Set("Cache-Control", "no-store")
 		_ = s.WriteHAR(w, scheme+"://"+r.Host)
 	case "GET unmatched":
-		writeJSON(w, http.StatusOK, NonNil(s.Unmatched()))
+		writeJSON(w, http.StatusOK, db.NonNil(s.Unmatched()))
 	case "GET routes":
 		writeJSON(w, http.StatusOK, s.RouteHits())
 	case "GET stubs":
@@ -325,10 +327,10 @@ func decodeStub(r io.Reader) (Stub, error) {
 		return Stub{}, fmt.Errorf("stub: invalid JSON: %v", err)
 	}
 	st := Stub{Method: in.Method, Path: in.Path, Status: in.Status, Times: in.Times}
-	for _, k := range SortedKeys(in.Headers) {
+	for _, k := range db.SortedKeys(in.Headers) {
 		v, ok := in.Headers[k].(string)
 		if !ok {
-			return Stub{}, &StubError{Field: "headers." + k, Problem: "want a string, got " + DescribeJSON(in.Headers[k])}
+			return Stub{}, &StubError{Field: "headers." + k, Problem: "want a string, got " + db.DescribeJSON(in.Headers[k])}
 		}
 		if st.Headers == nil {
 			st.Headers = map[string]string{}
@@ -417,10 +419,10 @@ func decodeFault(r io.Reader) (Fault, error) {
 		return Fault{}, fmt.Errorf("inject fault: invalid JSON: %v", err)
 	}
 	f := Fault{Method: in.Method, Path: in.Path, Status: in.Status, DelayMS: in.DelayMS, Kind: in.Kind, Size: in.Size, Times: in.Times}
-	for _, k := range SortedKeys(in.Headers) {
+	for _, k := range db.SortedKeys(in.Headers) {
 		v, ok := in.Headers[k].(string)
 		if !ok {
-			return Fault{}, fmt.Errorf("inject fault: headers.%s: want a string, got %s", k, DescribeJSON(in.Headers[k]))
+			return Fault{}, fmt.Errorf("inject fault: headers.%s: want a string, got %s", k, db.DescribeJSON(in.Headers[k]))
 		}
 		if f.Headers == nil {
 			f.Headers = map[string]string{}

@@ -1,19 +1,14 @@
 package mockombi
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// allOmbiRoles lists every role Ombi seeds (OmbiRoles), in claims order.
-var AllOmbiRoles = []string{OmbiRoleAdmin, OmbiRoleAutoApproveMovie, OmbiRoleAutoApproveTV, OmbiRoleAutoApproveMusic,
-	OmbiRolePowerUser, OmbiRoleRequestTV, OmbiRoleRequestMovie, OmbiRoleRequestMusic, OmbiRoleDisabled,
-	"ReceivesNewsletter", OmbiRoleManageOwnRequests, "EditCustomPage", "Request4KMovie", "AutoApprove4KMovie"}
 
 // preferenceAgents are the agents Ombi creates default preferences for:
 // every NotificationAgent except Email (0), Mobile (7) and Webhook (9).
@@ -22,68 +17,17 @@ var preferenceAgents = []int{1, 2, 3, 4, 5, 6, 8, 10, 11}
 // zeroAccessToken is what accesstoken answers when there is no user.
 const zeroAccessToken = "00000000000000000000000000000000"
 
-// notificationPref is one UserNotificationPreferences row.
-type NotificationPref struct {
-	ID      int
-	Agent   int
-	Enabled bool
-	Value   string
-}
-
-// identityState holds the saved notification preferences, keyed by user
-// name (lower case), in insertion order.
-type identityState struct {
-	Prefs map[string][]*NotificationPref
-}
-
-// newIdentityState loads notification_preferences.json.
-func newIdentityState(sd *seedSet) (identityState, error) {
-	var seed map[string]map[string]struct {
-		Value   string `json:"value"`
-		Enabled bool   `json:"enabled"`
-	}
-	if err := sd.decode("notification_preferences.json", &seed); err != nil {
-		return identityState{}, err
-	}
-	is := identityState{Prefs: map[string][]*NotificationPref{}}
-	names := make([]string, 0, len(seed))
-	for n := range seed {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	next := 0
-	for _, name := range names {
-		agents := make([]int, 0, len(seed[name]))
-		for agentKey := range seed[name] {
-			agent, err := strconv.Atoi(agentKey)
-			if err != nil {
-				return identityState{}, fmt.Errorf("decode notification preference of %s: agent %q is not a number", name, agentKey)
-			}
-			agents = append(agents, agent)
-		}
-		slices.Sort(agents)
-		for _, agent := range agents {
-			p := seed[name][strconv.Itoa(agent)]
-			next++
-			is.Prefs[strings.ToLower(name)] = append(is.Prefs[strings.ToLower(name)],
-				&NotificationPref{ID: next, Agent: agent, Enabled: p.Enabled, Value: p.Value})
-		}
-	}
-	sd.seenID("notificationPreference", next)
-	return is, nil
-}
-
 // preferencesFor is GetPreferences: the saved preferences of a user, then an
 // unsaved default (id 0, no value, disabled) for every other agent except
 // Email, Mobile and Webhook.
-func (st *store) preferencesFor(a *Account) []*state.UserNotificationPreferences {
+func (st *store) preferencesFor(a *db.Account) []*state.UserNotificationPreferences {
 	saved := st.Identity.Prefs[strings.ToLower(a.UserName)]
 	out := make([]*state.UserNotificationPreferences, 0, len(preferenceAgents))
 	for _, p := range saved {
-		out = append(out, &state.UserNotificationPreferences{ID: p.ID, UserID: a.ID, Agent: p.Agent, Enabled: p.Enabled, Value: NilIfEmpty(p.Value)})
+		out = append(out, &state.UserNotificationPreferences{ID: p.ID, UserID: a.ID, Agent: p.Agent, Enabled: p.Enabled, Value: db.NilIfEmpty(p.Value)})
 	}
 	for _, agent := range preferenceAgents {
-		if !slices.ContainsFunc(saved, func(p *NotificationPref) bool { return p.Agent == agent }) {
+		if !slices.ContainsFunc(saved, func(p *db.NotificationPref) bool { return p.Agent == agent }) {
 			out = append(out, &state.UserNotificationPreferences{UserID: a.ID, Agent: agent})
 		}
 	}
@@ -91,13 +35,13 @@ func (st *store) preferencesFor(a *Account) []*state.UserNotificationPreferences
 }
 
 // userViewModel projects an account as UserViewModel.
-func (st *store) userViewModel(a *Account) *state.UserViewModel {
+func (st *store) userViewModel(a *db.Account) *state.UserViewModel {
 	// The user's roles come first (enabled), then every other role.
-	claims := make([]state.ClaimCheckboxes, 0, len(AllOmbiRoles))
+	claims := make([]state.ClaimCheckboxes, 0, len(db.AllOmbiRoles))
 	for _, role := range a.Roles {
 		claims = append(claims, state.ClaimCheckboxes{Value: role, Enabled: true})
 	}
-	for _, role := range AllOmbiRoles {
+	for _, role := range db.AllOmbiRoles {
 		if !slices.Contains(a.Roles, role) {
 			claims = append(claims, state.ClaimCheckboxes{Value: role})
 		}
@@ -115,11 +59,11 @@ func (st *store) userViewModel(a *Account) *state.UserViewModel {
 		return &state.RequestQuotaCountModel{HasLimit: true, Limit: limit, Remaining: limit, NextRequest: st.Now().UTC()}
 	}
 	return &state.UserViewModel{
-		ID: a.ID, UserName: a.UserName, Alias: NilIfEmpty(a.Alias), Claims: claims,
-		EmailAddress: NilIfEmpty(a.Email), LastLoggedIn: a.LastLoggedIn,
-		Language: NilIfEmpty(a.Language), HasLoggedIn: a.LastLoggedIn != nil, UserType: a.UserType,
+		ID: a.ID, UserName: a.UserName, Alias: db.NilIfEmpty(a.Alias), Claims: claims,
+		EmailAddress: db.NilIfEmpty(a.Email), LastLoggedIn: a.LastLoggedIn,
+		Language: db.NilIfEmpty(a.Language), HasLoggedIn: a.LastLoggedIn != nil, UserType: a.UserType,
 		MovieRequestLimit: a.MovieRequestLimit, EpisodeRequestLimit: a.EpisodeRequestLimit,
-		MusicRequestLimit: a.MusicRequestLimit, StreamingCountry: NilIfEmpty(a.StreamingCountry),
+		MusicRequestLimit: a.MusicRequestLimit, StreamingCountry: db.NilIfEmpty(a.StreamingCountry),
 		MovieRequestQuota: quota(a.MovieRequestLimit), EpisodeRequestQuota: quota(a.EpisodeRequestLimit),
 		MusicRequestQuota:     quota(a.MusicRequestLimit),
 		UserQualityProfiles:   state.UserQualityProfiles{UserID: a.ID},
@@ -165,14 +109,14 @@ func (s *Server) identityUsers(w http.ResponseWriter, _ *http.Request) {
 }
 
 // sortedUsers returns the non-system accounts ordered by user name.
-func (st *store) sortedUsers() []*Account {
-	var list []*Account
+func (st *store) sortedUsers() []*db.Account {
+	var list []*db.Account
 	for _, a := range st.Users.Accounts {
 		if a.UserType != 0 {
 			list = append(list, a)
 		}
 	}
-	slices.SortFunc(list, func(x, y *Account) int { return strings.Compare(x.UserName, y.UserName) })
+	slices.SortFunc(list, func(x, y *db.Account) int { return strings.Compare(x.UserName, y.UserName) })
 	return list
 }
 
@@ -182,7 +126,7 @@ func (s *Server) identityDropdown(w http.ResponseWriter, _ *http.Request) {
 	s.store.Read(func(st *store) {
 		out = []*state.UserViewModelDropdown{}
 		for _, a := range st.sortedUsers() {
-			out = append(out, &state.UserViewModelDropdown{ID: a.ID, Username: a.UserName, Email: NilIfEmpty(a.Email)})
+			out = append(out, &state.UserViewModelDropdown{ID: a.ID, Username: a.UserName, Email: db.NilIfEmpty(a.Email)})
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -249,8 +193,8 @@ func (s *Server) identityCreate(w http.ResponseWriter, r *http.Request) {
 		case len(in.Password) < 8:
 			res = identityResult("Passwords must be at least 8 characters.")
 		default:
-			st.Users.Accounts = append(st.Users.Accounts, &Account{
-				ID: StableUUID("created:" + in.UserName + ":" + strconv.Itoa(st.NextID("user"))), UserName: in.UserName,
+			st.Users.Accounts = append(st.Users.Accounts, &db.Account{
+				ID: db.StableUUID("created:" + in.UserName + ":" + strconv.Itoa(st.NextID("user"))), UserName: in.UserName,
 				Email: in.EmailAddress, Alias: in.Alias, Password: in.Password, UserType: 1, Roles: in.roles(),
 				Language: in.Language, StreamingCountry: in.StreamingCountry, MovieRequestLimit: in.MovieRequestLimit,
 				EpisodeRequestLimit: in.EpisodeRequestLimit, MusicRequestLimit: in.MusicRequestLimit, Raw: map[string]any{},
@@ -331,11 +275,11 @@ func (s *Server) identityDelete(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// Only admins may delete an admin (CanModifyUser).
-		if slices.ContainsFunc(a.Roles, func(r string) bool { return strings.EqualFold(r, OmbiRoleAdmin) }) && !p.inRole(OmbiRoleAdmin) {
+		if slices.ContainsFunc(a.Roles, func(r string) bool { return strings.EqualFold(r, db.OmbiRoleAdmin) }) && !p.inRole(db.OmbiRoleAdmin) {
 			res = identityResult("You do not have the correct permissions to delete this user")
 			return
 		}
-		st.Users.Accounts = slices.DeleteFunc(st.Users.Accounts, func(x *Account) bool { return x == a })
+		st.Users.Accounts = slices.DeleteFunc(st.Users.Accounts, func(x *db.Account) bool { return x == a })
 		res = identityResult()
 	})
 	writeJSON(w, http.StatusOK, res)
@@ -343,8 +287,8 @@ func (s *Server) identityDelete(w http.ResponseWriter, r *http.Request) {
 
 // identityClaims answers GET Identity/claims: every role, not enabled.
 func (s *Server) identityClaims(w http.ResponseWriter, _ *http.Request) {
-	out := make([]state.ClaimCheckboxes, 0, len(AllOmbiRoles))
-	for _, role := range AllOmbiRoles {
+	out := make([]state.ClaimCheckboxes, 0, len(db.AllOmbiRoles))
+	for _, role := range db.AllOmbiRoles {
 		out = append(out, state.ClaimCheckboxes{Value: role})
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -446,18 +390,18 @@ func (s *Server) identitySetPreferences(w http.ResponseWriter, r *http.Request) 
 				return
 			}
 			if me == nil || (!strings.EqualFold(me.ID, a.ID) &&
-				!slices.Contains(me.Roles, OmbiRolePowerUser) && !slices.Contains(me.Roles, OmbiRoleAdmin)) {
+				!slices.Contains(me.Roles, db.OmbiRolePowerUser) && !slices.Contains(me.Roles, db.OmbiRoleAdmin)) {
 				status = http.StatusUnauthorized
 				return
 			}
 			key := strings.ToLower(a.UserName)
-			i := slices.IndexFunc(st.Identity.Prefs[key], func(x *NotificationPref) bool { return x.Agent == pref.Agent })
+			i := slices.IndexFunc(st.Identity.Prefs[key], func(x *db.NotificationPref) bool { return x.Agent == pref.Agent })
 			if i >= 0 {
 				st.Identity.Prefs[key][i].Value = pref.Value
 				continue
 			}
 			st.Identity.Prefs[key] = append(st.Identity.Prefs[key],
-				&NotificationPref{ID: st.NextID("notificationPreference"), Agent: pref.Agent, Value: pref.Value})
+				&db.NotificationPref{ID: st.NextID("notificationPreference"), Agent: pref.Agent, Value: pref.Value})
 		}
 	})
 	switch status {
@@ -508,14 +452,6 @@ func (s *Server) identityStreamingCountries(w http.ResponseWriter, r *http.Reque
 	writeJSON(w, http.StatusOK, out)
 }
 
-// byEmail finds an account by email, ignoring case (FindByEmailAsync).
-func (us *userState) ByEmail(email string) *Account {
-	if email == "" {
-		return nil
-	}
-	return findBy(us.Accounts, func(a *Account) bool { return strings.EqualFold(a.Email, email) })
-}
-
 // identityWizardUser is POST /api/v1/Identity/Wizard (anonymous): the
 // wizard's first account. Ombi refuses once a local user (or more than one
 // Plex user) exists, which the mock always has: SaveWizardResult
@@ -562,7 +498,7 @@ func (s *Server) identityResetPassword(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	email, _ := FieldFold(in, "email").(string)
+	email, _ := db.FieldFold(in, "email").(string)
 	var known bool
 	s.store.Read(func(st *store) { known = st.Users.ByEmail(email) != nil })
 	if !known {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // userID returns the account id of a user name.
@@ -51,19 +53,19 @@ func TestIdentityReads(t *testing.T) {
 		t.Fatalf("self = %v", self)
 	}
 	claims, _ := self["claims"].([]any)
-	if len(claims) != len(AllOmbiRoles) {
-		t.Fatalf("self has %d claims, want %d", len(claims), len(AllOmbiRoles))
+	if len(claims) != len(db.AllOmbiRoles) {
+		t.Fatalf("self has %d claims, want %d", len(claims), len(db.AllOmbiRoles))
 	}
 	first := claims[0].(map[string]any)
 	last := claims[len(claims)-1].(map[string]any)
-	if first["value"] != OmbiRoleRequestMovie || first["enabled"] != true || last["enabled"] != false {
+	if first["value"] != db.OmbiRoleRequestMovie || first["enabled"] != true || last["enabled"] != false {
 		t.Errorf("claims not ordered own roles first: %v", claims)
 	}
 
 	var users []map[string]any
 	do(t, s, call{method: "GET", path: "/api/v1/Identity/Users", header: actingAs("power")}).json(t, &users)
 	for i, u := range users {
-		if u["userName"] == SystemUserName {
+		if u["userName"] == db.SystemUserName {
 			t.Errorf("system user listed: %v", u)
 		}
 		if i > 0 && strings.Compare(users[i-1]["userName"].(string), u["userName"].(string)) > 0 {

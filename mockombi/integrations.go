@@ -6,37 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// integrationState holds what the external services (Sonarr, Radarr,
-// Lidarr, CouchPotato, Plex, Emby, Jellyfin) would answer, keyed by the
-// integrations.json structure.
-type integrationState struct {
-	data map[string]any
-}
-
-// newIntegrationState loads integrations.json.
-func newIntegrationState(sd *seedSet) (integrationState, error) {
-	data := map[string]any{}
-	if err := sd.decode("integrations.json", &data); err != nil {
-		return integrationState{}, err
-	}
-	return integrationState{data: data}, nil
-}
-
-// at walks the integration data by keys; nil when absent.
-func (is *integrationState) At(keys ...string) any {
-	var cur any = is.data
-	for _, k := range keys {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[k]
-	}
-	return cur
-}
 
 // routeTail returns the lower-case path segments after /api/v1/.
 func routeTail(r *http.Request) []string {
@@ -69,43 +41,6 @@ var arrLists = map[string]struct {
 	"lidarr/rootfolders":         {[]string{"lidarr", "rootFolders"}, "lidarr", lidarrRootFolder},
 	"lidarr/metadata":            {[]string{"lidarr", "metadata"}, "lidarr", lidarrMetadataProfile},
 	"couchpotato/profile":        {[]string{"couchpotato"}, "", nil},
-}
-
-// arrInstance finds the saved ARR instance whose API key a posted
-// settings body carries: the section name ("sonarr", "radarr",
-// "radarr4K", "lidarr"), or "" when none matches.
-func (ss *settingsState) ArrInstance(svc string, in map[string]any) string {
-	key, _ := FieldFold(in, "apiKey").(string)
-	if key == "" {
-		return ""
-	}
-	candidates := []string{svc}
-	if svc == "radarr" {
-		candidates = []string{"radarr", "radarr4K"}
-	}
-	for _, c := range candidates {
-		doc := ss.Doc(c)
-		if c == "radarr" || c == "radarr4K" {
-			doc, _ = ss.Doc("radarr")[c].(map[string]any)
-		}
-		if saved, _ := doc["apiKey"].(string); saved != "" && saved == key {
-			return c
-		}
-	}
-	return ""
-}
-
-// arrEnabled reads the enabled flag of an Arr settings section; radarr and
-// radarr4K live inside the combined radarr document.
-func (ss *settingsState) ArrEnabled(section string) bool {
-	switch section {
-	case "radarr", "radarr4K":
-		m, _ := ss.Doc("radarr")[section].(map[string]any)
-		b, _ := m["enabled"].(bool)
-		return b
-	default:
-		return ss.Flag(section, "enabled")
-	}
 }
 
 // integrationArrList answers the Sonarr/Radarr/Lidarr option lists and the
@@ -191,21 +126,11 @@ func (s *Server) integrationCouchPotatoAPIKey(w http.ResponseWriter, r *http.Req
 	out := &state.CouchPotatoApiKey{}
 	s.store.Read(func(st *store) {
 		cp := st.Settings.Doc("couchpotato")
-		if cp != nil && FieldFold(in, "username") == cp["username"] && FieldFold(in, "password") == cp["password"] {
+		if cp != nil && db.FieldFold(in, "username") == cp["username"] && db.FieldFold(in, "password") == cp["password"] {
 			out = &state.CouchPotatoApiKey{Success: true, APIKey: cp["apiKey"]}
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
-}
-
-// fieldFold reads a body field ignoring the key's case, as Newtonsoft binds.
-func FieldFold(m map[string]any, key string) any {
-	for k, v := range m {
-		if strings.EqualFold(k, key) {
-			return v
-		}
-	}
-	return nil
 }
 
 // integrationPlexServers answers GET Plex/servers: the saved servers as
@@ -281,7 +206,7 @@ func (s *Server) integrationPlexRevalidate(w http.ResponseWriter, _ *http.Reques
 func (st *store) savedServer(svc string, in map[string]any) map[string]any {
 	for _, srv := range st.Settings.Servers(svc) {
 		for _, k := range []string{"serverId", "apiKey"} {
-			if v := FieldFold(in, k); v != nil && v != "" && v == srv[k] {
+			if v := db.FieldFold(in, k); v != nil && v != "" && v == srv[k] {
 				return srv
 			}
 		}
@@ -369,10 +294,10 @@ func (st *store) testService(svc string, in map[string]any) any {
 		return true
 	case "whatsapp":
 		tw, _ := ss.Doc("notifications/twilio")["whatsAppSettings"].(map[string]any)
-		return tw != nil && FieldFold(in, "authToken") == tw["authToken"]
+		return tw != nil && db.FieldFold(in, "authToken") == tw["authToken"]
 	case "plex":
 		for _, srv := range ss.Servers("plex") {
-			if v := FieldFold(in, "plexAuthToken"); v != nil && v == srv["plexAuthToken"] {
+			if v := db.FieldFold(in, "plexAuthToken"); v != nil && v == srv["plexAuthToken"] {
 				return true
 			}
 		}
@@ -384,7 +309,7 @@ func (st *store) testService(svc string, in map[string]any) any {
 	}
 	sec := testerSecrets[svc]
 	saved := ss.Doc(sec.section)[sec.field]
-	ok := saved != nil && saved != "" && FieldFold(in, sec.field) == saved
+	ok := saved != nil && saved != "" && db.FieldFold(in, sec.field) == saved
 	if svc == "lidarr" {
 		res := testerResult{IsValid: ok}
 		if ok {
@@ -407,10 +332,10 @@ type testerResult struct {
 // testArr answers the sonarr/radarr testers with TesterResultModel.
 func (st *store) testArr(svc string, in map[string]any) testerResult {
 	var res testerResult
-	key, _ := FieldFold(in, "apiKey").(string)
+	key, _ := db.FieldFold(in, "apiKey").(string)
 	if svc == "sonarr" {
-		ip, _ := FieldFold(in, "ip").(string)
-		port, _ := JsonNumber(FieldFold(in, "port"))
+		ip, _ := db.FieldFold(in, "ip").(string)
+		port, _ := db.JsonNumber(db.FieldFold(in, "port"))
 		switch {
 		case key == "":
 			res.AdditionalInformation = "NullApiKey"
@@ -436,7 +361,7 @@ func (st *store) testArr(svc string, in map[string]any) testerResult {
 	if saved == nil || key == "" || saved["apiKey"] != key {
 		return res
 	}
-	sub, _ := FieldFold(in, "subDir").(string)
+	sub, _ := db.FieldFold(in, "subDir").(string)
 	urlBase, _ := saved["subDir"].(string)
 	res.IsValid = sub == urlBase
 	res.ExpectedSubDir = saved["subDir"]
@@ -491,7 +416,7 @@ func (s *Server) integrationPlexServersLogin(w http.ResponseWriter, r *http.Requ
 // plexServerByToken finds the saved Plex server a posted PlexServers body
 // authenticates as (its plexAuthToken); nil when none.
 func (st *store) plexServerByToken(in map[string]any) map[string]any {
-	tok, _ := FieldFold(in, "plexAuthToken").(string)
+	tok, _ := db.FieldFold(in, "plexAuthToken").(string)
 	for _, srv := range st.Settings.Servers("plex") {
 		if tok != "" && tok == srv["plexAuthToken"] {
 			return srv
@@ -541,7 +466,7 @@ func (s *Server) integrationPlexAddUser(w http.ResponseWriter, r *http.Request) 
 	known := false
 	s.store.Read(func(st *store) {
 		for _, srv := range st.Settings.Servers("plex") {
-			if v := FieldFold(in, "machineIdentifier"); v != nil && v == srv["machineIdentifier"] {
+			if v := db.FieldFold(in, "machineIdentifier"); v != nil && v == srv["machineIdentifier"] {
 				known = true
 			}
 		}
@@ -622,7 +547,7 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 		if len(st.Settings.Servers(svc)) > 0 {
 			return
 		}
-		servers, _ := FieldFold(in, "servers").([]any)
+		servers, _ := db.FieldFold(in, "servers").([]any)
 		first, _ := func() (map[string]any, bool) {
 			if len(servers) == 0 {
 				return nil, false
@@ -634,7 +559,7 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 			noServer = true // Servers.FirstOrDefault() is null and is dereferenced
 			return
 		}
-		if key, _ := FieldFold(first, "apiKey").(string); key == "" {
+		if key, _ := db.FieldFold(first, "apiKey").(string); key == "" {
 			return
 		}
 		users, _ := st.Integrations.At(svc + "Users").([]any)

@@ -8,51 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// newLibraryState loads library.json, anchoring day offsets at load time.
-func newLibraryState(sd *seedSet) (state.Library, error) {
-	var seed struct {
-		RecentMovies []map[string]any   `json:"recentMovies"`
-		RecentTV     []map[string]any   `json:"recentTv"`
-		Calendar     []map[string]any   `json:"calendar"`
-		Backgrounds  []state.Background `json:"backgrounds"`
-	}
-	if err := sd.decode("library.json", &seed); err != nil {
-		return state.Library{}, err
-	}
-	day := sd.now().UTC().Truncate(24 * time.Hour)
-	items := func(raws []map[string]any) ([]state.LibraryItem, error) {
-		out := make([]state.LibraryItem, 0, len(raws))
-		for _, raw := range raws {
-			off, ok := JsonNumber(raw["offsetDays"])
-			if !ok {
-				return nil, fmt.Errorf("decode library item %v: offsetDays missing", raw["title"])
-			}
-			out = append(out, state.LibraryItem{Raw: raw, OffsetDays: off, When: day.AddDate(0, 0, off).Add(20 * time.Hour)})
-		}
-		return out, nil
-	}
-	var ls state.Library
-	var err error
-	if ls.RecentMovies, err = items(seed.RecentMovies); err != nil {
-		return state.Library{}, err
-	}
-	if ls.RecentTV, err = items(seed.RecentTV); err != nil {
-		return state.Library{}, err
-	}
-	if ls.Calendar, err = items(seed.Calendar); err != nil {
-		return state.Library{}, err
-	}
-	ls.Backgrounds = seed.Backgrounds
-	return ls, nil
-}
 
 // recentJSON projects a RecentlyAdded model: the seed record without its
 // offset, with the time it was added.
 func recentJSON(it state.LibraryItem) *state.RecentlyAdded {
-	return &state.RecentlyAdded{AddedAt: it.When, Extra: UndocumentedFields(it.Raw, "offsetDays", "addedAt")}
+	return &state.RecentlyAdded{AddedAt: it.When, Extra: db.UndocumentedFields(it.Raw, "offsetDays", "addedAt")}
 }
 
 // libraryRecentMovies answers GET RecentlyAdded/movies (the last 7 days).
@@ -114,19 +77,19 @@ func (s *Server) libraryCalendar(w http.ResponseWriter, _ *http.Request) {
 			if d := it.When.Sub(now); d > 90*24*time.Hour || d < -90*24*time.Hour {
 				continue
 			}
-			typ, _ := JsonNumber(it.Raw["type"])
+			typ, _ := db.JsonNumber(it.Raw["type"])
 			status, _ := it.Raw["status"].(string)
 			bg, ok := calendarColours[status]
 			if !ok {
 				bg = "gray"
 			}
 			border := map[int]string{voteMediaTV: "#ff0000", voteMediaMovie: "#0d5a3e", voteMediaAlbum: "#797979"}[typ]
-			pid, _ := JsonNumber(it.Raw["providerId"])
+			pid, _ := db.JsonNumber(it.Raw["providerId"])
 			out = append(out, &state.CalendarViewModel{
 				Title: it.Raw["title"], Start: it.When, BackgroundColor: bg, Type: typ, BorderColor: border,
 				ExtraParams: []state.CalendarExtraParams{{ProviderID: pid, Overview: it.Raw["overview"], Type: typ,
 					ReleaseDate: it.When, RequestStatus: calendarStatus[status]}},
-				Extra: UndocumentedFields(it.Raw, "title", "offsetDays", "type", "status", "providerId", "overview"),
+				Extra: db.UndocumentedFields(it.Raw, "title", "offsetDays", "type", "status", "providerId", "overview"),
 			})
 		}
 	})

@@ -4,11 +4,12 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // callerAccount is the account of the caller's principal, nil when none.
-func (st *store) callerAccount(p *principal) *Account {
+func (st *store) callerAccount(p *principal) *db.Account {
 	if p == nil {
 		return nil
 	}
@@ -36,7 +37,7 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	token, _ := FieldFold(in, field).(string)
+	token, _ := db.FieldFold(in, field).(string)
 	if token == "" {
 		writeProblem(w, http.StatusBadRequest)
 		return
@@ -111,7 +112,7 @@ func (s *Server) mobileRemovePlayers(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	id, _ := FieldFold(in, "userId").(string)
+	id, _ := db.FieldFold(in, "userId").(string)
 	ok := false
 	s.store.Write(func(st *store) {
 		if st.Users.ByID(id) == nil {

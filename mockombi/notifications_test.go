@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 func TestNotificationsMassEmail(t *testing.T) {
@@ -34,7 +36,7 @@ func TestNotificationsMassEmail(t *testing.T) {
 			t.Fatalf("%s: body %s, want true", tc.name, res.body)
 		}
 		var n int
-		var last SentEmail
+		var last db.SentEmail
 		s.store.Read(func(st *store) {
 			n = len(st.Notifications.Sent)
 			if n > 0 {

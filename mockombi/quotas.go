@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -11,7 +12,7 @@ import (
 func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 	now := st.Now().UTC()
 	none := &state.RequestQuotaCountModel{NextRequest: now}
-	if p == nil || p.inRole(OmbiRoleAdmin) {
+	if p == nil || p.inRole(db.OmbiRoleAdmin) {
 		return none
 	}
 	acc := st.Users.ByID(p.id)
@@ -20,9 +21,9 @@ func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 	}
 	limit, key := 0, ""
 	switch typ {
-	case RequestTypeMovie:
+	case db.RequestTypeMovie:
 		limit, key = acc.MovieRequestLimit, "movieRequestLimitType"
-	case RequestTypeTV:
+	case db.RequestTypeTV:
 		limit, key = acc.EpisodeRequestLimit, "episodeRequestLimitType"
 	default:
 		limit, key = acc.MusicRequestLimit, "musicRequestLimitType"
@@ -41,7 +42,7 @@ func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 	}
 	since := now.Add(-period)
 	used, oldest := 0, time.Time{}
-	count := func(b *ReqBase, n int) {
+	count := func(b *db.ReqBase, n int) {
 		if b.RequestedUserID != acc.ID || b.RequestedDate.Before(since) {
 			return
 		}
@@ -51,11 +52,11 @@ func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 		}
 	}
 	switch typ {
-	case RequestTypeMovie:
+	case db.RequestTypeMovie:
 		for _, m := range st.Requests.Movies {
 			count(&m.ReqBase, 1)
 		}
-	case RequestTypeTV:
+	case db.RequestTypeTV:
 		for _, c := range st.Requests.Children {
 			count(&c.ReqBase, c.EpisodeCount())
 		}
@@ -80,17 +81,17 @@ func (s *Server) writeQuota(w http.ResponseWriter, r *http.Request, typ int) {
 
 // requestMovieRemaining is GET /api/v1/Request/movie/remaining.
 func (s *Server) requestMovieRemaining(w http.ResponseWriter, r *http.Request) {
-	s.writeQuota(w, r, RequestTypeMovie)
+	s.writeQuota(w, r, db.RequestTypeMovie)
 }
 
 // requestTVRemaining is GET /api/v1/Request/tv/remaining.
 func (s *Server) requestTVRemaining(w http.ResponseWriter, r *http.Request) {
-	s.writeQuota(w, r, RequestTypeTV)
+	s.writeQuota(w, r, db.RequestTypeTV)
 }
 
 // requestAlbumRemaining is GET /api/v1/request/music/remaining.
 func (s *Server) requestAlbumRemaining(w http.ResponseWriter, r *http.Request) {
-	s.writeQuota(w, r, RequestTypeAlbum)
+	s.writeQuota(w, r, db.RequestTypeAlbum)
 }
 
 // quotaLeft reports whether the requesting user can place n more of typ.

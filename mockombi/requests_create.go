@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -18,7 +19,7 @@ func (st *store) requester(p *principal, onBehalf string, overrides bool, typ in
 	deny := func(code, msg string) *state.RequestEngineResult {
 		res := engineFail("", msg)
 		res.Message = &msg
-		if typ == RequestTypeTV {
+		if typ == db.RequestTypeTV {
 			res.ErrorCode = &code
 		}
 		return res
@@ -35,7 +36,7 @@ func (st *store) requester(p *principal, onBehalf string, overrides bool, typ in
 	if acc := st.Users.ByID(p.id); acc != nil {
 		return acc.ID, nil
 	}
-	return st.Users.ByName(SystemUserName).ID, nil
+	return st.Users.ByName(db.SystemUserName).ID, nil
 }
 
 // accountInRole reports whether the caller's stored account holds one of
@@ -60,30 +61,30 @@ func (st *store) accountInRole(p *principal, roles ...string) bool {
 
 // canRequest reports the role check of a request type.
 func canRequest(p *principal, typ int) bool {
-	if p.inRole(OmbiRoleAdmin) {
+	if p.inRole(db.OmbiRoleAdmin) {
 		return true
 	}
 	switch typ {
-	case RequestTypeMovie:
-		return p.inRole(OmbiRoleRequestMovie) || p.inRole(OmbiRoleAutoApproveMovie)
-	case RequestTypeTV:
-		return p.inRole(OmbiRoleRequestTV) || p.inRole(OmbiRoleAutoApproveTV)
+	case db.RequestTypeMovie:
+		return p.inRole(db.OmbiRoleRequestMovie) || p.inRole(db.OmbiRoleAutoApproveMovie)
+	case db.RequestTypeTV:
+		return p.inRole(db.OmbiRoleRequestTV) || p.inRole(db.OmbiRoleAutoApproveTV)
 	}
-	return p.inRole(OmbiRoleRequestMusic) || p.inRole(OmbiRoleAutoApproveMusic)
+	return p.inRole(db.OmbiRoleRequestMusic) || p.inRole(db.OmbiRoleAutoApproveMusic)
 }
 
 // autoApproves reports whether requests of typ by p are approved at once.
 func autoApproves(p *principal, typ int) bool {
-	if p.inRole(OmbiRoleAdmin) {
+	if p.inRole(db.OmbiRoleAdmin) {
 		return true
 	}
 	switch typ {
-	case RequestTypeMovie:
-		return p.inRole(OmbiRoleAutoApproveMovie)
-	case RequestTypeTV:
-		return p.inRole(OmbiRoleAutoApproveTV)
+	case db.RequestTypeMovie:
+		return p.inRole(db.OmbiRoleAutoApproveMovie)
+	case db.RequestTypeTV:
+		return p.inRole(db.OmbiRoleAutoApproveTV)
 	}
-	return p.inRole(OmbiRoleAutoApproveMusic)
+	return p.inRole(db.OmbiRoleAutoApproveMusic)
 }
 
 // alias is the ApiAlias header value, honoured with an API key only.
@@ -121,11 +122,11 @@ func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineR
 	if mv == nil {
 		return tryAgain("There was an issue adding this movie!")
 	}
-	userID, fail := st.requester(p, in.RequestOnBehalf, in.RootFolderOverride != nil || in.QualityPathOverride != nil, RequestTypeMovie)
+	userID, fail := st.requester(p, in.RequestOnBehalf, in.RootFolderOverride != nil || in.QualityPathOverride != nil, db.RequestTypeMovie)
 	if fail != nil {
 		return fail
 	}
-	if !canRequest(p, RequestTypeMovie) {
+	if !canRequest(p, db.RequestTypeMovie) {
 		return engineFail(errNoPermissionsMovie, "You do not have permissions to Request a Movie")
 	}
 	full := fmt.Sprintf("%s (%d)", mv.Title, mv.Year())
@@ -143,18 +144,18 @@ func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineR
 			return engineFail(errAlreadyRequested, fmt.Sprintf("%q has already been requested", mv.Title))
 		}
 	}
-	if !st.quotaLeft(userID, RequestTypeMovie, 1) {
+	if !st.quotaLeft(userID, db.RequestTypeMovie, 1) {
 		return engineFail(errMovieQuotaExceeded, "You have exceeded your Movie request quota!")
 	}
-	approve := autoApproves(p, RequestTypeMovie)
+	approve := autoApproves(p, db.RequestTypeMovie)
 	m := existing
 	if m == nil {
 		lang := in.LanguageCode
 		if lang == "" {
 			lang = "en"
 		}
-		m = &MovieRequest{
-			ReqBase: ReqBase{ID: st.NextID("movieRequest"), Title: mv.Title, RequestedUserID: userID,
+		m = &db.MovieRequest{
+			ReqBase: db.ReqBase{ID: st.NextID("movieRequest"), Title: mv.Title, RequestedUserID: userID,
 				RequestedByAlias: alias(p), Extra: map[string]any{"requestedFrom": map[string]any{"client": "api", "version": "4.59.3"}}},
 			TheMovieDbID: mv.TheMovieDbID, ImdbID: mv.ImdbID, Overview: mv.Overview, PosterPath: mv.PosterPath,
 			Background: mv.BackdropPath, DigitalReleaseDate: mv.DigitalReleaseDate, Status: mv.Status, LangCode: lang,
@@ -251,10 +252,10 @@ func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 // already requested, and stores a child (plus the parent on first request).
 // Rule failures carry no errorCode on the TV path, as upstream drops it.
 // v1 is the TVDB route, with the engine differences requestTVCreateV1 lists.
-func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *state.RequestEngineResult {
+func (st *store) createTV(p *principal, in tvCreate, sh *db.CatalogShow, v1 bool) *state.RequestEngineResult {
 	overrides := in.RootFolderOverride != nil || in.QualityPathOverride != nil || in.LanguageProfile != nil
 	if v1 {
-		if in.RequestOnBehalf != "" && !st.accountInRole(p, OmbiRolePowerUser, OmbiRoleAdmin) {
+		if in.RequestOnBehalf != "" && !st.accountInRole(p, db.OmbiRolePowerUser, db.OmbiRoleAdmin) {
 			const msg = "You do not have the correct permissions to request on behalf of users!"
 			res := engineFail("", msg)
 			res.Message = ref(msg)
@@ -262,7 +263,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 		}
 		overrides = false
 	}
-	userID, fail := st.requester(p, in.RequestOnBehalf, overrides, RequestTypeTV)
+	userID, fail := st.requester(p, in.RequestOnBehalf, overrides, db.RequestTypeTV)
 	if fail != nil {
 		return fail
 	}
@@ -270,13 +271,13 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 		panic(msgNullReference) // the show builder dereferences TMDB's empty answer
 	}
 	want := map[int][]int{}
-	var regular []CatalogSeason
+	var regular []db.CatalogSeason
 	for _, s := range sh.Seasons {
 		if s.SeasonNumber > 0 {
 			regular = append(regular, s)
 		}
 	}
-	addSeason := func(s CatalogSeason) {
+	addSeason := func(s db.CatalogSeason) {
 		for _, e := range s.Episodes {
 			want[s.SeasonNumber] = append(want[s.SeasonNumber], e.EpisodeNumber)
 		}
@@ -299,17 +300,17 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 			}
 		}
 	}
-	if !canRequest(p, RequestTypeTV) {
+	if !canRequest(p, db.RequestTypeTV) {
 		return engineFail("", "You do not have permissions to Request a TV Show")
 	}
 	parent := st.Requests.ParentByTMDB(sh.TheMovieDbID)
-	drop := func(children []*ChildRequest) int {
+	drop := func(children []*db.ChildRequest) int {
 		left := 0
 		for sn, eps := range want {
 			want[sn] = slices.DeleteFunc(eps, func(e int) bool {
 				for _, c := range children {
 					for _, s := range c.SeasonRequests {
-						if s.SeasonNumber == sn && slices.ContainsFunc(s.Episodes, func(x *EpisodeRequest) bool { return x.EpisodeNumber == e }) {
+						if s.SeasonNumber == sn && slices.ContainsFunc(s.Episodes, func(x *db.EpisodeRequest) bool { return x.EpisodeNumber == e }) {
 							return true
 						}
 					}
@@ -320,7 +321,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 		}
 		return left
 	}
-	var kids []*ChildRequest
+	var kids []*db.ChildRequest
 	if parent != nil {
 		kids = st.Requests.ChildrenOf(parent.ID)
 	}
@@ -338,14 +339,14 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 			return engineFail(errAlreadyRequested, "This has already been requested")
 		}
 	}
-	if !st.quotaLeft(userID, RequestTypeTV, total) {
+	if !st.quotaLeft(userID, db.RequestTypeTV, total) {
 		return engineFail("", "You have exceeded your Episode request quota!")
 	}
 	now := st.Now().UTC()
-	approve := autoApproves(p, RequestTypeTV)
+	approve := autoApproves(p, db.RequestTypeTV)
 	switch {
 	case parent == nil:
-		parent = &TvParent{ID: st.NextID("tvParent"), TvDbID: sh.TvDbID, ExternalProviderID: sh.TheMovieDbID, ImdbID: sh.ImdbID,
+		parent = &db.TvParent{ID: st.NextID("tvParent"), TvDbID: sh.TvDbID, ExternalProviderID: sh.TheMovieDbID, ImdbID: sh.ImdbID,
 			Overview: sh.Overview, Title: sh.Title, PosterPath: sh.PosterPath, Background: sh.BackdropPath, Status: sh.Status,
 			TotalSeasons: len(regular), Extra: map[string]any{"addedToSonarr": nil}}
 		if !v1 {
@@ -366,7 +367,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 			parent.RootFolder = &rf
 		}
 	}
-	c := &ChildRequest{ReqBase: ReqBase{ID: st.NextID("tvChild"), Title: sh.Title, RequestedDate: now, RequestedUserID: userID,
+	c := &db.ChildRequest{ReqBase: db.ReqBase{ID: st.NextID("tvChild"), Title: sh.Title, RequestedDate: now, RequestedUserID: userID,
 		RequestedByAlias: alias(p), Approved: approve}, ParentRequestID: parent.ID, ReleaseYear: parent.ReleaseDate}
 	if approve {
 		c.MarkedAsApproved = now
@@ -377,7 +378,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 			continue
 		}
 		slices.Sort(eps)
-		sr := &SeasonRequest{ID: st.NextID("season"), SeasonNumber: sn, ChildRequestID: c.ID}
+		sr := &db.SeasonRequest{ID: st.NextID("season"), SeasonNumber: sn, ChildRequestID: c.ID}
 		for _, cs := range sh.Seasons {
 			if cs.SeasonNumber == sn {
 				sr.Overview = cs.Overview
@@ -386,7 +387,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *CatalogShow, v1 bool) *
 		for _, en := range eps {
 			ce := sh.Episode(sn, en)
 			air, _ := time.Parse(time.RFC3339, ce.AirDate)
-			sr.Episodes = append(sr.Episodes, &EpisodeRequest{ID: st.NextID("episode"), EpisodeNumber: en, Title: ce.Title,
+			sr.Episodes = append(sr.Episodes, &db.EpisodeRequest{ID: st.NextID("episode"), EpisodeNumber: en, Title: ce.Title,
 				AirDate: air, URL: ce.URL, Requested: true, Approved: approve, SeasonID: sr.ID})
 		}
 		c.SeasonRequests = append(c.SeasonRequests, sr)
@@ -412,21 +413,21 @@ func (s *Server) requestAlbumCreate(w http.ResponseWriter, r *http.Request) {
 			out = tryAgain("There was an issue adding this album!")
 			return
 		}
-		userID, _ := st.requester(p, "", false, RequestTypeAlbum)
+		userID, _ := st.requester(p, "", false, db.RequestTypeAlbum)
 		switch {
-		case !canRequest(p, RequestTypeAlbum):
+		case !canRequest(p, db.RequestTypeAlbum):
 			out = engineFail("", "You do not have permissions to Request an Album")
 			return
-		case !st.quotaLeft(userID, RequestTypeAlbum, 1):
+		case !st.quotaLeft(userID, db.RequestTypeAlbum, 1):
 			out = engineFail("", "You have exceeded your Album request quota!")
 			return
 		}
 		now := st.Now().UTC()
-		a := &AlbumRequest{ReqBase: ReqBase{ID: st.NextID("albumRequest"), Title: al.Title, RequestedDate: now,
+		a := &db.AlbumRequest{ReqBase: db.ReqBase{ID: st.NextID("albumRequest"), Title: al.Title, RequestedDate: now,
 			RequestedUserID: userID, RequestedByAlias: alias(p)}, ForeignAlbumID: al.ForeignAlbumID,
 			ForeignArtistID: artist.ForeignArtistID, ArtistName: artist.ArtistName, Cover: al.Cover, Disk: al.Disk,
 			Rating: al.Rating, ReleaseDate: al.ReleaseDate}
-		if autoApproves(p, RequestTypeAlbum) {
+		if autoApproves(p, db.RequestTypeAlbum) {
 			a.Approved, a.MarkedAsApproved = true, now
 		}
 		st.Requests.Albums = append(st.Requests.Albums, a)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -14,7 +15,7 @@ func canManage(p *principal, owner string, exists bool) bool {
 	if p.isPrivileged() {
 		return true
 	}
-	return exists && p.inRole(OmbiRoleManageOwnRequests) && p.id == owner
+	return exists && p.inRole(db.OmbiRoleManageOwnRequests) && p.id == owner
 }
 
 // noPermissions is the engine result of a failed CheckCanManageRequest.
@@ -22,7 +23,7 @@ func noPermissions() *state.RequestEngineResult { return engineFail(errNoPermiss
 
 // removeRequest runs the shared delete flow of a request of a kind: the
 // caller must be able to manage it; remove deletes it.
-func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind MediaKind, remove func(st *store, id int)) {
+func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind db.MediaKind, remove func(st *store, id int)) {
 	id, ok := intParam(w, r, "requestId")
 	if !ok {
 		return
@@ -52,26 +53,26 @@ func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind Medi
 
 // requestMovieDelete is DELETE /api/v1/Request/movie/{requestId}.
 func (s *Server) requestMovieDelete(w http.ResponseWriter, r *http.Request) {
-	s.removeRequest(w, r, MovieKind, func(st *store, id int) {
-		st.Requests.Movies = slices.DeleteFunc(st.Requests.Movies, func(m *MovieRequest) bool { return m.ID == id })
+	s.removeRequest(w, r, db.MovieKind, func(st *store, id int) {
+		st.Requests.Movies = slices.DeleteFunc(st.Requests.Movies, func(m *db.MovieRequest) bool { return m.ID == id })
 	})
 }
 
 // requestAlbumDelete is DELETE /api/v1/request/music/{requestId}.
 func (s *Server) requestAlbumDelete(w http.ResponseWriter, r *http.Request) {
-	s.removeRequest(w, r, AlbumKind, func(st *store, id int) {
-		st.Requests.Albums = slices.DeleteFunc(st.Requests.Albums, func(a *AlbumRequest) bool { return a.ID == id })
+	s.removeRequest(w, r, db.AlbumKind, func(st *store, id int) {
+		st.Requests.Albums = slices.DeleteFunc(st.Requests.Albums, func(a *db.AlbumRequest) bool { return a.ID == id })
 	})
 }
 
 // requestTVChildDelete is DELETE /api/v1/Request/tv/child/{requestId}; the
 // parent goes too when its last child is removed.
 func (s *Server) requestTVChildDelete(w http.ResponseWriter, r *http.Request) {
-	s.removeRequest(w, r, TvKind, func(st *store, id int) {
+	s.removeRequest(w, r, db.TvKind, func(st *store, id int) {
 		parent := st.Requests.ChildByID(id).ParentRequestID
-		st.Requests.Children = slices.DeleteFunc(st.Requests.Children, func(c *ChildRequest) bool { return c.ID == id })
+		st.Requests.Children = slices.DeleteFunc(st.Requests.Children, func(c *db.ChildRequest) bool { return c.ID == id })
 		if len(st.Requests.ChildrenOf(parent)) == 0 {
-			st.Requests.Tv = slices.DeleteFunc(st.Requests.Tv, func(p *TvParent) bool { return p.ID == parent })
+			st.Requests.Tv = slices.DeleteFunc(st.Requests.Tv, func(p *db.TvParent) bool { return p.ID == parent })
 		}
 	})
 }
@@ -96,8 +97,8 @@ func (s *Server) requestTVDelete(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		found = true
-		st.Requests.Tv = slices.DeleteFunc(st.Requests.Tv, func(p *TvParent) bool { return p.ID == id })
-		st.Requests.Children = slices.DeleteFunc(st.Requests.Children, func(c *ChildRequest) bool { return c.ParentRequestID == id })
+		st.Requests.Tv = slices.DeleteFunc(st.Requests.Tv, func(p *db.TvParent) bool { return p.ID == id })
+		st.Requests.Children = slices.DeleteFunc(st.Requests.Children, func(c *db.ChildRequest) bool { return c.ParentRequestID == id })
 	})
 	if !found {
 		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)

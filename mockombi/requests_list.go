@@ -8,21 +8,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // statusFilter returns the predicate of a v2 list status segment.
-func statusFilter(media, status string) (func(b *ReqBase, fourK fourKFlags) bool, bool) {
+func statusFilter(media, status string) (func(b *db.ReqBase, fourK fourKFlags) bool, bool) {
 	switch status {
 	case "":
-		return func(*ReqBase, fourKFlags) bool { return true }, true
+		return func(*db.ReqBase, fourKFlags) bool { return true }, true
 	case "pending":
-		return func(b *ReqBase, k fourKFlags) bool {
+		return func(b *db.ReqBase, k fourKFlags) bool {
 			return !b.RequestedDate.IsZero() && !b.Approved && !b.Available && !b.IsDenied() ||
 				k.has && !k.approved && !k.available && !k.denied
 		}, true
 	case "processing":
-		return func(b *ReqBase, k fourKFlags) bool {
+		return func(b *db.ReqBase, k fourKFlags) bool {
 			return !b.RequestedDate.IsZero() && b.Approved && !b.Available && !b.IsDenied() ||
 				k.has && k.approved && !k.available && !k.denied
 		}, true
@@ -30,16 +31,16 @@ func statusFilter(media, status string) (func(b *ReqBase, fourK fourKFlags) bool
 		if status == "availble" && media != "movie" {
 			return nil, false
 		}
-		return func(b *ReqBase, k fourKFlags) bool { return b.Available || k.available }, true
+		return func(b *db.ReqBase, k fourKFlags) bool { return b.Available || k.available }, true
 	case "denied":
-		return func(b *ReqBase, k fourKFlags) bool {
+		return func(b *db.ReqBase, k fourKFlags) bool {
 			return b.IsDenied() && !b.Available || k.has && k.denied && !k.available
 		}, true
 	case "unavailable":
 		if media == "album" {
 			return nil, false
 		}
-		return func(b *ReqBase, k fourKFlags) bool { return !b.Available && b.Approved }, true
+		return func(b *db.ReqBase, k fourKFlags) bool { return !b.Available && b.Approved }, true
 	}
 	return nil, false
 }
@@ -48,7 +49,7 @@ func statusFilter(media, status string) (func(b *ReqBase, fourK fourKFlags) bool
 type fourKFlags struct{ has, approved, available, denied bool }
 
 // fourK extracts a movie request's 4K flags.
-func fourK(m *MovieRequest) fourKFlags {
+func fourK(m *db.MovieRequest) fourKFlags {
 	return fourKFlags{has: m.Has4KRequest, approved: m.Approved4K, available: m.Available4K, denied: m.Denied4K != nil && *m.Denied4K}
 }
 
@@ -127,7 +128,7 @@ func writePageV2[T any](s *Server, w http.ResponseWriter, items []T, sortProp st
 }
 
 // v1Filter applies the v1 FilterType ints (status and availability).
-func v1Filter(b *ReqBase, status, availability int) bool {
+func v1Filter(b *db.ReqBase, status, availability int) bool {
 	switch status {
 	case 3: // Approved
 		if !b.Approved {
@@ -243,14 +244,14 @@ func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
 	var items []*state.TvRequests
 	// a parent is ordered by its first child's requestedDate and
 	// requestStatus; a parent with no children has neither
-	firstChild := map[*state.TvRequests]*ChildRequest{}
+	firstChild := map[*state.TvRequests]*db.ChildRequest{}
 	s.store.Read(func(st *store) {
 		for _, pr := range st.Requests.Tv {
 			kids := st.Requests.ChildrenOf(pr.ID)
 			if !st.parentVisibleTo(p, pr) {
 				continue
 			}
-			if !slices.ContainsFunc(kids, func(c *ChildRequest) bool { return v1Filter(&c.ReqBase, status, avail) }) && (status != 0 || avail != 0) {
+			if !slices.ContainsFunc(kids, func(c *db.ChildRequest) bool { return v1Filter(&c.ReqBase, status, avail) }) && (status != 0 || avail != 0) {
 				continue
 			}
 			v := st.parentView(pr, p, lite)
@@ -300,17 +301,17 @@ func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
 
 // requestMovieAll is GET /api/v1/Request/movie.
 func (s *Server) requestMovieAll(w http.ResponseWriter, r *http.Request) {
-	s.writeMovieRequests(w, r, func(*MovieRequest) bool { return true })
+	s.writeMovieRequests(w, r, func(*db.MovieRequest) bool { return true })
 }
 
 // requestMovieSearch is GET /api/v1/Request/movie/search/{searchTerm}.
 func (s *Server) requestMovieSearch(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	s.writeMovieRequests(w, r, func(m *MovieRequest) bool { return containsFold(m.Title, term) })
+	s.writeMovieRequests(w, r, func(m *db.MovieRequest) bool { return containsFold(m.Title, term) })
 }
 
 // writeMovieRequests answers MovieRequests[] filtered by keep.
-func (s *Server) writeMovieRequests(w http.ResponseWriter, r *http.Request, keep func(*MovieRequest) bool) {
+func (s *Server) writeMovieRequests(w http.ResponseWriter, r *http.Request, keep func(*db.MovieRequest) bool) {
 	out := []*state.MovieRequests{}
 	s.store.Read(func(st *store) {
 		for _, m := range st.Requests.Movies {
@@ -428,7 +429,7 @@ func (s *Server) requestTVChildren(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	out := []*state.ChildRequests{}
 	s.store.Read(func(st *store) {
-		visible := func(c *ChildRequest) bool { return st.visibleTo(p, c.RequestedUserID) }
+		visible := func(c *db.ChildRequest) bool { return st.visibleTo(p, c.RequestedUserID) }
 		for _, c := range st.Requests.ChildrenOf(id) {
 			if visible(c) {
 				out = append(out, st.childView(c, p, childViewOpts{Parent: true, Seasons: true, Loaded: visible}))
@@ -467,7 +468,7 @@ func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term
 func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Request) {
 	var rows []*state.RecentlyRequestedModel
 	s.store.Read(func(st *store) {
-		row := func(b *ReqBase, typ int) *state.RecentlyRequestedModel {
+		row := func(b *db.ReqBase, typ int) *state.RecentlyRequestedModel {
 			v := &state.RecentlyRequestedModel{RequestID: b.ID, Type: typ, UserID: b.RequestedUserID,
 				Available: b.Available, RequestDate: b.RequestedDate, Title: b.Title, Approved: b.Approved, Denied: b.IsDenied()}
 			if acc := st.Users.ByID(b.RequestedUserID); acc != nil {
@@ -489,7 +490,7 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 		}
 		for _, i := range newest(7, dates) {
 			m := st.Requests.Movies[i]
-			v := row(&m.ReqBase, RequestTypeMovie)
+			v := row(&m.ReqBase, db.RequestTypeMovie)
 			v.Overview, v.ReleaseDate, v.MediaID = ref(m.Overview), m.ReleaseDate, ref(strconv.Itoa(m.TheMovieDbID))
 			v.PosterPath, v.Background = ref(m.PosterPath), ref(m.Background)
 			rows = append(rows, v)
@@ -500,7 +501,7 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 		}
 		for _, i := range newest(7, dates) {
 			c := st.Requests.Children[i]
-			v := row(&c.ReqBase, RequestTypeTV)
+			v := row(&c.ReqBase, db.RequestTypeTV)
 			v.TvPartiallyAvailable, v.ReleaseDate = partlyAvailable(c), c.ReleaseYear
 			if pr := st.Requests.ParentByID(c.ParentRequestID); pr != nil {
 				v.Overview, v.MediaID = ref(pr.Overview), ref(strconv.Itoa(pr.ExternalProviderID))
@@ -514,7 +515,7 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 		}
 		for _, i := range newest(7, dates) {
 			a := st.Requests.Albums[i]
-			v := row(&a.ReqBase, RequestTypeAlbum)
+			v := row(&a.ReqBase, db.RequestTypeAlbum)
 			v.Overview, v.ReleaseDate, v.MediaID = ref(a.ArtistName), a.ReleaseDate, ref(a.ForeignAlbumID)
 			rows = append(rows, v)
 		}
@@ -534,7 +535,7 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 }
 
 // partlyAvailable reports some but not all episodes of a child available.
-func partlyAvailable(c *ChildRequest) bool {
+func partlyAvailable(c *db.ChildRequest) bool {
 	some, all := false, true
 	for _, s := range c.SeasonRequests {
 		for _, e := range s.Episodes {
@@ -548,7 +549,7 @@ func partlyAvailable(c *ChildRequest) bool {
 // requestCount is GET /api/v1/Request/count (anonymous).
 func (s *Server) requestCount(w http.ResponseWriter, r *http.Request) {
 	var pending, approved, available, denied int
-	tally := func(b *ReqBase) { // the buckets overlap, as upstream counts them
+	tally := func(b *db.ReqBase) { // the buckets overlap, as upstream counts them
 		if !b.Approved && !b.Available && !b.IsDenied() {
 			pending++
 		}
@@ -604,10 +605,10 @@ func (st *store) visibleTo(p *principal, owner string) bool {
 }
 
 // parentVisibleTo shows a TV parent when any of its children is visible.
-func (st *store) parentVisibleTo(p *principal, pr *TvParent) bool {
+func (st *store) parentVisibleTo(p *principal, pr *db.TvParent) bool {
 	kids := st.Requests.ChildrenOf(pr.ID)
 	if len(kids) == 0 {
 		return st.visibleTo(p, "")
 	}
-	return slices.ContainsFunc(kids, func(c *ChildRequest) bool { return st.visibleTo(p, c.RequestedUserID) })
+	return slices.ContainsFunc(kids, func(c *db.ChildRequest) bool { return st.visibleTo(p, c.RequestedUserID) })
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -32,7 +33,7 @@ func (s *Server) retryDelete(w http.ResponseWriter, r *http.Request) {
 	found := false
 	s.store.Write(func(st *store) {
 		n := len(st.Requests.Retry)
-		st.Requests.Retry = slices.DeleteFunc(st.Requests.Retry, func(q *RetryItem) bool { return q.ID == id })
+		st.Requests.Retry = slices.DeleteFunc(st.Requests.Retry, func(q *db.RetryItem) bool { return q.ID == id })
 		found = len(st.Requests.Retry) < n
 	})
 	if !found {

@@ -6,12 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // requestMovieUpdate is PUT /api/v1/Request/movie (full entity).
 func (s *Server) requestMovieUpdate(w http.ResponseWriter, r *http.Request) {
-	var in MovieRequest
+	var in db.MovieRequest
 	if !decodeBody(w, r, &in) {
 		return
 	}
@@ -35,7 +36,7 @@ func (s *Server) requestMovieUpdate(w http.ResponseWriter, r *http.Request) {
 
 // requestTVUpdate is PUT /api/v1/Request/tv (parent entity).
 func (s *Server) requestTVUpdate(w http.ResponseWriter, r *http.Request) {
-	var in TvParent
+	var in db.TvParent
 	if !decodeBody(w, r, &in) {
 		return
 	}
@@ -58,7 +59,7 @@ func (s *Server) requestTVUpdate(w http.ResponseWriter, r *http.Request) {
 
 // requestTVChildUpdate is PUT /api/v1/Request/tv/child.
 func (s *Server) requestTVChildUpdate(w http.ResponseWriter, r *http.Request) {
-	var in ChildRequest
+	var in db.ChildRequest
 	if !decodeBody(w, r, &in) {
 		return
 	}
@@ -80,17 +81,17 @@ func (s *Server) requestTVChildUpdate(w http.ResponseWriter, r *http.Request) {
 
 // requestTVRoot is PUT /api/v1/Request/tv/root/{requestId}/{rootFolderId}.
 func (s *Server) requestTVRoot(w http.ResponseWriter, r *http.Request) {
-	s.setParentInt(w, r, "rootFolderId", func(pr *TvParent, v int) { pr.RootFolder = &v })
+	s.setParentInt(w, r, "rootFolderId", func(pr *db.TvParent, v int) { pr.RootFolder = &v })
 }
 
 // requestTVQuality is PUT /api/v1/Request/tv/quality/{requestId}/{qualityId}.
 func (s *Server) requestTVQuality(w http.ResponseWriter, r *http.Request) {
-	s.setParentInt(w, r, "qualityId", func(pr *TvParent, v int) { pr.QualityOverride = &v })
+	s.setParentInt(w, r, "qualityId", func(pr *db.TvParent, v int) { pr.QualityOverride = &v })
 }
 
 // setParentInt sets one int field of a TV parent and answers true; a missing
 // parent dereferences null upstream (500).
-func (s *Server) setParentInt(w http.ResponseWriter, r *http.Request, param string, set func(*TvParent, int)) {
+func (s *Server) setParentInt(w http.ResponseWriter, r *http.Request, param string, set func(*db.TvParent, int)) {
 	id, ok := intParam(w, r, "requestId")
 	if !ok {
 		return
@@ -158,11 +159,11 @@ func (s *Server) requestsReprocess(w http.ResponseWriter, r *http.Request) {
 	typ := -1
 	switch strings.ToLower(r.PathValue("type")) {
 	case "tvshow", "0":
-		typ = RequestTypeTV
+		typ = db.RequestTypeTV
 	case "movie", "1":
-		typ = RequestTypeMovie
+		typ = db.RequestTypeMovie
 	case "album", "2":
-		typ = RequestTypeAlbum
+		typ = db.RequestTypeAlbum
 	}
 	id, idErr := strconv.Atoi(r.PathValue("requestId"))
 	_, boolErr := strconv.ParseBool(strings.ToLower(r.PathValue("is4K"))) // upstream resends either version without checking it exists
@@ -170,16 +171,16 @@ func (s *Server) requestsReprocess(w http.ResponseWriter, r *http.Request) {
 		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"type": {"The value '" + r.PathValue("type") + "' is not valid."}})
 		return
 	}
-	if typ == RequestTypeAlbum {
+	if typ == db.RequestTypeAlbum {
 		writeProblem(w, http.StatusBadRequest)
 		return
 	}
 	var out *state.RequestEngineResult
 	s.store.Read(func(st *store) {
-		switch _, found := st.Requests.RequestOf(MediaKind(typ), id); {
+		switch _, found := st.Requests.RequestOf(db.MediaKind(typ), id); {
 		case found:
 			out = engineOK("", 0)
-		case typ == RequestTypeTV: // the id is a TV child request's
+		case typ == db.RequestTypeTV: // the id is a TV child request's
 			out = engineFail(errRequestDoesNotExist, "Request does not exist")
 		default:
 			out = engineFail("", "Request does not exist")
@@ -194,15 +195,15 @@ func (s *Server) requestSubscribe(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	typ := RequestTypeMovie
+	typ := db.RequestTypeMovie
 	if segmentAfter(r, "request") == "tv" {
-		typ = RequestTypeTV
+		typ = db.RequestTypeTV
 	}
 	on := !strings.Contains(strings.ToLower(r.URL.Path), "/unsubscribe/")
 	p := principalOf(r)
 	s.store.Write(func(st *store) {
-		sub := Subscription{UserID: p.id, RequestType: typ, RequestID: id}
-		st.Requests.Subs = slices.DeleteFunc(st.Requests.Subs, func(x Subscription) bool { return x == sub })
+		sub := db.Subscription{UserID: p.id, RequestType: typ, RequestID: id}
+		st.Requests.Subs = slices.DeleteFunc(st.Requests.Subs, func(x db.Subscription) bool { return x == sub })
 		if on {
 			st.Requests.Subs = append(st.Requests.Subs, sub)
 		}

@@ -2,10 +2,12 @@ package mockombi
 
 import (
 	"cmp"
-	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // searchMovie is GET /api/v1/Search/movie/{searchTerm}.
@@ -152,8 +154,8 @@ func (s *Server) writeSimilar(w http.ResponseWriter, r *http.Request, id int) {
 }
 
 // movieList returns the catalogue movies of a named list, most popular first.
-func (st *store) movieList(name string) []*CatalogMovie {
-	var out []*CatalogMovie
+func (st *store) movieList(name string) []*db.CatalogMovie {
+	var out []*db.CatalogMovie
 	switch name {
 	case "requested":
 		for _, rq := range st.Requests.Movies {
@@ -170,7 +172,7 @@ func (st *store) movieList(name string) []*CatalogMovie {
 			out = append(out, m)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
+	slices.SortStableFunc(out, func(a, b *db.CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
 	return out
 }
 
@@ -222,7 +224,7 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
-		var hits []*CatalogMovie
+		var hits []*db.CatalogMovie
 		for _, m := range st.Search.Movies {
 			y := m.Year()
 			if in.ReleaseYear != nil && y != *in.ReleaseYear {
@@ -242,7 +244,7 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 			}
 			hits = append(hits, m)
 		}
-		slices.SortStableFunc(hits, func(a, b *CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
+		slices.SortStableFunc(hits, func(a, b *db.CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
 		for _, m := range window(hits, pos, take) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -274,13 +276,13 @@ func (s *Server) searchMovieDetails(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeMovieFull(w, r, func(st *store) (*CatalogMovie, bool) { return st.Search.Movie(id), true })
+	s.writeMovieFull(w, r, func(st *store) (*db.CatalogMovie, bool) { return st.Search.Movie(id), true })
 }
 
 // searchMovieByIMDb is GET /api/v2/Search/movie/imdb/{imdbid}.
 func (s *Server) searchMovieByIMDb(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("imdbid")
-	s.writeMovieFull(w, r, func(st *store) (*CatalogMovie, bool) { return st.Search.MovieByIMDb(id), true })
+	s.writeMovieFull(w, r, func(st *store) (*db.CatalogMovie, bool) { return st.Search.MovieByIMDb(id), true })
 }
 
 // searchMovieByRequest is GET /api/v2/Search/movie/request/{requestId}; an
@@ -290,7 +292,7 @@ func (s *Server) searchMovieByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeMovieFull(w, r, func(st *store) (*CatalogMovie, bool) {
+	s.writeMovieFull(w, r, func(st *store) (*db.CatalogMovie, bool) {
 		rq := st.Requests.MovieByID(id)
 		if rq == nil {
 			return nil, false
@@ -302,11 +304,11 @@ func (s *Server) searchMovieByRequest(w http.ResponseWriter, r *http.Request) {
 // writeMovieFull answers MovieFullInfoViewModel for the movie find returns.
 // find reports false when upstream would throw (500); an unknown TMDB id gives
 // the empty view Ombi builds from TMDB's not-found body.
-func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*CatalogMovie, bool)) {
+func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*db.CatalogMovie, bool)) {
 	var out *state.MovieFullInfoViewModel
 	found := true
 	s.store.Read(func(st *store) {
-		var m *CatalogMovie
+		var m *db.CatalogMovie
 		m, found = find(st)
 		if m != nil {
 			out = st.movieFullView(m, principalOf(r))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -81,7 +82,7 @@ func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
 			for _, m := range st.Search.Movies {
 				if containsFold(m.Title, term) {
 					hits = append(hits, hit{m.Popularity, &state.MultiSearchResult{ID: strconv.Itoa(m.TheMovieDbID), MediaType: "movie",
-						Title: fmt.Sprintf("%s (%d)", m.Title, m.Year()), Poster: NilIfEmpty(m.PosterPath), Overview: ref(m.Overview)}})
+						Title: fmt.Sprintf("%s (%d)", m.Title, m.Year()), Poster: db.NilIfEmpty(m.PosterPath), Overview: ref(m.Overview)}})
 				}
 			}
 		}
@@ -90,7 +91,7 @@ func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
 				if containsFold(sh.Title, term) {
 					// TMDB multi results carry no release_date for TV, so no year is appended
 					hits = append(hits, hit{sh.AverageVote() * 10, &state.MultiSearchResult{ID: strconv.Itoa(sh.TheMovieDbID), MediaType: "tv",
-						Title: sh.Title, Poster: NilIfEmpty(sh.PosterPath), Overview: ref(sh.Overview)}})
+						Title: sh.Title, Poster: db.NilIfEmpty(sh.PosterPath), Overview: ref(sh.Overview)}})
 				}
 			}
 		}

@@ -1,10 +1,11 @@
 package mockombi
 
 import (
-	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"maps"
 	"net/http"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // rottenTomatoesFailure is the 500 Ombi gives now that the Rotten Tomatoes API is gone.

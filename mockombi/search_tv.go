@@ -5,11 +5,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // showList returns the catalogue shows of a named list.
-func (st *store) showList(name string) []*CatalogShow {
-	var out []*CatalogShow
+func (st *store) showList(name string) []*db.CatalogShow {
+	var out []*db.CatalogShow
 	if name == "requested" {
 		for _, pr := range st.Requests.Tv {
 			if sh := st.Search.ShowByTMDB(pr.ExternalProviderID); sh != nil {

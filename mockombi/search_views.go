@@ -2,10 +2,12 @@ package mockombi
 
 import (
 	"fmt"
-	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"maps"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // tmdbImage is a full TMDB image URL, or nil.
@@ -28,17 +30,17 @@ func searchViewBase(id int, typ int) map[string]any {
 
 // movieBase is the SearchViewModel of a movie result: its TMDB id as a
 // string, no other id.
-func movieBase(m *CatalogMovie) state.SearchViewModel {
-	return state.SearchViewModel{TheMovieDbID: ref(strconv.Itoa(m.TheMovieDbID)), Type: RequestTypeMovie}
+func movieBase(m *db.CatalogMovie) state.SearchViewModel {
+	return state.SearchViewModel{TheMovieDbID: ref(strconv.Itoa(m.TheMovieDbID)), Type: db.RequestTypeMovie}
 }
 
 // movieView is SearchMovieViewModel; lists leave imdbId out as TMDB list
 // results do, details (full) fill it.
-func (st *store) movieView(m *CatalogMovie, p *principal, full bool) *state.SearchMovieViewModel {
+func (st *store) movieView(m *db.CatalogMovie, p *principal, full bool) *state.SearchMovieViewModel {
 	v := &state.SearchMovieViewModel{
-		SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Adult: m.Adult, BackdropPath: NilIfEmpty(m.BackdropPath),
+		SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Adult: m.Adult, BackdropPath: db.NilIfEmpty(m.BackdropPath),
 		DigitalReleaseDate: m.DigitalReleaseDate, GenreIDs: m.GenreIDs, OriginalLanguage: m.OriginalLanguage,
-		OriginalTitle: m.OriginalTitle, Overview: m.Overview, Popularity: m.Popularity, PosterPath: NilIfEmpty(m.PosterPath),
+		OriginalTitle: m.OriginalTitle, Overview: m.Overview, Popularity: m.Popularity, PosterPath: db.NilIfEmpty(m.PosterPath),
 		ReleaseDate: m.ReleaseDate, Title: m.Title, Video: m.Video, VoteAverage: m.VoteAverage, VoteCount: m.VoteCount,
 		Extra: m.Extra,
 	}
@@ -53,7 +55,7 @@ func (st *store) movieView(m *CatalogMovie, p *principal, full bool) *state.Sear
 }
 
 // releaseDates is TMDB's release_dates block in Ombi's shape.
-func releaseDates(m *CatalogMovie) *state.ReleaseDates {
+func releaseDates(m *db.CatalogMovie) *state.ReleaseDates {
 	if m.ReleaseDate == nil {
 		return nil
 	}
@@ -65,7 +67,7 @@ func releaseDates(m *CatalogMovie) *state.ReleaseDates {
 }
 
 // movieFullView is MovieFullInfoViewModel (v2 movie details).
-func (st *store) movieFullView(m *CatalogMovie, p *principal) *state.MovieFullInfoViewModel {
+func (st *store) movieFullView(m *db.CatalogMovie, p *principal) *state.MovieFullInfoViewModel {
 	ss := &st.Search
 	v := &state.MovieFullInfoViewModel{SearchMovieViewModel: *st.movieView(m, p, true)}
 	if m.CollectionID != nil {
@@ -103,21 +105,8 @@ func (st *store) movieFullView(m *CatalogMovie, p *principal) *state.MovieFullIn
 	v.Credits = state.MovieCredits{Cast: cast, Crew: crew}
 	v.Similar, v.Recommendations = page, page
 	v.ExternalIDs = state.ExternalIDs{ImdbID: m.ImdbID}
-	v.Keywords = state.Keywords{KeywordsValue: ss.keywords(m.KeywordIDs)}
+	v.Keywords = state.Keywords{KeywordsValue: ss.Keywords(m.KeywordIDs)}
 	return v
-}
-
-// keywords maps keyword ids to {id, name} pairs.
-func (ss *SearchState) keywords(ids []int) []state.IDName {
-	out := []state.IDName{}
-	for _, id := range ids {
-		for _, k := range ss.Ref.Keywords {
-			if k.ID == id {
-				out = append(out, k)
-			}
-		}
-	}
-	return out
 }
 
 // tvViewOpts choose what tvView fills; the zero value is the v2 view with
@@ -141,7 +130,7 @@ type tvViewOpts struct {
 // tvIDs fills id/theMovieDbId/theTvDbId for a TV result by origin: v1 routes
 // use the TVDB id (and, with the quirk on, put it in theMovieDbId as well);
 // v2 routes use the TMDB id.
-func tvIDs(v map[string]any, sh *CatalogShow, o tvViewOpts) {
+func tvIDs(v map[string]any, sh *db.CatalogShow, o tvViewOpts) {
 	switch {
 	case o.V1 && o.TVDBQuirk:
 		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TvDbID), nil
@@ -154,7 +143,7 @@ func tvIDs(v map[string]any, sh *CatalogShow, o tvViewOpts) {
 
 // tvView is SearchTvShowViewModel (v1 search/lists, v2 browse), filled as
 // o says.
-func (st *store) tvView(sh *CatalogShow, p *principal, o tvViewOpts) map[string]any {
+func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) map[string]any {
 	v := searchViewBase(0, 0)
 	tvIDs(v, sh, o)
 	genres := []string{}
@@ -184,7 +173,7 @@ func (st *store) tvView(sh *CatalogShow, p *principal, o tvViewOpts) map[string]
 }
 
 // tvFullView is SearchFullInfoTvShowViewModel (v2 TV details, by TMDB id).
-func (st *store) tvFullView(sh *CatalogShow, p *principal) map[string]any {
+func (st *store) tvFullView(sh *db.CatalogShow, p *principal) map[string]any {
 	v := st.tvView(sh, p, tvViewOpts{Seasons: true, Flags: true})
 	delete(v, "genre")
 	cast := []map[string]any{}
@@ -218,8 +207,8 @@ func (st *store) tvFullView(sh *CatalogShow, p *principal) map[string]any {
 // search engines build these with new SeasonRequests/EpisodeRequests
 // (TvSearchEngine.cs, V2/TvSearchEngineV2.cs), so the childRequest and
 // season back-references are null, not omitted.
-func (st *store) seasonViews(sh *CatalogShow, flags bool) []map[string]any {
-	state := map[[2]int]*EpisodeRequest{}
+func (st *store) seasonViews(sh *db.CatalogShow, flags bool) []map[string]any {
+	state := map[[2]int]*db.EpisodeRequest{}
 	if flags {
 		if parent := st.Requests.ParentByTMDB(sh.TheMovieDbID); parent != nil {
 			for _, c := range st.Requests.ChildrenOf(parent.ID) {
@@ -266,7 +255,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 	// (a 4K-only request has RequestedDate MinValue), denied is Denied ?? false;
 	// the request's root and quality overrides are not copied
 	v.Requested, v.RequestID, v.Approved, v.Available = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
-	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), NilIfEmpty(r.DeniedReason)
+	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), db.NilIfEmpty(r.DeniedReason)
 	v.Subscribed = st.subscribed(p, 1, r.ID)
 	v.ShowSubscribe = p != nil && r.RequestedUserID != p.id
 	if r.Available {
@@ -275,7 +264,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 	}
 	return &state.Movie4K{
 		Has4KRequest: r.Has4KRequest, Approved4K: r.Approved4K, Available4K: r.Available4K, Denied4K: r.Denied4K,
-		DeniedReason4K: NilIfEmpty(r.DeniedReason4K), RequestedDate4k: r.RequestedDate4k, MarkedAsApproved4K: r.MarkedAsApproved4K,
+		DeniedReason4K: db.NilIfEmpty(r.DeniedReason4K), RequestedDate4k: r.RequestedDate4k, MarkedAsApproved4K: r.MarkedAsApproved4K,
 		MarkedAsAvailable4K: r.MarkedAsAvailable4K, MarkedAsDenied4K: r.MarkedAsDenied4K,
 	}
 }
@@ -284,7 +273,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 const plexMachineID = "9a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
 
 // overlayTV sets request flags on a show from its parent request.
-func (st *store) overlayTV(v map[string]any, sh *CatalogShow, p *principal) {
+func (st *store) overlayTV(v map[string]any, sh *db.CatalogShow, p *principal) {
 	parent := st.Requests.ParentByTMDB(sh.TheMovieDbID)
 	if parent == nil {
 		return
@@ -304,18 +293,18 @@ func (st *store) overlayTV(v map[string]any, sh *CatalogShow, p *principal) {
 // emptyMovieView is what Ombi answers for an unknown TMDB id: the view model
 // mapped from TMDB's not-found body.
 func emptyMovieView() *state.EmptyMovieView {
-	return &state.EmptyMovieView{SearchViewModel: state.SearchViewModel{TheMovieDbID: ref("0"), Type: RequestTypeMovie}}
+	return &state.EmptyMovieView{SearchViewModel: state.SearchViewModel{TheMovieDbID: ref("0"), Type: db.RequestTypeMovie}}
 }
 
 // artistView is SearchArtistViewModel (note the upstream typo forignArtistId).
-func artistView(a *CatalogArtist) map[string]any {
+func artistView(a *db.CatalogArtist) map[string]any {
 	return mergeExtra(map[string]any{"artistName": a.ArtistName, "forignArtistId": a.ForeignArtistID, "overview": a.Overview,
 		"disambiguation": a.Disambiguation, "banner": a.Banner, "poster": a.Poster, "logo": a.Logo, "monitored": false,
 		"artistType": a.Type, "cleanName": strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), "links": a.Links}, a.Extra)
 }
 
 // albumView is SearchAlbumViewModel with request flags.
-func (st *store) albumView(a *CatalogArtist, al *CatalogAlbum) map[string]any {
+func (st *store) albumView(a *db.CatalogArtist, al *db.CatalogAlbum) map[string]any {
 	v := searchViewBase(0, 2)
 	maps.Copy(v, map[string]any{"title": al.Title, "foreignAlbumId": al.ForeignAlbumID, "monitored": false, "albumType": al.AlbumType,
 		"rating": al.Rating, "releaseDate": al.ReleaseDate, "artistName": a.ArtistName, "foreignArtistId": a.ForeignArtistID,
@@ -335,8 +324,8 @@ func (st *store) albumView(a *CatalogArtist, al *CatalogAlbum) map[string]any {
 // MusicBrainz primary type as releaseType and the request flags ExistingRule
 // sets for a release group (requested, requestId, approved, available; not
 // denied).
-func (st *store) releaseGroupView(al *CatalogAlbum) map[string]any {
-	v := searchViewBase(0, RequestTypeAlbum)
+func (st *store) releaseGroupView(al *db.CatalogAlbum) map[string]any {
+	v := searchViewBase(0, db.RequestTypeAlbum)
 	maps.Copy(v, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
 		"releaseType": nullIfEmpty(al.AlbumType), "percentOfTracks": 0, "monitored": false,
 		"partiallyAvailable": false, "fullyAvailable": false})
@@ -356,7 +345,7 @@ var artistLinkNames = []string{"image", "imdb", "lastFm", "discogs", "allMusic",
 
 // artistLinks is ArtistLinks from the artist's relation URLs, matched by
 // name ("lastfm", "discogs", ...) as GetLinksForArtist sorts them.
-func artistLinks(a *CatalogArtist) map[string]any {
+func artistLinks(a *db.CatalogArtist) map[string]any {
 	links := make(map[string]any, len(artistLinkNames))
 	for _, n := range artistLinkNames {
 		links[n] = nil
@@ -375,7 +364,7 @@ func artistLinks(a *CatalogArtist) map[string]any {
 
 // bandMembers is BandMember[] (name, attributes, isCurrentMember, start,
 // end); data that says isActive instead of isCurrentMember is read as it.
-func bandMembers(a *CatalogArtist) []map[string]any {
+func bandMembers(a *db.CatalogArtist) []map[string]any {
 	out := []map[string]any{}
 	for _, m := range a.Members {
 		current, ok := m["isCurrentMember"].(bool)
@@ -400,7 +389,7 @@ func bandMembers(a *CatalogArtist) []map[string]any {
 // MusicSearchEngineV2.GetArtistInformation fills it: endYear "" when the
 // artist has not ended (so isEnded is true: EndYear != null), region from
 // the area, banner, logo, poster, fanArt and overview from Lidarr.
-func (st *store) artistInformation(a *CatalogArtist) map[string]any {
+func (st *store) artistInformation(a *db.CatalogArtist) map[string]any {
 	groups := []map[string]any{}
 	for i := range a.Albums {
 		groups = append(groups, st.releaseGroupView(&a.Albums[i]))

@@ -1,9 +1,10 @@
 package mockombi
 
 import (
-	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"net/http"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // tmdbKeywords is GET /api/v1/TheMovieDb/Keywords?searchTerm=.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -18,27 +19,6 @@ const (
 	voteMediaMovie = state.VoteMediaMovie
 	voteMediaAlbum = state.VoteMediaAlbum
 )
-
-// newVoteState loads votes.json.
-func newVoteState(sd *seedSet) (state.Votes, error) {
-	var seed struct {
-		Votes []map[string]any `json:"votes"`
-	}
-	if err := sd.decode("votes.json", &seed); err != nil {
-		return state.Votes{}, err
-	}
-	var vs state.Votes
-	for _, raw := range seed.Votes {
-		var v state.Vote
-		if err := seedRecord(raw, &v); err != nil {
-			return state.Votes{}, fmt.Errorf("decode vote: %w", err)
-		}
-		v.Extra = UndocumentedFields(raw, "id", "requestId", "voteType", "requestType", "voter", "date", "deleted")
-		vs.List = append(vs.List, &v)
-		sd.seenID("vote", v.ID)
-	}
-	return vs, nil
-}
 
 // voteRequestType maps a route media segment to a RequestType.
 func voteRequestType(media string) int {
@@ -62,7 +42,7 @@ type votable struct {
 // approved nor denied) in Ombi's order: movies, albums, then TV children.
 func (st *store) votables() []votable {
 	var out []votable
-	pending := func(b *ReqBase) bool { return !b.Available && !b.Approved && !b.IsDenied() }
+	pending := func(b *db.ReqBase) bool { return !b.Available && !b.Approved && !b.IsDenied() }
 	for _, m := range st.Requests.Movies {
 		if pending(&m.ReqBase) {
 			out = append(out, votable{m.ID, voteMediaMovie, m.Title, "https://image.tmdb.org/t/p/w500/" + m.PosterPath,
@@ -85,7 +65,7 @@ func (st *store) votables() []votable {
 			}
 		}
 		seasons := slices.Clone(c.SeasonRequests)
-		slices.SortFunc(seasons, func(a, b *SeasonRequest) int { return a.SeasonNumber - b.SeasonNumber })
+		slices.SortFunc(seasons, func(a, b *db.SeasonRequest) int { return a.SeasonNumber - b.SeasonNumber })
 		var b strings.Builder
 		for _, sr := range seasons {
 			nums := make([]int, 0, len(sr.Episodes))
@@ -249,13 +229,13 @@ func (st *store) approveByVotes(id, media int, now time.Time) {
 		}
 	}
 	field := map[int]string{voteMediaMovie: "movieVoteMax", voteMediaTV: "tvShowVoteMax", voteMediaAlbum: "musicVoteMax"}[media]
-	limit, ok := JsonNumber(st.Settings.Doc("vote")[field])
+	limit, ok := db.JsonNumber(st.Settings.Doc("vote")[field])
 	if !ok || total < limit {
 		return
 	}
 	// media is a RequestType value, as a mediaKind is; approving a TV child
 	// approves its episodes too
-	if rq, ok := st.Requests.RequestOf(MediaKind(media), id); ok && !rq.Base().Approved {
-		rq.Moderate(ModApprove, "", now.UTC())
+	if rq, ok := st.Requests.RequestOf(db.MediaKind(media), id); ok && !rq.Base().Approved {
+		rq.Moderate(db.ModApprove, "", now.UTC())
 	}
 }

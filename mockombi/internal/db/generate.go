@@ -1,4 +1,4 @@
-package mockombi
+package db
 
 import (
 	"fmt"

@@ -1,10 +1,11 @@
-package mockombi
+package db
 
 import (
-	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // catalogMovie is one TMDB movie the mock knows.
@@ -288,6 +289,19 @@ func (ss *SearchState) GenreNames(media string, ids []int) []state.IDName {
 		for _, g := range ss.Ref.Genres[media] {
 			if g.ID == id {
 				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// Keywords maps keyword ids to {id, name} pairs.
+func (ss *SearchState) Keywords(ids []int) []state.IDName {
+	out := []state.IDName{}
+	for _, id := range ids {
+		for _, k := range ss.Ref.Keywords {
+			if k.ID == id {
+				out = append(out, k)
 			}
 		}
 	}

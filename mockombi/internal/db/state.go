@@ -1,4 +1,4 @@
-package mockombi
+package db
 
 import (
 	"bytes"
@@ -771,10 +771,10 @@ type stateIssuesOut struct {
 
 // export encodes the current store as a data document. It encodes under the
 // read lock, so the bytes are a consistent snapshot, and writes nothing.
-func (st *store) Export() ([]byte, error) {
+func (st *Store) Export() ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
-	st.Read(func(st *store) {
+	st.Read(func(st *Store) {
 		out := stateOut{
 			Version: StateVersion, Movies: NonNil(st.Search.Movies), Collections: NonNil(st.Search.collections),
 			People: NonNil(st.Search.People), Shows: NonNil(st.Search.Shows), Artists: NonNil(st.Search.Artists),
