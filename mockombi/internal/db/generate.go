@@ -48,7 +48,7 @@ func longText(seed string, n int) string {
 // largeMovieID is the TMDB id of generated movie i.
 func largeMovieID(i int) int { return 5_000_000 + i }
 
-// largeShowID is the TMDB id of generated show i; its TVDB id adds 1,000,000.
+// LargeShowID is the TMDB id of generated show i; its TVDB id adds 1,000,000.
 func LargeShowID(i int) int { return 6_000_000 + i }
 
 // generateLarge appends the generated catalogue: thousands of movies with
@@ -114,7 +114,7 @@ func (ss *SearchState) generateLarge() {
 
 // generateLarge appends thousands of requests over the generated catalogue,
 // spread over every user and state, and a long retry queue.
-func (rs *requestState) generateLarge(users *userState, catalog *SearchState, now time.Time) {
+func (rs *RequestState) generateLarge(users *UserState, catalog *SearchState, now time.Time) {
 	g := lcg(7)
 	var ids []string
 	for _, a := range users.Accounts {

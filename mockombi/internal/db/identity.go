@@ -12,7 +12,7 @@ var AllOmbiRoles = []string{OmbiRoleAdmin, OmbiRoleAutoApproveMovie, OmbiRoleAut
 	OmbiRolePowerUser, OmbiRoleRequestTV, OmbiRoleRequestMovie, OmbiRoleRequestMusic, OmbiRoleDisabled,
 	"ReceivesNewsletter", OmbiRoleManageOwnRequests, "EditCustomPage", "Request4KMovie", "AutoApprove4KMovie"}
 
-// notificationPref is one UserNotificationPreferences row.
+// NotificationPref is one UserNotificationPreferences row.
 type NotificationPref struct {
 	ID      int
 	Agent   int
@@ -20,22 +20,22 @@ type NotificationPref struct {
 	Value   string
 }
 
-// identityState holds the saved notification preferences, keyed by user
+// IdentityState holds the saved notification preferences, keyed by user
 // name (lower case), in insertion order.
-type identityState struct {
+type IdentityState struct {
 	Prefs map[string][]*NotificationPref
 }
 
 // newIdentityState loads notification_preferences.json.
-func newIdentityState(sd *seedSet) (identityState, error) {
+func newIdentityState(sd *seedSet) (IdentityState, error) {
 	var seed map[string]map[string]struct {
 		Value   string `json:"value"`
 		Enabled bool   `json:"enabled"`
 	}
 	if err := sd.decode("notification_preferences.json", &seed); err != nil {
-		return identityState{}, err
+		return IdentityState{}, err
 	}
-	is := identityState{Prefs: map[string][]*NotificationPref{}}
+	is := IdentityState{Prefs: map[string][]*NotificationPref{}}
 	names := make([]string, 0, len(seed))
 	for n := range seed {
 		names = append(names, n)
@@ -47,7 +47,7 @@ func newIdentityState(sd *seedSet) (identityState, error) {
 		for agentKey := range seed[name] {
 			agent, err := strconv.Atoi(agentKey)
 			if err != nil {
-				return identityState{}, fmt.Errorf("decode notification preference of %s: agent %q is not a number", name, agentKey)
+				return IdentityState{}, fmt.Errorf("decode notification preference of %s: agent %q is not a number", name, agentKey)
 			}
 			agents = append(agents, agent)
 		}
@@ -63,8 +63,8 @@ func newIdentityState(sd *seedSet) (identityState, error) {
 	return is, nil
 }
 
-// byEmail finds an account by email, ignoring case (FindByEmailAsync).
-func (us *userState) ByEmail(email string) *Account {
+// ByEmail finds an account by email, ignoring case (FindByEmailAsync).
+func (us *UserState) ByEmail(email string) *Account {
 	if email == "" {
 		return nil
 	}

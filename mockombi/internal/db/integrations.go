@@ -2,24 +2,24 @@ package db
 
 import "strings"
 
-// integrationState holds what the external services (Sonarr, Radarr,
+// IntegrationState holds what the external services (Sonarr, Radarr,
 // Lidarr, CouchPotato, Plex, Emby, Jellyfin) would answer, keyed by the
 // integrations.json structure.
-type integrationState struct {
+type IntegrationState struct {
 	data map[string]any
 }
 
 // newIntegrationState loads integrations.json.
-func newIntegrationState(sd *seedSet) (integrationState, error) {
+func newIntegrationState(sd *seedSet) (IntegrationState, error) {
 	data := map[string]any{}
 	if err := sd.decode("integrations.json", &data); err != nil {
-		return integrationState{}, err
+		return IntegrationState{}, err
 	}
-	return integrationState{data: data}, nil
+	return IntegrationState{data: data}, nil
 }
 
-// at walks the integration data by keys; nil when absent.
-func (is *integrationState) At(keys ...string) any {
+// At walks the integration data by keys; nil when absent.
+func (is *IntegrationState) At(keys ...string) any {
 	var cur any = is.data
 	for _, k := range keys {
 		m, ok := cur.(map[string]any)
@@ -31,10 +31,10 @@ func (is *integrationState) At(keys ...string) any {
 	return cur
 }
 
-// arrInstance finds the saved ARR instance whose API key a posted
+// ArrInstance finds the saved ARR instance whose API key a posted
 // settings body carries: the section name ("sonarr", "radarr",
 // "radarr4K", "lidarr"), or "" when none matches.
-func (ss *settingsState) ArrInstance(svc string, in map[string]any) string {
+func (ss *SettingsState) ArrInstance(svc string, in map[string]any) string {
 	key, _ := FieldFold(in, "apiKey").(string)
 	if key == "" {
 		return ""
@@ -55,9 +55,9 @@ func (ss *settingsState) ArrInstance(svc string, in map[string]any) string {
 	return ""
 }
 
-// arrEnabled reads the enabled flag of an Arr settings section; radarr and
+// ArrEnabled reads the enabled flag of an Arr settings section; radarr and
 // radarr4K live inside the combined radarr document.
-func (ss *settingsState) ArrEnabled(section string) bool {
+func (ss *SettingsState) ArrEnabled(section string) bool {
 	switch section {
 	case "radarr", "radarr4K":
 		m, _ := ss.Doc("radarr")[section].(map[string]any)
@@ -68,7 +68,7 @@ func (ss *settingsState) ArrEnabled(section string) bool {
 	}
 }
 
-// fieldFold reads a body field ignoring the key's case, as Newtonsoft binds.
+// FieldFold reads a body field ignoring the key's case, as Newtonsoft binds.
 func FieldFold(m map[string]any, key string) any {
 	for k, v := range m {
 		if strings.EqualFold(k, key) {

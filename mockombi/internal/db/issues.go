@@ -76,7 +76,7 @@ func seedRecord(in, out any) error {
 	return json.Unmarshal(b, out)
 }
 
-// undocumentedFields returns the keys of raw not listed in known: the undocumented
+// UndocumentedFields returns the keys of raw not listed in known: the undocumented
 // fields a record carries.
 func UndocumentedFields(raw map[string]any, known ...string) map[string]any {
 	out := map[string]any{}

@@ -2,7 +2,7 @@ package db
 
 import "time"
 
-// sentEmail is one message the mass-email sender delivered.
+// SentEmail is one message the mass-email sender delivered.
 type SentEmail struct {
 	To      []string
 	Bcc     bool
@@ -11,12 +11,12 @@ type SentEmail struct {
 	At      time.Time
 }
 
-// notificationState records delivered mass emails.
-type notificationState struct {
+// NotificationState records delivered mass emails.
+type NotificationState struct {
 	Sent []SentEmail
 }
 
 // newNotificationState starts with nothing sent.
-func newNotificationState(_ *seedSet) (notificationState, error) {
-	return notificationState{}, nil
+func newNotificationState(_ *seedSet) (NotificationState, error) {
+	return NotificationState{}, nil
 }

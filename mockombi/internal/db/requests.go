@@ -14,7 +14,7 @@ const (
 	RequestTypeAlbum = 2
 )
 
-// mediaKind is the media a request route serves, valued as Ombi's RequestType.
+// MediaKind is the media a request route serves, valued as Ombi's RequestType.
 type MediaKind int
 
 // The media kinds of requests.
@@ -24,7 +24,7 @@ const (
 	AlbumKind MediaKind = RequestTypeAlbum
 )
 
-// reqBase is Ombi's BaseRequest.
+// ReqBase is Ombi's BaseRequest.
 type ReqBase struct {
 	ID                int         `json:"id"`
 	Title             string      `json:"title"`
@@ -42,13 +42,13 @@ type ReqBase struct {
 	Extra             state.Extra `json:"extra"`
 }
 
-// isDenied is Denied == true.
+// IsDenied is Denied == true.
 func (b *ReqBase) IsDenied() bool { return b.Denied != nil && *b.Denied }
 
-// base is the BaseRequest itself; movie, TV child and album requests inherit it.
+// Base is the BaseRequest itself; movie, TV child and album requests inherit it.
 func (b *ReqBase) Base() *ReqBase { return b }
 
-// status is Ombi's requestStatus string of a request.
+// Status is Ombi's requestStatus string of a request.
 func (b *ReqBase) Status() string {
 	switch {
 	case b.Available:
@@ -62,7 +62,7 @@ func (b *ReqBase) Status() string {
 	}
 }
 
-// movieRequest is Ombi's MovieRequests entity.
+// MovieRequest is Ombi's MovieRequests entity.
 type MovieRequest struct {
 	ReqBase
 	TheMovieDbID           int        `json:"theMovieDbId"`
@@ -91,7 +91,7 @@ type MovieRequest struct {
 	PlayedByUsersCount     int        `json:"playedByUsersCount"`
 }
 
-// episodeRequest is Ombi's EpisodeRequests entity.
+// EpisodeRequest is Ombi's EpisodeRequests entity.
 type EpisodeRequest struct {
 	ID            int         `json:"id"`
 	EpisodeNumber int         `json:"episodeNumber"`
@@ -107,7 +107,7 @@ type EpisodeRequest struct {
 	Extra         state.Extra `json:"extra"`
 }
 
-// seasonRequest is Ombi's SeasonRequests entity.
+// SeasonRequest is Ombi's SeasonRequests entity.
 type SeasonRequest struct {
 	ID              int               `json:"id"`
 	SeasonNumber    int               `json:"seasonNumber"`
@@ -118,7 +118,7 @@ type SeasonRequest struct {
 	Extra           state.Extra       `json:"extra"`
 }
 
-// childRequest is Ombi's ChildRequests entity: one user's season request.
+// ChildRequest is Ombi's ChildRequests entity: one user's season request.
 type ChildRequest struct {
 	ReqBase
 	ParentRequestID             int              `json:"parentRequestId"`
@@ -129,7 +129,7 @@ type ChildRequest struct {
 	SeasonRequests              []*SeasonRequest `json:"seasonRequests"`
 }
 
-// episodeCount is how many episodes a child requests.
+// EpisodeCount is how many episodes a child requests.
 func (c *ChildRequest) EpisodeCount() int {
 	n := 0
 	for _, s := range c.SeasonRequests {
@@ -138,7 +138,7 @@ func (c *ChildRequest) EpisodeCount() int {
 	return n
 }
 
-// tvParent is Ombi's TvRequests entity.
+// TvParent is Ombi's TvRequests entity.
 type TvParent struct {
 	ID                 int             `json:"id"`
 	TvDbID             int             `json:"tvDbId"`
@@ -154,11 +154,11 @@ type TvParent struct {
 	ReleaseDate        time.Time       `json:"releaseDate"`
 	Status             string          `json:"status"`
 	TotalSeasons       int             `json:"totalSeasons"`
-	ChildRequests      []*ChildRequest `json:"childRequests"` // seed only; the store keeps children in requestState.children
+	ChildRequests      []*ChildRequest `json:"childRequests"` // seed only; the store keeps children in RequestState.children
 	Extra              state.Extra     `json:"extra"`
 }
 
-// albumRequest is Ombi's AlbumRequest entity.
+// AlbumRequest is Ombi's AlbumRequest entity.
 type AlbumRequest struct {
 	ReqBase
 	ForeignAlbumID  string    `json:"foreignAlbumId"`
@@ -170,7 +170,7 @@ type AlbumRequest struct {
 	ReleaseDate     time.Time `json:"releaseDate"`
 }
 
-// retryItem is a RequestQueue row (the retry queue).
+// RetryItem is a RequestQueue row (the retry queue).
 type RetryItem struct {
 	ID          int         `json:"id"`
 	Title       string      `json:"title"`
@@ -184,22 +184,22 @@ type RetryItem struct {
 	Extra       state.Extra `json:"extra"`
 }
 
-// subscription is a RequestSubscription row.
+// Subscription is a RequestSubscription row.
 type Subscription struct {
 	UserID      string `json:"userId"`
 	RequestType int    `json:"requestType"`
 	RequestID   int    `json:"requestId"`
 }
 
-// requestState is every request, the retry queue and the subscriptions.
-type requestState struct {
+// RequestState is every request, the retry queue and the subscriptions.
+type RequestState struct {
 	Movies   []*MovieRequest
 	Tv       []*TvParent
 	Children []*ChildRequest
 	Albums   []*AlbumRequest
 	Retry    []*RetryItem
 	Subs     []Subscription
-	// linqTrace is the stack trace (with a planted build path) of the
+	// LinqTrace is the stack trace (with a planted build path) of the
 	// tv_search_linq failure.
 	LinqTrace string
 }
@@ -215,12 +215,12 @@ type requestsSeed struct {
 
 // newRequestState loads requests.json (plus the generated requests of the
 // large data set) and registers seeded ids.
-func newRequestState(sd *seedSet, users *userState, catalog *SearchState) (requestState, error) {
+func newRequestState(sd *seedSet, users *UserState, catalog *SearchState) (RequestState, error) {
 	var seed requestsSeed
 	if err := sd.decode("requests.json", &seed); err != nil {
-		return requestState{}, err
+		return RequestState{}, err
 	}
-	rs := requestState{Movies: seed.Movies, Tv: seed.TV, Albums: seed.Albums, Retry: seed.Retry, Subs: seed.Subscriptions}
+	rs := RequestState{Movies: seed.Movies, Tv: seed.TV, Albums: seed.Albums, Retry: seed.Retry, Subs: seed.Subscriptions}
 	if sd.large {
 		rs.generateLarge(users, catalog, sd.now())
 	}
@@ -259,33 +259,33 @@ func newRequestState(sd *seedSet, users *userState, catalog *SearchState) (reque
 	return rs, nil
 }
 
-// movieByID finds a movie request.
-func (rs *requestState) MovieByID(id int) *MovieRequest {
+// MovieByID finds a movie request.
+func (rs *RequestState) MovieByID(id int) *MovieRequest {
 	return findBy(rs.Movies, func(m *MovieRequest) bool { return m.ID == id })
 }
 
-// movieByTMDB finds the movie request of a TMDB id.
-func (rs *requestState) MovieByTMDB(tmdb int) *MovieRequest {
+// MovieByTMDB finds the movie request of a TMDB id.
+func (rs *RequestState) MovieByTMDB(tmdb int) *MovieRequest {
 	return findBy(rs.Movies, func(m *MovieRequest) bool { return m.TheMovieDbID == tmdb })
 }
 
-// parentByID finds a TV parent request.
-func (rs *requestState) ParentByID(id int) *TvParent {
+// ParentByID finds a TV parent request.
+func (rs *RequestState) ParentByID(id int) *TvParent {
 	return findBy(rs.Tv, func(p *TvParent) bool { return p.ID == id })
 }
 
-// parentByTMDB finds the TV parent of a TMDB id.
-func (rs *requestState) ParentByTMDB(tmdb int) *TvParent {
+// ParentByTMDB finds the TV parent of a TMDB id.
+func (rs *RequestState) ParentByTMDB(tmdb int) *TvParent {
 	return findBy(rs.Tv, func(p *TvParent) bool { return p.ExternalProviderID == tmdb })
 }
 
-// childByID finds a TV child request.
-func (rs *requestState) ChildByID(id int) *ChildRequest {
+// ChildByID finds a TV child request.
+func (rs *RequestState) ChildByID(id int) *ChildRequest {
 	return findBy(rs.Children, func(c *ChildRequest) bool { return c.ID == id })
 }
 
-// childrenOf lists a parent's children in id order.
-func (rs *requestState) ChildrenOf(parentID int) []*ChildRequest {
+// ChildrenOf lists a parent's children in id order.
+func (rs *RequestState) ChildrenOf(parentID int) []*ChildRequest {
 	var out []*ChildRequest
 	for _, c := range rs.Children {
 		if c.ParentRequestID == parentID {
@@ -295,13 +295,13 @@ func (rs *requestState) ChildrenOf(parentID int) []*ChildRequest {
 	return out
 }
 
-// albumByID finds an album request.
-func (rs *requestState) AlbumByID(id int) *AlbumRequest {
+// AlbumByID finds an album request.
+func (rs *RequestState) AlbumByID(id int) *AlbumRequest {
 	return findBy(rs.Albums, func(a *AlbumRequest) bool { return a.ID == id })
 }
 
-// albumByForeignID finds the album request of a MusicBrainz id.
-func (rs *requestState) AlbumByForeignID(id string) *AlbumRequest {
+// AlbumByForeignID finds the album request of a MusicBrainz id.
+func (rs *RequestState) AlbumByForeignID(id string) *AlbumRequest {
 	return findBy(rs.Albums, func(a *AlbumRequest) bool { return strings.EqualFold(a.ForeignAlbumID, id) })
 }
 
@@ -312,9 +312,9 @@ type request interface {
 	Moderate(act Moderation, reason string, now time.Time)
 }
 
-// requestOf finds the request of a kind by id: a movie request, a TV child
+// RequestOf finds the request of a kind by id: a movie request, a TV child
 // request or an album request; false when there is none.
-func (rs *requestState) RequestOf(kind MediaKind, id int) (request, bool) {
+func (rs *RequestState) RequestOf(kind MediaKind, id int) (request, bool) {
 	switch kind {
 	case MovieKind:
 		if m := rs.MovieByID(id); m != nil {

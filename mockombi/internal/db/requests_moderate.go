@@ -2,7 +2,7 @@ package db
 
 import "time"
 
-// moderation is one state change on a request.
+// Moderation is one state change on a request.
 type Moderation int
 
 // The moderation actions.
@@ -13,13 +13,13 @@ const (
 	ModUnavailable
 )
 
-// moderate applies an action to a base request as Ombi's engines do (see
+// Moderate applies an action to a base request as Ombi's engines do (see
 // modFields.apply); a movie's 4K half is moderate4K's.
 func (b *ReqBase) Moderate(act Moderation, reason string, now time.Time) {
 	modFields{&b.Approved, &b.MarkedAsApproved, &b.Denied, &b.DeniedReason, &b.Available, &b.MarkedAsAvailable}.apply(act, reason, now)
 }
 
-// moderate applies an action to a TV child request and its episodes:
+// Moderate applies an action to a TV child request and its episodes:
 // approve also marks them requested, deny leaves them alone.
 func (c *ChildRequest) Moderate(act Moderation, reason string, now time.Time) {
 	c.ReqBase.Moderate(act, reason, now)
@@ -37,7 +37,7 @@ func (c *ChildRequest) Moderate(act Moderation, reason string, now time.Time) {
 	}
 }
 
-// moderate4K applies an action to the 4K half of a movie request, as
+// Moderate4K applies an action to the 4K half of a movie request, as
 // reqBase.moderate does to the other half.
 func (m *MovieRequest) Moderate4K(act Moderation, reason string, now time.Time) {
 	modFields{&m.Approved4K, &m.MarkedAsApproved4K, &m.Denied4K, &m.DeniedReason4K, &m.Available4K, &m.MarkedAsAvailable4K}.apply(act, reason, now)

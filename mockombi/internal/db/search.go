@@ -8,7 +8,7 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// catalogMovie is one TMDB movie the mock knows.
+// CatalogMovie is one TMDB movie the mock knows.
 type CatalogMovie struct {
 	TheMovieDbID        int              `json:"theMovieDbId"`
 	ImdbID              string           `json:"imdbId"`
@@ -45,7 +45,7 @@ type CatalogMovie struct {
 	Extra               map[string]any   `json:"extra"`
 }
 
-// year is the release year, 0 when unknown.
+// Year is the release year, 0 when unknown.
 func (m *CatalogMovie) Year() int {
 	if m.ReleaseDate == nil {
 		return 0
@@ -61,14 +61,14 @@ type catalogEpisode struct {
 	URL           string `json:"url"`
 }
 
-// catalogSeason is one season of a catalogue show.
+// CatalogSeason is one season of a catalogue show.
 type CatalogSeason struct {
 	SeasonNumber int              `json:"seasonNumber"`
 	Overview     string           `json:"overview"`
 	Episodes     []catalogEpisode `json:"episodes"`
 }
 
-// catalogShow is one TV show with its TMDB, TVDB, TVMaze and IMDb ids.
+// CatalogShow is one TV show with its TMDB, TVDB, TVMaze and IMDb ids.
 type CatalogShow struct {
 	TheMovieDbID  int              `json:"theMovieDbId"`
 	TvDbID        int              `json:"tvDbId"`
@@ -112,20 +112,20 @@ func (sh *CatalogShow) AverageVote() float64 {
 	return float64(sh.SiteRating)
 }
 
-// tmdbRating is Ombi's TV rating: TMDB's vote_average (a float) as .NET's
+// TmdbRating is Ombi's TV rating: TMDB's vote_average (a float) as .NET's
 // float.ToString() writes it, e.g. "8.9" (Mapping/Profiles/TvProfile.cs,
 // TvProfileV2.cs).
 func (sh *CatalogShow) TmdbRating() string {
 	return strconv.FormatFloat(float64(float32(sh.AverageVote())), 'f', -1, 32)
 }
 
-// year is the first-aired year, 0 when unknown.
+// Year is the first-aired year, 0 when unknown.
 func (sh *CatalogShow) Year() int {
 	y, _ := strconv.Atoi(strings.SplitN(sh.FirstAired, "-", 2)[0])
 	return y
 }
 
-// episode finds an episode of the show.
+// Episode finds an episode of the show.
 func (sh *CatalogShow) Episode(season, number int) *catalogEpisode {
 	for i := range sh.Seasons {
 		if sh.Seasons[i].SeasonNumber != season {
@@ -140,7 +140,7 @@ func (sh *CatalogShow) Episode(season, number int) *catalogEpisode {
 	return nil
 }
 
-// catalogAlbum is one MusicBrainz release group.
+// CatalogAlbum is one MusicBrainz release group.
 type CatalogAlbum struct {
 	ForeignAlbumID string           `json:"foreignAlbumId"`
 	Title          string           `json:"title"`
@@ -154,7 +154,7 @@ type CatalogAlbum struct {
 	Extra          map[string]any   `json:"extra"`
 }
 
-// catalogArtist is one MusicBrainz artist with its albums.
+// CatalogArtist is one MusicBrainz artist with its albums.
 type CatalogArtist struct {
 	ForeignArtistID string           `json:"foreignArtistId"`
 	ArtistName      string           `json:"artistName"`
@@ -201,7 +201,7 @@ type referenceSeed struct {
 	StreamingCountries []string                    `json:"streamingCountries"`
 }
 
-// searchState is the read-only media catalogue behind the search routes.
+// SearchState is the read-only media catalogue behind the search routes.
 type SearchState struct {
 	Movies      []*CatalogMovie
 	Shows       []*CatalogShow
@@ -235,27 +235,27 @@ func newSearchState(sd *seedSet) (SearchState, error) {
 	return ss, nil
 }
 
-// movie finds a movie by TMDB id.
+// Movie finds a movie by TMDB id.
 func (ss *SearchState) Movie(id int) *CatalogMovie {
 	return findBy(ss.Movies, func(m *CatalogMovie) bool { return m.TheMovieDbID == id })
 }
 
-// movieByIMDb finds a movie by IMDb id, ignoring case.
+// MovieByIMDb finds a movie by IMDb id, ignoring case.
 func (ss *SearchState) MovieByIMDb(id string) *CatalogMovie {
 	return findBy(ss.Movies, func(m *CatalogMovie) bool { return strings.EqualFold(m.ImdbID, id) })
 }
 
-// showByTMDB finds a show by TMDB id.
+// ShowByTMDB finds a show by TMDB id.
 func (ss *SearchState) ShowByTMDB(id int) *CatalogShow {
 	return findBy(ss.Shows, func(sh *CatalogShow) bool { return sh.TheMovieDbID == id })
 }
 
-// showByTVDB finds a show by TVDB id.
+// ShowByTVDB finds a show by TVDB id.
 func (ss *SearchState) ShowByTVDB(id int) *CatalogShow {
 	return findBy(ss.Shows, func(sh *CatalogShow) bool { return sh.TvDbID == id })
 }
 
-// album finds an album and its artist by MusicBrainz release-group id.
+// Album finds an album and its artist by MusicBrainz release-group id.
 func (ss *SearchState) Album(id string) (*CatalogArtist, *CatalogAlbum) {
 	for _, a := range ss.Artists {
 		for i := range a.Albums {
@@ -267,22 +267,22 @@ func (ss *SearchState) Album(id string) (*CatalogArtist, *CatalogAlbum) {
 	return nil, nil
 }
 
-// artist finds an artist by MusicBrainz id.
+// Artist finds an artist by MusicBrainz id.
 func (ss *SearchState) Artist(id string) *CatalogArtist {
 	return findBy(ss.Artists, func(a *CatalogArtist) bool { return strings.EqualFold(a.ForeignArtistID, id) })
 }
 
-// person finds a person by TMDB id.
+// Person finds a person by TMDB id.
 func (ss *SearchState) Person(id int) *catalogPerson {
 	return findBy(ss.People, func(p *catalogPerson) bool { return p.ID == id })
 }
 
-// collection finds a collection by id.
+// Collection finds a collection by id.
 func (ss *SearchState) Collection(id int) *catalogCollection {
 	return findBy(ss.collections, func(c *catalogCollection) bool { return c.ID == id })
 }
 
-// genreNames maps genre ids to {id, name} pairs for a media type.
+// GenreNames maps genre ids to {id, name} pairs for a media type.
 func (ss *SearchState) GenreNames(media string, ids []int) []state.IDName {
 	out := []state.IDName{}
 	for _, id := range ids {

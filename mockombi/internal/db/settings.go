@@ -5,43 +5,43 @@ import (
 	"strconv"
 )
 
-// settingsState holds every settings document by lower-case wire key
+// SettingsState holds every settings document by lower-case wire key
 // ("ombi", "radarr", "notifications/email", ...), plus the feature list,
 // custom page, themes and the about model.
-type settingsState struct {
+type SettingsState struct {
 	Sections map[string]any
 }
 
 // newSettingsState loads settings.json.
-func newSettingsState(sd *seedSet) (settingsState, error) {
+func newSettingsState(sd *seedSet) (SettingsState, error) {
 	sections := map[string]any{}
 	if err := sd.decode("settings.json", &sections); err != nil {
-		return settingsState{}, err
+		return SettingsState{}, err
 	}
 	seedNotificationTemplates(sections)
-	return settingsState{Sections: sections}, nil
+	return SettingsState{Sections: sections}, nil
 }
 
-// doc returns a section as an object (nil when absent or not an object).
-func (ss *settingsState) Doc(key string) map[string]any {
+// Doc returns a section as an object (nil when absent or not an object).
+func (ss *SettingsState) Doc(key string) map[string]any {
 	m, _ := ss.Sections[key].(map[string]any)
 	return m
 }
 
-// flag reads a boolean field of a section.
-func (ss *settingsState) Flag(key, field string) bool {
+// Flag reads a boolean field of a section.
+func (ss *SettingsState) Flag(key, field string) bool {
 	b, _ := ss.Doc(key)[field].(bool)
 	return b
 }
 
-// text reads a string field of a section.
-func (ss *settingsState) Text(key, field string) string {
+// Text reads a string field of a section.
+func (ss *SettingsState) Text(key, field string) string {
 	s, _ := ss.Doc(key)[field].(string)
 	return s
 }
 
-// servers returns the saved servers of plex, emby or jellyfin.
-func (ss *settingsState) Servers(key string) []map[string]any {
+// Servers returns the saved servers of plex, emby or jellyfin.
+func (ss *SettingsState) Servers(key string) []map[string]any {
 	var out []map[string]any
 	list, _ := ss.Doc(key)["servers"].([]any)
 	for _, v := range list {
@@ -52,13 +52,13 @@ func (ss *settingsState) Servers(key string) []map[string]any {
 	return out
 }
 
-// featureList returns the stored FeatureEnablement list.
-func (ss *settingsState) FeatureList() []any {
+// FeatureList returns the stored FeatureEnablement list.
+func (ss *SettingsState) FeatureList() []any {
 	l, _ := ss.Sections["features"].([]any)
 	return l
 }
 
-// jsonNumber reads an int from a decoded JSON value.
+// JsonNumber reads an int from a decoded JSON value.
 func JsonNumber(v any) (int, bool) {
 	switch t := v.(type) {
 	case int:

@@ -51,7 +51,7 @@ func (e *StateError) Error() string {
 	return msg
 }
 
-// stateDoc is a validated data document, split into the seed files the
+// StateDoc is a validated data document, split into the seed files the
 // domain loaders read.
 type StateDoc struct {
 	source string
@@ -101,7 +101,7 @@ type stateShape struct {
 	Stubs       []Stub               `json:"stubs"`
 }
 
-// parseDoc validates a data document and turns it into seed files.
+// ParseDoc validates a data document and turns it into seed files.
 // extraLogins are the Options.Users that will be added to its users;
 // served checks the recordings and stubs. Without semantics it checks the
 // shape only, for a state this mock exported itself (RestoreState).
@@ -385,7 +385,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// describeJSON names a decoded JSON value for a problem message.
+// DescribeJSON names a decoded JSON value for a problem message.
 func DescribeJSON(v any) string {
 	switch t := v.(type) {
 	case nil:
@@ -409,7 +409,7 @@ func DescribeJSON(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// pathKey is the path step to an object key: .name, or ["odd/name"].
+// PathKey is the path step to an object key: .name, or ["odd/name"].
 func PathKey(k string) string {
 	ok := k != ""
 	for i, r := range k {
@@ -423,7 +423,7 @@ func PathKey(k string) string {
 	return "[" + strconv.Quote(k) + "]"
 }
 
-// sortedKeys lists a map's keys in order.
+// SortedKeys lists a map's keys in order.
 func SortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
@@ -769,7 +769,7 @@ type stateIssuesOut struct {
 	Issues     []*state.Issue         `json:"issues"`
 }
 
-// export encodes the current store as a data document. It encodes under the
+// Export encodes the current store as a data document. It encodes under the
 // read lock, so the bytes are a consistent snapshot, and writes nothing.
 func (st *Store) Export() ([]byte, error) {
 	var buf bytes.Buffer
@@ -804,7 +804,7 @@ func (st *Store) Export() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// nonNil turns a nil slice into an empty one, so it exports as [].
+// NonNil turns a nil slice into an empty one, so it exports as [].
 func NonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -72,42 +72,42 @@ type Store struct {
 	optStubs []Stub
 	served   Served
 	Now      func() time.Time
-	// revision counts the changes of the state (every Write, reset and
+	// Revision counts the changes of the state (every Write, reset and
 	// replace); an answer built at one revision holds until the next.
 	Revision uint64
 
-	storeData
+	Data
 }
 
-// storeData is everything one load builds; it is swapped in whole, so a
+// Data is everything one load builds; it is swapped in whole, so a
 // failed load leaves the store as it was.
-type storeData struct {
+type Data struct {
 	ids      map[string]int
 	Canaries []Canary
-	// logins are the login accounts of the loaded state (Credentials).
+	// Logins are the login accounts of the loaded state (Credentials).
 	Logins []User
-	// label names where the loaded state came from.
+	// Label names where the loaded state came from.
 	Label string
 
-	Users         userState
+	Users         UserState
 	Search        SearchState
-	Requests      requestState
+	Requests      RequestState
 	Issues        state.Issues
 	Votes         state.Votes
-	Identity      identityState
-	Settings      settingsState
-	System        systemState
+	Identity      IdentityState
+	Settings      SettingsState
+	System        SystemState
 	Library       state.Library
-	Integrations  integrationState
-	Notifications notificationState
+	Integrations  IntegrationState
+	Notifications NotificationState
 	Mobile        state.Mobile
-	// replay answers the calls the data document recorded.
+	// Replay answers the calls the data document recorded.
 	Replay Replay
-	// stubs answer calls instead of the routes.
+	// Stubs answer calls instead of the routes.
 	Stubs Stubs
 }
 
-// newStore loads the seed: doc when given, else the built-in dataSet.
+// NewStore loads the seed: doc when given, else the built-in dataSet.
 func NewStore(dataSet string, doc *StateDoc, defLogins, optLogins []User, optStubs []Stub, served Served, now func() time.Time) (*Store, error) {
 	switch dataSet {
 	case "", DataSetDefault:
@@ -138,7 +138,7 @@ func (st *Store) Write(fn func(st *Store)) {
 	fn(st)
 }
 
-// reset reloads the seed the store started from.
+// Reset reloads the seed the store started from.
 func (st *Store) Reset() error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -146,7 +146,7 @@ func (st *Store) Reset() error {
 	return st.load()
 }
 
-// replace swaps in the state of a data document, built outside the lock.
+// Replace swaps in the state of a data document, built outside the lock.
 func (st *Store) Replace(doc *StateDoc) error {
 	d, err := st.build(doc, false)
 	if err != nil {
@@ -155,7 +155,7 @@ func (st *Store) Replace(doc *StateDoc) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.Revision++
-	st.storeData = d
+	st.Data = d
 	return nil
 }
 
@@ -166,14 +166,14 @@ func (st *Store) load() error {
 	if err != nil {
 		return err
 	}
-	st.storeData = d
+	st.Data = d
 	return nil
 }
 
 // build loads every domain from doc, or from the built-in data set when doc
 // is nil; the start-up seed also holds Options.Stubs. It reads only the
 // store's fixed configuration.
-func (st *Store) build(doc *StateDoc, seed bool) (storeData, error) {
+func (st *Store) build(doc *StateDoc, seed bool) (Data, error) {
 	sd := &seedSet{fsys: fixtures.Ombi(), large: doc == nil && st.dataSet == DataSetLarge, now: st.Now, ids: map[string]int{}}
 	logins := st.defLogins
 	if doc != nil {
@@ -181,9 +181,9 @@ func (st *Store) build(doc *StateDoc, seed bool) (storeData, error) {
 		logins = st.optLogins
 	}
 	if err := sd.scanCanaries(); err != nil {
-		return storeData{}, err
+		return Data{}, err
 	}
-	var d storeData
+	var d Data
 	var err error
 	steps := []struct {
 		name string
@@ -203,7 +203,7 @@ func (st *Store) build(doc *StateDoc, seed bool) (storeData, error) {
 	}
 	for _, step := range steps {
 		if err := step.fn(); err != nil {
-			return storeData{}, fmt.Errorf("load %s seed: %w", step.name, err)
+			return Data{}, fmt.Errorf("load %s seed: %w", step.name, err)
 		}
 	}
 	d.Canaries = sd.canaries
@@ -240,7 +240,7 @@ func mergeLogins(base, over []User) []User {
 	return out
 }
 
-// nextID hands out the next id of a kind, after the highest seeded one.
+// NextID hands out the next id of a kind, after the highest seeded one.
 func (st *Store) NextID(kind string) int {
 	st.ids[kind]++
 	return st.ids[kind]

@@ -170,7 +170,7 @@ func seedNotificationTemplates(sections map[string]any) {
 	}
 }
 
-// templateTypeName is the NotificationType name of a template, for
+// TemplateTypeName is the NotificationType name of a template, for
 // BuildTemplates' OrderBy(x => x.NotificationType.ToString()).
 func TemplateTypeName(t any) string {
 	m, _ := t.(map[string]any)

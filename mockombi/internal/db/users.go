@@ -13,7 +13,7 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// account is one Ombi user (OmbiUser). Login passwords come from Options;
+// Account is one Ombi user (OmbiUser). Login passwords come from Options;
 // seed-only users (Plex, Emby, the system user) have none.
 type Account struct {
 	ID                  string
@@ -36,8 +36,8 @@ type Account struct {
 	Raw map[string]any
 }
 
-// userState holds every account in seed order.
-type userState struct {
+// UserState holds every account in seed order.
+type UserState struct {
 	Accounts []*Account
 	// encoded keeps each account's encoded OmbiUser (*account ->
 	// *encodedOmbiUser), see ombiUserJSON; nil keeps none.
@@ -65,12 +65,12 @@ type seedUser struct {
 // newUserState loads users.json, then makes sure every login account and the
 // system user Api exist. A login whose name matches a seed record takes that
 // record (and its planted secrets) with the login's password and role.
-func newUserState(sd *seedSet, logins []User) (userState, error) {
+func newUserState(sd *seedSet, logins []User) (UserState, error) {
 	var raws []map[string]any
 	if err := sd.decode("users.json", &raws); err != nil {
-		return userState{}, err
+		return UserState{}, err
 	}
-	us := userState{encoded: &sync.Map{}}
+	us := UserState{encoded: &sync.Map{}}
 	defer func() {
 		// Ombi also serialises normalizedEmail: the upper-cased email is a secret too
 		for _, a := range us.Accounts {
@@ -84,7 +84,7 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 		b, _ := json.Marshal(raw)
 		var su seedUser
 		if err := json.Unmarshal(b, &su); err != nil {
-			return userState{}, fmt.Errorf("decode user %v: %w", raw["userName"], err)
+			return UserState{}, fmt.Errorf("decode user %v: %w", raw["userName"], err)
 		}
 		acc := &Account{
 			ID: su.ID, UserName: su.UserName, Email: su.Email, Alias: su.Alias, UserType: su.UserType,
@@ -127,8 +127,8 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 	return us, nil
 }
 
-// byName finds an account by user name, ignoring case (NormalizedUserName).
-func (us *userState) ByName(name string) *Account {
+// ByName finds an account by user name, ignoring case (NormalizedUserName).
+func (us *UserState) ByName(name string) *Account {
 	for _, a := range us.Accounts {
 		if strings.EqualFold(a.UserName, name) {
 			return a
@@ -137,8 +137,8 @@ func (us *userState) ByName(name string) *Account {
 	return nil
 }
 
-// byLogin finds an account by user name or email, ignoring case.
-func (us *userState) ByLogin(login string) *Account {
+// ByLogin finds an account by user name or email, ignoring case.
+func (us *UserState) ByLogin(login string) *Account {
 	if a := us.ByName(login); a != nil {
 		return a
 	}
@@ -150,8 +150,8 @@ func (us *userState) ByLogin(login string) *Account {
 	return nil
 }
 
-// byID finds an account by id.
-func (us *userState) ByID(id string) *Account {
+// ByID finds an account by id.
+func (us *UserState) ByID(id string) *Account {
 	for _, a := range us.Accounts {
 		if a.ID == id {
 			return a
@@ -186,7 +186,7 @@ func (a *Account) ombiUserKey() ombiUserKey {
 	return k
 }
 
-// ombiUser projects an account as the OmbiUser entity Ombi nests in requests
+// OmbiUser projects an account as the OmbiUser entity Ombi nests in requests
 // (requestedUser) and issues: identity fields, limits and its tokens.
 func (a *Account) OmbiUser() *state.OmbiUser { return projectOmbiUser(a.ombiUserKey(), a.Raw) }
 
@@ -209,7 +209,7 @@ func projectOmbiUser(k ombiUserKey, raw map[string]any) *state.OmbiUser {
 	return u
 }
 
-// nilIfEmpty maps "" to nil (JSON null), as Ombi serialises unset strings.
+// NilIfEmpty maps "" to nil (JSON null), as Ombi serialises unset strings.
 func NilIfEmpty(s string) *string {
 	if s == "" {
 		return nil
@@ -225,13 +225,13 @@ type encodedOmbiUser struct {
 	body json.RawMessage
 }
 
-// ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
+// OmbiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
 // json.RawMessage, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
 // while the account's key and seed record are the ones it was built from:
 // any change of a field the projection reads makes a new one. It must run
 // under the store's lock, as every account read does; readers sharing the
 // read lock may build it twice, and the last one kept wins.
-func (us *userState) OmbiUserJSON(a *Account) any {
+func (us *UserState) OmbiUserJSON(a *Account) any {
 	key := a.ombiUserKey()
 	if us.encoded != nil {
 		if v, ok := us.encoded.Load(a); ok {
@@ -256,7 +256,7 @@ func sameMap(a, b map[string]any) bool {
 	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
 }
 
-// displayName is what Ombi shows for a user: alias, else user name.
+// DisplayName is what Ombi shows for a user: alias, else user name.
 func (a *Account) DisplayName() string {
 	if a.Alias != "" {
 		return a.Alias
@@ -264,7 +264,7 @@ func (a *Account) DisplayName() string {
 	return a.UserName
 }
 
-// stableUUID derives a fixed GUID-shaped id from a seed string.
+// StableUUID derives a fixed GUID-shaped id from a seed string.
 func StableUUID(seed string) string {
 	h := sha256.Sum256([]byte(seed))
 	x := hex.EncodeToString(h[:16])
