@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // showList returns the catalogue shows of a named list.
@@ -37,7 +38,7 @@ func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	s.writeView(w, r, "tv search\x00"+term, func(st *store) any {
 		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-		out := []map[string]any{}
+		out := []*state.SearchTvShowViewModel{}
 		for _, sh := range st.Search.Shows {
 			if sh.TvDbID == 0 || (!containsFold(sh.Title, term) && !slices.ContainsFunc(sh.Aliases, func(a string) bool { return containsFold(a, term) })) {
 				continue
@@ -70,11 +71,11 @@ func (s *Server) searchTVInfo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-	var out map[string]any
+	var out *state.SearchTvShowViewModel
 	s.store.Read(func(st *store) {
 		if sh := st.Search.ShowByTVDB(id); sh != nil {
 			out = st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Seasons: true})
-			out["rating"] = "Ombi.Api.TvMaze.Models.Rating"
+			out.Rating = "Ombi.Api.TvMaze.Models.Rating"
 		}
 	})
 	writeRecord(w, out)
@@ -85,7 +86,7 @@ func (s *Server) searchTVListV1(w http.ResponseWriter, r *http.Request) {
 	name := segmentAfter(r, "tv")
 	s.writeView(w, r, "tv list v1\x00"+name, func(st *store) any {
 		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-		out := []map[string]any{}
+		out := []*state.SearchTvShowViewModel{}
 		for _, sh := range st.showList(name) {
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true}))
 		}
@@ -101,7 +102,7 @@ func (s *Server) searchTVBrowse(w http.ResponseWriter, r *http.Request) {
 	}
 	name := segmentAfter(r, "tv")
 	s.writeView(w, r, "tv browse\x00"+name+"\x00"+strconv.Itoa(pos)+"\x00"+strconv.Itoa(take), func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchTvShowViewModel{}
 		for _, sh := range window(st.showList(name), pos, take) {
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{Flags: true}))
 		}
@@ -115,7 +116,7 @@ func (s *Server) searchTVRequested(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	out := []map[string]any{}
+	out := []*state.SearchFullInfoTvShowViewModel{}
 	s.store.Read(func(st *store) {
 		for _, sh := range window(st.showList("requested"), pos, take) {
 			out = append(out, st.tvFullView(sh, principalOf(r)))
@@ -136,7 +137,7 @@ func (s *Server) searchTVDetails(w http.ResponseWriter, r *http.Request) {
 		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"id": {"The value '" + raw + "' is not valid."}})
 		return
 	}
-	var out map[string]any
+	var out *state.SearchFullInfoTvShowViewModel
 	s.store.Read(func(st *store) {
 		if sh := st.Search.ShowByTMDB(id); sh != nil {
 			out = st.tvFullView(sh, principalOf(r))
@@ -151,7 +152,7 @@ func (s *Server) searchTVByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.SearchFullInfoTvShowViewModel
 	found := false
 	s.store.Read(func(st *store) {
 		pr := st.Requests.ParentByID(id)

@@ -11,11 +11,11 @@ import (
 )
 
 // tmdbImage is a full TMDB image URL, or nil.
-func tmdbImage(size, p string) any {
+func tmdbImage(size, p string) *string {
 	if p == "" {
 		return nil
 	}
-	return "https://image.tmdb.org/t/p/" + size + p
+	return ref("https://image.tmdb.org/t/p/" + size + p)
 }
 
 // searchViewBase is the SearchViewModel part every search result carries.
@@ -127,79 +127,94 @@ type tvViewOpts struct {
 	Rating string
 }
 
-// tvIDs fills id/theMovieDbId/theTvDbId for a TV result by origin: v1 routes
-// use the TVDB id (and, with the quirk on, put it in theMovieDbId as well);
-// v2 routes use the TMDB id.
-func tvIDs(v map[string]any, sh *db.CatalogShow, o tvViewOpts) {
+// tvIDs is the id and the SearchViewModel ids of a TV result by origin:
+// v1 routes use the TVDB id (and, with the quirk on, put it in
+// theMovieDbId as well); v2 routes use the TMDB id.
+func tvIDs(sh *db.CatalogShow, o tvViewOpts) (int, state.SearchViewModel) {
+	v := state.SearchViewModel{ImdbID: ref(sh.ImdbID)}
 	switch {
 	case o.V1 && o.TVDBQuirk:
-		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TvDbID), nil
+		v.TheMovieDbID = ref(strconv.Itoa(sh.TvDbID))
+		return sh.TvDbID, v
 	case o.V1:
-		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TheMovieDbID), strconv.Itoa(sh.TvDbID)
+		v.TheMovieDbID, v.TheTvDbID = ref(strconv.Itoa(sh.TheMovieDbID)), ref(strconv.Itoa(sh.TvDbID))
+		return sh.TvDbID, v
 	default:
-		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TheMovieDbID, strconv.Itoa(sh.TheMovieDbID), strconv.Itoa(sh.TvDbID)
+		v.TheMovieDbID, v.TheTvDbID = ref(strconv.Itoa(sh.TheMovieDbID)), ref(strconv.Itoa(sh.TvDbID))
+		return sh.TheMovieDbID, v
 	}
+}
+
+// tvShow is the part of a show's views both share, filled as o says, with
+// the request flags on base when o.Flags.
+func (st *store) tvShow(sh *db.CatalogShow, base *state.SearchViewModel, p *principal, o tvViewOpts) state.TvShow {
+	v := state.TvShow{
+		Title: sh.Title, Aliases: sh.Aliases, Banner: sh.Banner, SeriesID: sh.TvMazeID,
+		Status: sh.Status, FirstAired: sh.FirstAired, NetworkID: sh.NetworkID,
+		Runtime: sh.Runtime, Overview: sh.Overview, LastUpdated: 1732000000 + sh.TvMazeID,
+		AirsDayOfWeek: sh.AirsDayOfWeek, AirsTime: sh.AirsTime, Rating: sh.TmdbRating(),
+		Trailer: sh.Trailer, Homepage: sh.Homepage, SeasonRequests: []*state.SearchSeason{},
+		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath),
+	}
+	if o.Rating != "" {
+		v.Rating = o.Rating
+	}
+	if o.Seasons {
+		v.SeasonRequests = st.seasonViews(sh, o.Flags)
+	}
+	if o.Flags {
+		st.overlayTV(base, &v, sh, p)
+	}
+	return v
 }
 
 // tvView is SearchTvShowViewModel (v1 search/lists, v2 browse), filled as
 // o says.
-func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) map[string]any {
-	v := searchViewBase(0, 0)
-	tvIDs(v, sh, o)
+func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) *state.SearchTvShowViewModel {
+	id, base := tvIDs(sh, o)
 	genres := []string{}
 	for _, g := range st.Search.GenreNames("tv", sh.GenreIDs) {
 		genres = append(genres, g.Name)
 	}
 	network, _ := sh.Network["name"].(string)
-	maps.Copy(v, map[string]any{
-		"title": sh.Title, "aliases": sh.Aliases, "banner": sh.Banner, "seriesId": sh.TvMazeID,
-		"status": sh.Status, "firstAired": sh.FirstAired, "network": network, "networkId": sh.NetworkID,
-		"runtime": sh.Runtime, "genre": genres, "overview": sh.Overview, "lastUpdated": 1732000000 + sh.TvMazeID,
-		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": sh.TmdbRating(),
-		"siteRating": 0, "trailer": sh.Trailer, "homepage": sh.Homepage, "seasonRequests": []any{},
-		"requestAll": false, "firstSeason": false, "latestSeason": false, "fullyAvailable": false, "partlyAvailable": false,
-		"backdropPath": nullIfEmpty(sh.BackdropPath), "posterPath": nullIfEmpty(sh.PosterPath), "imdbId": sh.ImdbID,
-	})
-	if o.Rating != "" {
-		v["rating"] = o.Rating
-	}
-	if o.Seasons {
-		v["seasonRequests"] = st.seasonViews(sh, o.Flags)
-	}
-	if o.Flags {
-		st.overlayTV(v, sh, p)
-	}
-	return mergeExtra(v, sh.Extra)
+	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra}
+	v.TvShow = st.tvShow(sh, &base, p, o)
+	v.SearchViewModel = base
+	return v
 }
 
 // tvFullView is SearchFullInfoTvShowViewModel (v2 TV details, by TMDB id).
-func (st *store) tvFullView(sh *db.CatalogShow, p *principal) map[string]any {
-	v := st.tvView(sh, p, tvViewOpts{Seasons: true, Flags: true})
-	delete(v, "genre")
-	cast := []map[string]any{}
+func (st *store) tvFullView(sh *db.CatalogShow, p *principal) *state.SearchFullInfoTvShowViewModel {
+	o := tvViewOpts{Seasons: true, Flags: true}
+	id, base := tvIDs(sh, o)
+	cast := []state.TvCast{}
 	for _, id := range sh.Cast {
 		if pe := st.Search.Person(id); pe != nil {
-			cast = append(cast, map[string]any{"id": pe.ID, "person": pe.Name, "character": "Lead", "image": tmdbImage("w300", pe.ProfilePath), "self": false, "voice": false})
+			cast = append(cast, state.TvCast{ID: pe.ID, Person: pe.Name, Character: "Lead", Image: tmdbImage("w300", pe.ProfilePath)})
 		}
 	}
-	keywords := []map[string]any{}
-	for _, id := range sh.KeywordIDs {
-		for _, k := range st.Search.Ref.Keywords {
-			if k.ID == id {
-				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
-			}
-		}
+	v := &state.SearchFullInfoTvShowViewModel{
+		ID: id, Genres: st.Search.GenreNames("tv", sh.GenreIDs), Network: sh.Network,
+		Images: state.TvImages{Medium: tmdbImage("w500", sh.PosterPath), Original: tmdbImage("original", sh.PosterPath)},
+		Cast:   cast, Crew: []state.TvCast{}, Certification: sh.Certification, Tagline: sh.Tagline,
+		Keywords:    state.Keywords{KeywordsValue: st.Search.Keywords(sh.KeywordIDs)},
+		ExternalIDs: state.ExternalIDs{ImdbID: sh.ImdbID},
+		// the list view's genre (by name) is not a member here
+		Extra: withoutKey(sh.Extra, "genre"),
 	}
-	maps.Copy(v, map[string]any{
-		"genres": st.Search.GenreNames("tv", sh.GenreIDs), "network": sh.Network,
-		"images":        map[string]any{"medium": tmdbImage("w500", sh.PosterPath), "original": tmdbImage("original", sh.PosterPath)},
-		"cast":          cast,
-		"crew":          []map[string]any{},
-		"certification": sh.Certification, "tagline": sh.Tagline,
-		"keywords":    map[string]any{"keywordsValue": keywords},
-		"externalIds": map[string]any{"imdbId": sh.ImdbID, "facebookId": nil, "instagramId": nil, "twitterId": nil},
-	})
+	v.TvShow = st.tvShow(sh, &base, p, o)
+	v.SearchViewModel = base
 	return v
+}
+
+// withoutKey is m less key (m itself when it has no such key).
+func withoutKey(m map[string]any, key string) map[string]any {
+	if _, ok := m[key]; !ok {
+		return m
+	}
+	out := maps.Clone(m)
+	delete(out, key)
+	return out
 }
 
 // seasonViews is the show's episode tree as SeasonRequests with per-episode
@@ -207,38 +222,37 @@ func (st *store) tvFullView(sh *db.CatalogShow, p *principal) map[string]any {
 // search engines build these with new SeasonRequests/EpisodeRequests
 // (TvSearchEngine.cs, V2/TvSearchEngineV2.cs), so the childRequest and
 // season back-references are null, not omitted.
-func (st *store) seasonViews(sh *db.CatalogShow, flags bool) []map[string]any {
-	state := map[[2]int]*db.EpisodeRequest{}
+func (st *store) seasonViews(sh *db.CatalogShow, flags bool) []*state.SearchSeason {
+	requested := map[[2]int]*db.EpisodeRequest{}
 	if flags {
 		if parent := st.Requests.ParentByTMDB(sh.TheMovieDbID); parent != nil {
 			for _, c := range st.Requests.ChildrenOf(parent.ID) {
 				for _, s := range c.SeasonRequests {
 					for _, e := range s.Episodes {
-						state[[2]int{s.SeasonNumber, e.EpisodeNumber}] = e
+						requested[[2]int{s.SeasonNumber, e.EpisodeNumber}] = e
 					}
 				}
 			}
 		}
 	}
-	out := []map[string]any{}
+	out := []*state.SearchSeason{}
 	for _, s := range sh.Seasons {
-		eps := []map[string]any{}
+		eps := []*state.SearchEpisode{}
 		allAvailable := len(s.Episodes) > 0
 		for _, e := range s.Episodes {
-			ev := map[string]any{"episodeNumber": e.EpisodeNumber, "title": e.Title, "airDate": e.AirDate, "url": e.URL,
-				"available": false, "approved": false, "requested": false, "denied": nil, "deniedReason": nil,
-				"requestStatus": "", "airDateDisplay": airDateDisplay(e.AirDate), "id": 0, "seasonId": 0, "season": nil}
-			if r, ok := state[[2]int{s.SeasonNumber, e.EpisodeNumber}]; ok {
-				ev["available"], ev["approved"], ev["requested"], ev["denied"] = r.Available, r.Approved, r.Requested, r.Denied
-				ev["requestStatus"] = episodeStatus(r)
+			ev := &state.SearchEpisode{EpisodeNumber: e.EpisodeNumber, Title: e.Title, AirDate: e.AirDate, URL: e.URL,
+				AirDateDisplay: airDateDisplay(e.AirDate)}
+			if r, ok := requested[[2]int{s.SeasonNumber, e.EpisodeNumber}]; ok {
+				ev.Available, ev.Approved, ev.Requested, ev.Denied = r.Available, r.Approved, r.Requested, r.Denied
+				ev.RequestStatus = episodeStatus(r)
 			}
-			if ev["available"] != true {
+			if !ev.Available {
 				allAvailable = false
 			}
 			eps = append(eps, ev)
 		}
-		out = append(out, map[string]any{"seasonNumber": s.SeasonNumber, "overview": s.Overview, "episodes": eps,
-			"seasonAvailable": allAvailable, "id": 0, "childRequestId": 0, "childRequest": nil})
+		out = append(out, &state.SearchSeason{SeasonNumber: s.SeasonNumber, Overview: s.Overview, Episodes: eps,
+			SeasonAvailable: allAvailable})
 	}
 	return out
 }
@@ -273,7 +287,7 @@ func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) 
 const plexMachineID = "9a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
 
 // overlayTV sets request flags on a show from its parent request.
-func (st *store) overlayTV(v map[string]any, sh *db.CatalogShow, p *principal) {
+func (st *store) overlayTV(v *state.SearchViewModel, t *state.TvShow, sh *db.CatalogShow, p *principal) {
 	parent := st.Requests.ParentByTMDB(sh.TheMovieDbID)
 	if parent == nil {
 		return
@@ -285,9 +299,9 @@ func (st *store) overlayTV(v map[string]any, sh *db.CatalogShow, p *principal) {
 		available = available && c.Available
 		any = any || c.Available
 	}
-	v["requested"], v["requestId"], v["approved"] = true, parent.ID, approved
-	v["available"], v["fullyAvailable"], v["partlyAvailable"] = available, available, any && !available
-	v["subscribed"] = st.subscribed(p, 0, parent.ID)
+	v.Requested, v.RequestID, v.Approved = true, parent.ID, approved
+	v.Available, t.FullyAvailable, t.PartlyAvailable = available, available, any && !available
+	v.Subscribed = st.subscribed(p, 0, parent.ID)
 }
 
 // emptyMovieView is what Ombi answers for an unknown TMDB id: the view model

@@ -286,3 +286,124 @@ type Video struct {
 	Size      int    `json:"size"`
 	Type      string `json:"type"`
 }
+
+// TvShow is what Ombi's SearchTvShowViewModel and
+// SearchFullInfoTvShowViewModel share: the show's text, dates, airing,
+// rating and its request flags with the episode tree.
+type TvShow struct {
+	AirsDayOfWeek   string          `json:"airsDayOfWeek"`
+	AirsTime        string          `json:"airsTime"`
+	Aliases         []string        `json:"aliases"`
+	BackdropPath    *string         `json:"backdropPath"`
+	Banner          string          `json:"banner"`
+	FirstAired      string          `json:"firstAired"`
+	FirstSeason     bool            `json:"firstSeason"`
+	FullyAvailable  bool            `json:"fullyAvailable"`
+	Homepage        string          `json:"homepage"`
+	LastUpdated     int             `json:"lastUpdated"`
+	LatestSeason    bool            `json:"latestSeason"`
+	NetworkID       string          `json:"networkId"`
+	Overview        string          `json:"overview"`
+	PartlyAvailable bool            `json:"partlyAvailable"`
+	PosterPath      *string         `json:"posterPath"`
+	Rating          string          `json:"rating"`
+	RequestAll      bool            `json:"requestAll"`
+	Runtime         string          `json:"runtime"`
+	SeasonRequests  []*SearchSeason `json:"seasonRequests"`
+	SeriesID        int             `json:"seriesId"`
+	SiteRating      int             `json:"siteRating"`
+	Status          string          `json:"status"`
+	Title           string          `json:"title"`
+	Trailer         string          `json:"trailer"`
+}
+
+// SearchTvShowViewModel is Ombi's SearchTvShowViewModel (v1 search, info
+// and lists, v2 browse lists): the network by name, the genres by name.
+type SearchTvShowViewModel struct {
+	SearchViewModel
+	TvShow
+	ID      int      `json:"id"`
+	Genre   []string `json:"genre"`
+	Network string   `json:"network"`
+	Extra   Extra    `json:"-"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *SearchTvShowViewModel) MarshalJSON() ([]byte, error) {
+	type plain SearchTvShowViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// SearchFullInfoTvShowViewModel is Ombi's SearchFullInfoTvShowViewModel
+// (v2 TV details): the network as TMDB's object, the genres as {id, name},
+// images, cast and TMDB's details.
+type SearchFullInfoTvShowViewModel struct {
+	SearchViewModel
+	TvShow
+	ID            int            `json:"id"`
+	Cast          []TvCast       `json:"cast"`
+	Certification string         `json:"certification"`
+	Crew          []TvCast       `json:"crew"`
+	ExternalIDs   ExternalIDs    `json:"externalIds"`
+	Genres        []IDName       `json:"genres"`
+	Images        TvImages       `json:"images"`
+	Keywords      Keywords       `json:"keywords"`
+	Network       map[string]any `json:"network"`
+	Tagline       string         `json:"tagline"`
+	Extra         Extra          `json:"-"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *SearchFullInfoTvShowViewModel) MarshalJSON() ([]byte, error) {
+	type plain SearchFullInfoTvShowViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// TvCast is one cast member of a show (the mock lists no crew).
+type TvCast struct {
+	Character string  `json:"character"`
+	ID        int     `json:"id"`
+	Image     *string `json:"image"`
+	Person    string  `json:"person"`
+	Self      bool    `json:"self"`
+	Voice     bool    `json:"voice"`
+}
+
+// TvImages is a show's poster in two sizes.
+type TvImages struct {
+	Medium   *string `json:"medium"`
+	Original *string `json:"original"`
+}
+
+// SearchSeason is a SeasonRequests as the search engines build it for a
+// show's episode tree: a new object, so its ids are 0 and its childRequest
+// back-reference is null.
+type SearchSeason struct {
+	ChildRequest    *ChildRequests   `json:"childRequest"`
+	ChildRequestID  int              `json:"childRequestId"`
+	Episodes        []*SearchEpisode `json:"episodes"`
+	ID              int              `json:"id"`
+	Overview        string           `json:"overview"`
+	SeasonAvailable bool             `json:"seasonAvailable"`
+	SeasonNumber    int              `json:"seasonNumber"`
+}
+
+// SearchEpisode is an EpisodeRequests as the search engines build it: a
+// new object (ids 0, season null) with the catalogue's air date as it is
+// and the flags of the episode's request, if any.
+type SearchEpisode struct {
+	AirDate        string          `json:"airDate"`
+	AirDateDisplay string          `json:"airDateDisplay"`
+	Approved       bool            `json:"approved"`
+	Available      bool            `json:"available"`
+	Denied         *bool           `json:"denied"`
+	DeniedReason   *string         `json:"deniedReason"`
+	EpisodeNumber  int             `json:"episodeNumber"`
+	ID             int             `json:"id"`
+	RequestStatus  string          `json:"requestStatus"`
+	Requested      bool            `json:"requested"`
+	Season         *SeasonRequests `json:"season"`
+	SeasonID       int             `json:"seasonId"`
+	Title          string          `json:"title"`
+	URL            string          `json:"url"`
+}
