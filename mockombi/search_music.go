@@ -2,12 +2,14 @@ package mockombi
 
 import (
 	"net/http"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // searchArtist is GET /api/v1/Search/music/artist/{searchTerm}.
 func (s *Server) searchArtist(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	out := []map[string]any{}
+	out := []*state.SearchArtistViewModel{}
 	s.store.Read(func(st *store) {
 		for _, a := range st.Search.Artists {
 			if containsFold(a.ArtistName, term) {
@@ -21,7 +23,7 @@ func (s *Server) searchArtist(w http.ResponseWriter, r *http.Request) {
 // searchAlbum is GET /api/v1/Search/music/album/{searchTerm}.
 func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	out := []map[string]any{}
+	out := []*state.SearchAlbumViewModel{}
 	s.store.Read(func(st *store) {
 		for _, a := range st.Search.Artists {
 			for i := range a.Albums {
@@ -36,7 +38,7 @@ func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
 
 // searchAlbumInfo is GET /api/v1/Search/music/album/info/{foreignAlbumId}.
 func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
-	var out map[string]any
+	var out *state.SearchAlbumViewModel
 	s.store.Read(func(st *store) {
 		if a, al := st.Search.Album(r.PathValue("foreignAlbumId")); al != nil {
 			out = st.albumView(a, al)
@@ -47,7 +49,7 @@ func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
 
 // searchArtistAlbums is GET /api/v1/Search/music/artist/album/{foreignArtistId}.
 func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
-	out := []map[string]any{}
+	out := []*state.SearchAlbumViewModel{}
 	s.store.Read(func(st *store) {
 		if a := st.Search.Artist(r.PathValue("foreignArtistId")); a != nil {
 			for i := range a.Albums {
@@ -60,7 +62,7 @@ func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
 
 // searchArtistInfo is GET /api/v2/Search/artist/{artistId}.
 func (s *Server) searchArtistInfo(w http.ResponseWriter, r *http.Request) {
-	var out map[string]any
+	var out *state.ArtistInformation
 	s.store.Read(func(st *store) {
 		if a := st.Search.Artist(r.PathValue("artistId")); a != nil {
 			out = st.artistInformation(a)
@@ -76,7 +78,7 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.ArtistInformation
 	found := false
 	s.store.Read(func(st *store) {
 		rq := st.Requests.AlbumByID(id)
@@ -101,7 +103,7 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 // searchReleaseGroup is GET /api/v2/Search/artist/album/{albumId}: the
 // ReleaseGroup MusicSearchEngineV2.GetAlbum builds.
 func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
-	var out map[string]any
+	var out *state.ReleaseGroup
 	s.store.Read(func(st *store) {
 		if _, al := st.Search.Album(r.PathValue("albumId")); al != nil {
 			out = st.releaseGroupView(al)
@@ -118,5 +120,5 @@ func (s *Server) searchAlbumArt(w http.ResponseWriter, r *http.Request) {
 			image = al.Cover
 		}
 	})
-	writeJSON(w, http.StatusOK, map[string]any{"image": image})
+	writeJSON(w, http.StatusOK, &state.AlbumArt{Image: image})
 }

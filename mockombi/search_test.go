@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 func TestSearch_lists(t *testing.T) {
@@ -470,7 +472,7 @@ func TestSearch_artistInformationModel(t *testing.T) {
 		}
 	}
 	links, ok := a["links"].(map[string]any)
-	if !ok || len(links) != len(artistLinkNames) {
+	if !ok || len(links) != len(artistLinkFields(&state.ArtistLinks{})) {
 		t.Errorf("links = %v, want the ArtistLinks object", a["links"])
 	}
 	if a["endYear"] != "" || a["isEnded"] != true || a["type"] != "Group" {

@@ -311,26 +311,26 @@ func emptyMovieView() *state.EmptyMovieView {
 }
 
 // artistView is SearchArtistViewModel (note the upstream typo forignArtistId).
-func artistView(a *db.CatalogArtist) map[string]any {
-	return mergeExtra(map[string]any{"artistName": a.ArtistName, "forignArtistId": a.ForeignArtistID, "overview": a.Overview,
-		"disambiguation": a.Disambiguation, "banner": a.Banner, "poster": a.Poster, "logo": a.Logo, "monitored": false,
-		"artistType": a.Type, "cleanName": strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), "links": a.Links}, a.Extra)
+func artistView(a *db.CatalogArtist) *state.SearchArtistViewModel {
+	return &state.SearchArtistViewModel{ArtistName: a.ArtistName, ForignArtistID: a.ForeignArtistID, Overview: a.Overview,
+		Disambiguation: a.Disambiguation, Banner: a.Banner, Poster: a.Poster, Logo: a.Logo,
+		ArtistType: a.Type, CleanName: strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), Links: a.Links, Extra: a.Extra}
 }
 
 // albumView is SearchAlbumViewModel with request flags.
-func (st *store) albumView(a *db.CatalogArtist, al *db.CatalogAlbum) map[string]any {
-	v := searchViewBase(0, 2)
-	maps.Copy(v, map[string]any{"title": al.Title, "foreignAlbumId": al.ForeignAlbumID, "monitored": false, "albumType": al.AlbumType,
-		"rating": al.Rating, "releaseDate": al.ReleaseDate, "artistName": a.ArtistName, "foreignArtistId": a.ForeignArtistID,
-		"cover": al.Cover, "disk": al.Disk, "percentOfTracks": 0, "genres": al.Genres, "partiallyAvailable": false, "fullyAvailable": false})
+func (st *store) albumView(a *db.CatalogArtist, al *db.CatalogAlbum) *state.SearchAlbumViewModel {
+	v := &state.SearchAlbumViewModel{SearchViewModel: state.SearchViewModel{Type: db.RequestTypeAlbum},
+		Title: al.Title, ForeignAlbumID: al.ForeignAlbumID, AlbumType: al.AlbumType,
+		Rating: al.Rating, ReleaseDate: al.ReleaseDate, ArtistName: a.ArtistName, ForeignArtistID: a.ForeignArtistID,
+		Cover: al.Cover, Disk: al.Disk, Genres: al.Genres, Extra: al.Extra}
 	if rq := st.Requests.AlbumByForeignID(al.ForeignAlbumID); rq != nil {
-		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
-		v["denied"], v["deniedReason"], v["fullyAvailable"] = rq.Denied, nullIfEmpty(rq.DeniedReason), rq.Available
+		v.Requested, v.RequestID, v.Approved, v.Available = true, rq.ID, rq.Approved, rq.Available
+		v.Denied, v.DeniedReason, v.FullyAvailable = rq.Denied, db.NilIfEmpty(rq.DeniedReason), rq.Available
 		if rq.Available {
-			v["percentOfTracks"] = 100
+			v.PercentOfTracks = 100
 		}
 	}
-	return mergeExtra(v, al.Extra)
+	return v
 }
 
 // releaseGroupView is the v2 ReleaseGroup (Core/Models/Search/V2/Music/ReleaseGroup.cs):
@@ -338,38 +338,40 @@ func (st *store) albumView(a *db.CatalogArtist, al *db.CatalogAlbum) map[string]
 // MusicBrainz primary type as releaseType and the request flags ExistingRule
 // sets for a release group (requested, requestId, approved, available; not
 // denied).
-func (st *store) releaseGroupView(al *db.CatalogAlbum) map[string]any {
-	v := searchViewBase(0, db.RequestTypeAlbum)
-	maps.Copy(v, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
-		"releaseType": nullIfEmpty(al.AlbumType), "percentOfTracks": 0, "monitored": false,
-		"partiallyAvailable": false, "fullyAvailable": false})
+func (st *store) releaseGroupView(al *db.CatalogAlbum) *state.ReleaseGroup {
+	v := &state.ReleaseGroup{SearchViewModel: state.SearchViewModel{Type: db.RequestTypeAlbum},
+		ID: al.ForeignAlbumID, Title: al.Title, ReleaseDate: al.ReleaseDate.Format("2006-01-02"),
+		ReleaseType: db.NilIfEmpty(al.AlbumType)}
 	if rq := st.Requests.AlbumByForeignID(al.ForeignAlbumID); rq != nil {
-		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
+		v.Requested, v.RequestID, v.Approved, v.Available = true, rq.ID, rq.Approved, rq.Available
 		if rq.Available {
-			v["percentOfTracks"], v["fullyAvailable"] = 100, true
+			v.PercentOfTracks, v.FullyAvailable = 100, true
 		}
 	}
 	return v
 }
 
-// artistLinkNames are the ArtistLinks properties, all null unless a
-// MusicBrainz relation fills them.
-var artistLinkNames = []string{"image", "imdb", "lastFm", "discogs", "allMusic", "homePage", "youTube", "facebook", "twitter",
-	"bbcMusic", "mySpace", "onlineCommunity", "spotify", "instagram", "vk", "deezer", "google", "apple"}
+// artistLinkFields are the ArtistLinks properties by the relation names
+// that fill them.
+func artistLinkFields(l *state.ArtistLinks) map[string]**string {
+	return map[string]**string{"image": &l.Image, "imdb": &l.Imdb, "lastFm": &l.LastFm, "discogs": &l.Discogs,
+		"allMusic": &l.AllMusic, "homePage": &l.HomePage, "youTube": &l.YouTube, "facebook": &l.Facebook,
+		"twitter": &l.Twitter, "bbcMusic": &l.BbcMusic, "mySpace": &l.MySpace, "onlineCommunity": &l.OnlineCommunity,
+		"spotify": &l.Spotify, "instagram": &l.Instagram, "vk": &l.Vk, "deezer": &l.Deezer, "google": &l.Google,
+		"apple": &l.Apple}
+}
 
 // artistLinks is ArtistLinks from the artist's relation URLs, matched by
 // name ("lastfm", "discogs", ...) as GetLinksForArtist sorts them.
-func artistLinks(a *db.CatalogArtist) map[string]any {
-	links := make(map[string]any, len(artistLinkNames))
-	for _, n := range artistLinkNames {
-		links[n] = nil
-	}
+func artistLinks(a *db.CatalogArtist) state.ArtistLinks {
+	var links state.ArtistLinks
+	fields := artistLinkFields(&links)
 	for _, l := range a.Links {
 		name, _ := l["name"].(string)
 		url, _ := l["url"].(string)
-		for _, n := range artistLinkNames {
+		for n, field := range fields {
 			if strings.EqualFold(name, n) && url != "" {
-				links[n] = strings.Replace(url, "http://", "https://", 1)
+				*field = ref(strings.Replace(url, "http://", "https://", 1))
 			}
 		}
 	}
@@ -378,8 +380,8 @@ func artistLinks(a *db.CatalogArtist) map[string]any {
 
 // bandMembers is BandMember[] (name, attributes, isCurrentMember, start,
 // end); data that says isActive instead of isCurrentMember is read as it.
-func bandMembers(a *db.CatalogArtist) []map[string]any {
-	out := []map[string]any{}
+func bandMembers(a *db.CatalogArtist) []state.BandMember {
+	out := []state.BandMember{}
 	for _, m := range a.Members {
 		current, ok := m["isCurrentMember"].(bool)
 		if !ok {
@@ -392,8 +394,8 @@ func bandMembers(a *db.CatalogArtist) []map[string]any {
 		if attrs == nil {
 			attrs = []any{}
 		}
-		out = append(out, map[string]any{"name": m["name"], "attributes": attrs, "isCurrentMember": current,
-			"start": m["start"], "end": m["end"]})
+		out = append(out, state.BandMember{Name: m["name"], Attributes: attrs, IsCurrentMember: current,
+			Start: m["start"], End: m["end"]})
 	}
 	return out
 }
@@ -403,8 +405,8 @@ func bandMembers(a *db.CatalogArtist) []map[string]any {
 // MusicSearchEngineV2.GetArtistInformation fills it: endYear "" when the
 // artist has not ended (so isEnded is true: EndYear != null), region from
 // the area, banner, logo, poster, fanArt and overview from Lidarr.
-func (st *store) artistInformation(a *db.CatalogArtist) map[string]any {
-	groups := []map[string]any{}
+func (st *store) artistInformation(a *db.CatalogArtist) *state.ArtistInformation {
+	groups := []*state.ReleaseGroup{}
 	for i := range a.Albums {
 		groups = append(groups, st.releaseGroupView(&a.Albums[i]))
 	}
@@ -412,8 +414,8 @@ func (st *store) artistInformation(a *db.CatalogArtist) map[string]any {
 	if area, ok := a.Extra["area"].(map[string]any); ok {
 		region = area["name"]
 	}
-	return map[string]any{"id": a.ForeignArtistID, "name": a.ArtistName, "startYear": a.StartYear, "endYear": "", "isEnded": true,
-		"type": a.Type, "country": a.Country, "region": region, "disambiguation": a.Disambiguation, "banner": a.Banner, "logo": a.Logo,
-		"poster": a.Poster, "fanArt": a.Banner, "overview": a.Overview, "releaseGroups": groups, "members": bandMembers(a),
-		"links": artistLinks(a)}
+	return &state.ArtistInformation{ID: a.ForeignArtistID, Name: a.ArtistName, StartYear: a.StartYear, EndYear: "", IsEnded: true,
+		Type: a.Type, Country: a.Country, Region: region, Disambiguation: a.Disambiguation, Banner: a.Banner, Logo: a.Logo,
+		Poster: a.Poster, FanArt: a.Banner, Overview: a.Overview, ReleaseGroups: groups, Members: bandMembers(a),
+		Links: artistLinks(a)}
 }

@@ -407,3 +407,135 @@ type SearchEpisode struct {
 	Title          string          `json:"title"`
 	URL            string          `json:"url"`
 }
+
+// SearchArtistViewModel is Ombi's SearchArtistViewModel (v1 music search),
+// with Ombi's spelling forignArtistId.
+type SearchArtistViewModel struct {
+	ArtistName     string           `json:"artistName"`
+	ArtistType     string           `json:"artistType"`
+	Banner         string           `json:"banner"`
+	CleanName      string           `json:"cleanName"`
+	Disambiguation string           `json:"disambiguation"`
+	ForignArtistID string           `json:"forignArtistId"`
+	Links          []map[string]any `json:"links"`
+	Logo           string           `json:"logo"`
+	Monitored      bool             `json:"monitored"`
+	Overview       string           `json:"overview"`
+	Poster         string           `json:"poster"`
+	Extra          Extra            `json:"-"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *SearchArtistViewModel) MarshalJSON() ([]byte, error) {
+	type plain SearchArtistViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// SearchAlbumViewModel is Ombi's SearchAlbumViewModel (v1 music search)
+// with the request flags.
+type SearchAlbumViewModel struct {
+	SearchViewModel
+	ID                 int              `json:"id"`
+	AlbumType          string           `json:"albumType"`
+	ArtistName         string           `json:"artistName"`
+	Cover              string           `json:"cover"`
+	Disk               string           `json:"disk"`
+	ForeignAlbumID     string           `json:"foreignAlbumId"`
+	ForeignArtistID    string           `json:"foreignArtistId"`
+	FullyAvailable     bool             `json:"fullyAvailable"`
+	Genres             []map[string]any `json:"genres"`
+	Monitored          bool             `json:"monitored"`
+	PartiallyAvailable bool             `json:"partiallyAvailable"`
+	PercentOfTracks    int              `json:"percentOfTracks"`
+	Rating             float64          `json:"rating"`
+	ReleaseDate        time.Time        `json:"releaseDate"`
+	Title              string           `json:"title"`
+	Extra              Extra            `json:"-"`
+}
+
+// MarshalJSON writes the view with the catalogue's undocumented members.
+func (v *SearchAlbumViewModel) MarshalJSON() ([]byte, error) {
+	type plain SearchAlbumViewModel
+	return marshalWith((*plain)(v), v.Extra)
+}
+
+// ReleaseGroup is Ombi's v2 ReleaseGroup: a SearchViewModel whose id is
+// the MusicBrainz id, with the release date as a date.
+type ReleaseGroup struct {
+	SearchViewModel
+	ID                 string  `json:"id"`
+	FullyAvailable     bool    `json:"fullyAvailable"`
+	Monitored          bool    `json:"monitored"`
+	PartiallyAvailable bool    `json:"partiallyAvailable"`
+	PercentOfTracks    int     `json:"percentOfTracks"`
+	ReleaseDate        string  `json:"releaseDate"`
+	ReleaseType        *string `json:"releaseType"`
+	Title              string  `json:"title"`
+}
+
+// MarshalJSON writes the group's members in wire order.
+func (v *ReleaseGroup) MarshalJSON() ([]byte, error) {
+	type plain ReleaseGroup
+	return marshalWith((*plain)(v), nil)
+}
+
+// ArtistInformation is Ombi's v2 ArtistInformation. Region is the name
+// of the artist's area as the catalogue has it.
+type ArtistInformation struct {
+	Banner         string          `json:"banner"`
+	Country        string          `json:"country"`
+	Disambiguation string          `json:"disambiguation"`
+	EndYear        string          `json:"endYear"`
+	FanArt         string          `json:"fanArt"`
+	ID             string          `json:"id"`
+	IsEnded        bool            `json:"isEnded"`
+	Links          ArtistLinks     `json:"links"`
+	Logo           string          `json:"logo"`
+	Members        []BandMember    `json:"members"`
+	Name           string          `json:"name"`
+	Overview       string          `json:"overview"`
+	Poster         string          `json:"poster"`
+	Region         any             `json:"region"`
+	ReleaseGroups  []*ReleaseGroup `json:"releaseGroups"`
+	StartYear      string          `json:"startYear"`
+	Type           string          `json:"type"`
+}
+
+// BandMember is Ombi's BandMember; name, attributes and dates are the
+// catalogue's values as they are.
+type BandMember struct {
+	Attributes      any  `json:"attributes"`
+	End             any  `json:"end"`
+	IsCurrentMember bool `json:"isCurrentMember"`
+	Name            any  `json:"name"`
+	Start           any  `json:"start"`
+}
+
+// ArtistLinks is Ombi's ArtistLinks: every link null unless a MusicBrainz
+// relation fills it.
+type ArtistLinks struct {
+	AllMusic        *string `json:"allMusic"`
+	Apple           *string `json:"apple"`
+	BbcMusic        *string `json:"bbcMusic"`
+	Deezer          *string `json:"deezer"`
+	Discogs         *string `json:"discogs"`
+	Facebook        *string `json:"facebook"`
+	Google          *string `json:"google"`
+	HomePage        *string `json:"homePage"`
+	Image           *string `json:"image"`
+	Imdb            *string `json:"imdb"`
+	Instagram       *string `json:"instagram"`
+	LastFm          *string `json:"lastFm"`
+	MySpace         *string `json:"mySpace"`
+	OnlineCommunity *string `json:"onlineCommunity"`
+	Spotify         *string `json:"spotify"`
+	Twitter         *string `json:"twitter"`
+	Vk              *string `json:"vk"`
+	YouTube         *string `json:"youTube"`
+}
+
+// AlbumArt is the cover of a release group (v2 releasegroupart); "" when
+// the mock has none.
+type AlbumArt struct {
+	Image string `json:"image"`
+}
