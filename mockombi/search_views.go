@@ -18,16 +18,6 @@ func tmdbImage(size, p string) *string {
 	return ref("https://image.tmdb.org/t/p/" + size + p)
 }
 
-// searchViewBase is the SearchViewModel part every search result carries.
-func searchViewBase(id int, typ int) map[string]any {
-	return map[string]any{
-		"id": id, "approved": false, "denied": nil, "deniedReason": nil, "requested": false,
-		"requestId": 0, "available": false, "plexUrl": nil, "embyUrl": nil, "jellyfinUrl": nil,
-		"quality": nil, "type": typ, "imdbId": nil, "theTvDbId": nil, "theMovieDbId": nil,
-		"subscribed": false, "showSubscribe": false,
-	}
-}
-
 // movieBase is the SearchViewModel of a movie result: its TMDB id as a
 // string, no other id.
 func movieBase(m *db.CatalogMovie) state.SearchViewModel {
