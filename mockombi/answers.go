@@ -70,12 +70,12 @@ func (s *Server) writeView(w http.ResponseWriter, r *http.Request, key string, v
 		// the quirks' revision is read before the view is built: a quirk
 		// switched meanwhile leaves an entry that no later request matches
 		quirks := s.quirks.revision()
-		if b, ok := s.answers.get(key, st.revision, quirks); ok {
+		if b, ok := s.answers.get(key, st.Revision, quirks); ok {
 			body = b
 			return
 		}
 		if body, err = encodeJSON(view(st)); err == nil {
-			s.answers.put(key, st.revision, quirks, body)
+			s.answers.put(key, st.Revision, quirks, body)
 		}
 	})
 	writeEncoded(w, http.StatusOK, body, err)

@@ -14,38 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// Ombi role names (OmbiRoles).
-const (
-	ombiRoleAdmin             = "Admin"
-	ombiRolePowerUser         = "PowerUser"
-	ombiRoleAPIUser           = "ApiUser"
-	ombiRoleManageOwnRequests = "ManageOwnRequests"
-	ombiRoleRequestMovie      = "RequestMovie"
-	ombiRoleRequestTV         = "RequestTv"
-	ombiRoleRequestMusic      = "RequestMusic"
-	ombiRoleAutoApproveMovie  = "AutoApproveMovie"
-	ombiRoleAutoApproveTV     = "AutoApproveTv"
-	ombiRoleAutoApproveMusic  = "AutoApproveMusic"
-	ombiRoleDisabled          = "Disabled"
-)
-
-// systemUserName is the seeded system user API-key calls act as.
-const systemUserName = "Api"
-
-// ombiRoles maps a mock role to the Ombi roles its account holds.
-func ombiRoles(role string) []string {
-	switch role {
-	case RoleAdmin:
-		return []string{ombiRoleAdmin}
-	case RolePowerUser:
-		return []string{ombiRolePowerUser, ombiRoleRequestMovie, ombiRoleRequestTV, ombiRoleRequestMusic}
-	default:
-		return []string{ombiRoleRequestMovie, ombiRoleRequestTV, ombiRoleRequestMusic}
-	}
-}
 
 // principal is who a request acts as.
 type principal struct {
@@ -62,7 +33,7 @@ func (p *principal) inRole(role string) bool {
 	if p == nil {
 		return false
 	}
-	if role == ombiRoleAdmin && strings.EqualFold(p.name, "API") && p.apiKey {
+	if role == db.OmbiRoleAdmin && strings.EqualFold(p.name, "API") && p.apiKey {
 		return true
 	}
 	return slices.Contains(p.roles, role)
@@ -70,7 +41,7 @@ func (p *principal) inRole(role string) bool {
 
 // isPrivileged is Admin or PowerUser.
 func (p *principal) isPrivileged() bool {
-	return p.inRole(ombiRoleAdmin) || p.inRole(ombiRolePowerUser)
+	return p.inRole(db.OmbiRoleAdmin) || p.inRole(db.OmbiRolePowerUser)
 }
 
 // principalKey is the context key of the request principal.
@@ -119,7 +90,7 @@ func (a *authKeys) sign(data string) []byte {
 }
 
 // issueToken builds a signed JWT for acc that expires at exp.
-func (s *Server) issueToken(acc *account, exp time.Time) string {
+func (s *Server) issueToken(acc *db.Account, exp time.Time) string {
 	now := s.now()
 	jti := make([]byte, 16)
 	_, _ = rand.Read(jti)
@@ -221,7 +192,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 			}
 			var p *principal
 			s.store.Read(func(st *store) {
-				if acc := st.users.byName(name); acc != nil {
+				if acc := st.Users.ByName(name); acc != nil {
 					p = &principal{name: acc.UserName, id: acc.ID, roles: slices.Clone(acc.Roles), apiKey: true, alias: alias}
 				}
 			})
@@ -233,11 +204,11 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		}
 		var id string
 		s.store.Read(func(st *store) {
-			if acc := st.users.byName(systemUserName); acc != nil {
+			if acc := st.Users.ByName(db.SystemUserName); acc != nil {
 				id = acc.ID
 			}
 		})
-		return &principal{name: "API", id: id, roles: []string{ombiRoleAdmin, ombiRoleAPIUser}, apiKey: true, alias: alias}, false
+		return &principal{name: "API", id: id, roles: []string{db.OmbiRoleAdmin, db.OmbiRoleAPIUser}, apiKey: true, alias: alias}, false
 	}
 	if vals, ok := r.Header[headerUserAccessToken]; ok {
 		tok := ""
@@ -250,7 +221,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		}
 		var p *principal
 		s.store.Read(func(st *store) {
-			for _, acc := range st.users.accounts {
+			for _, acc := range st.Users.Accounts {
 				if acc.UserAccessToken != "" && acc.UserAccessToken == tok {
 					p = &principal{name: acc.UserName, id: acc.ID, roles: slices.Clone(acc.Roles)}
 				}
@@ -310,11 +281,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, level authLev
 	ok := true
 	switch level {
 	case manageOwn:
-		ok = p.isPrivileged() || p.inRole(ombiRoleManageOwnRequests)
+		ok = p.isPrivileged() || p.inRole(db.OmbiRoleManageOwnRequests)
 	case powerUser:
 		ok = p.isPrivileged()
 	case admin:
-		ok = p.inRole(ombiRoleAdmin)
+		ok = p.inRole(db.OmbiRoleAdmin)
 	}
 	if !ok {
 		w.WriteHeader(http.StatusForbidden)
@@ -341,11 +312,11 @@ func (s *Server) tokenCreate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"error": "Application URL has not been set"})
 		return
 	}
-	var acc account
+	var acc db.Account
 	found := false
 	s.store.Write(func(st *store) {
-		a := st.users.byLogin(in.Username)
-		if a == nil || a.Password == "" || a.Password != in.Password || slices.Contains(a.Roles, ombiRoleDisabled) {
+		a := st.Users.ByLogin(in.Username)
+		if a == nil || a.Password == "" || a.Password != in.Password || slices.Contains(a.Roles, db.OmbiRoleDisabled) {
 			return
 		}
 		now := s.now().UTC()

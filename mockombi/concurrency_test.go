@@ -39,7 +39,7 @@ func TestConcurrency_mixedTraffic(t *testing.T) {
 	key := map[string]string{"ApiKey": DefaultAPIKey}
 	var movieIDs []int
 	s.store.Read(func(st *store) {
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			movieIDs = append(movieIDs, m.TheMovieDbID)
 		}
 	})

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // controlPrefix is where the control API lives, at the root and under BasePath.
@@ -104,7 +106,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 		w.Header().Set("Cache-Control", "no-store")
 		_ = s.WriteHAR(w, scheme+"://"+r.Host)
 	case "GET unmatched":
-		writeJSON(w, http.StatusOK, nonNil(s.Unmatched()))
+		writeJSON(w, http.StatusOK, db.NonNil(s.Unmatched()))
 	case "GET routes":
 		writeJSON(w, http.StatusOK, s.RouteHits())
 	case "GET stubs":
@@ -160,7 +162,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 	case "GET info":
 		writeJSON(w, http.StatusOK, s.info())
 	case "GET state":
-		b, err := s.store.export()
+		b, err := s.store.Export()
 		if err != nil {
 			writeControlError(w, http.StatusInternalServerError, err.Error())
 			return
@@ -325,10 +327,10 @@ func decodeStub(r io.Reader) (Stub, error) {
 		return Stub{}, fmt.Errorf("stub: invalid JSON: %v", err)
 	}
 	st := Stub{Method: in.Method, Path: in.Path, Status: in.Status, Times: in.Times}
-	for _, k := range sortedKeys(in.Headers) {
+	for _, k := range db.SortedKeys(in.Headers) {
 		v, ok := in.Headers[k].(string)
 		if !ok {
-			return Stub{}, &StubError{Field: "headers." + k, Problem: "want a string, got " + describeJSON(in.Headers[k])}
+			return Stub{}, &StubError{Field: "headers." + k, Problem: "want a string, got " + db.DescribeJSON(in.Headers[k])}
 		}
 		if st.Headers == nil {
 			st.Headers = map[string]string{}
@@ -417,10 +419,10 @@ func decodeFault(r io.Reader) (Fault, error) {
 		return Fault{}, fmt.Errorf("inject fault: invalid JSON: %v", err)
 	}
 	f := Fault{Method: in.Method, Path: in.Path, Status: in.Status, DelayMS: in.DelayMS, Kind: in.Kind, Size: in.Size, Times: in.Times}
-	for _, k := range sortedKeys(in.Headers) {
+	for _, k := range db.SortedKeys(in.Headers) {
 		v, ok := in.Headers[k].(string)
 		if !ok {
-			return Fault{}, fmt.Errorf("inject fault: headers.%s: want a string, got %s", k, describeJSON(in.Headers[k]))
+			return Fault{}, fmt.Errorf("inject fault: headers.%s: want a string, got %s", k, db.DescribeJSON(in.Headers[k]))
 		}
 		if f.Headers == nil {
 			f.Headers = map[string]string{}
@@ -480,14 +482,14 @@ type mockInfo struct {
 func (s *Server) info() mockInfo {
 	in := mockInfo{BasePath: s.basePath, Faults: len(s.Faults())}
 	s.store.Read(func(st *store) {
-		in.DataSet = st.label
+		in.DataSet = st.Label
 		children := 0
-		for _, p := range st.requests.tv {
-			children += len(st.requests.childrenOf(p.ID))
+		for _, p := range st.Requests.Tv {
+			children += len(st.Requests.ChildrenOf(p.ID))
 		}
-		in.Counts = map[string]int{"movies": len(st.search.movies), "shows": len(st.search.shows), "artists": len(st.search.artists),
-			"users": len(st.users.accounts), "movie_requests": len(st.requests.movies), "tv_requests": len(st.requests.tv),
-			"tv_child_requests": children, "album_requests": len(st.requests.albums), "issues": len(st.issues.List), "votes": len(st.votes.List)}
+		in.Counts = map[string]int{"movies": len(st.Search.Movies), "shows": len(st.Search.Shows), "artists": len(st.Search.Artists),
+			"users": len(st.Users.Accounts), "movie_requests": len(st.Requests.Movies), "tv_requests": len(st.Requests.Tv),
+			"tv_child_requests": children, "album_requests": len(st.Requests.Albums), "issues": len(st.Issues.List), "votes": len(st.Votes.List)}
 	})
 	in.Journal = s.journal.stats()
 	in.Limits = map[string]any{

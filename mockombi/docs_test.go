@@ -25,7 +25,30 @@ func TestDocs_goAPINamesExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// an alias of a type of the store's package (mockombi.User = db.User)
+	// exports that type's fields
+	dbFields := map[string][]*ast.Ident{}
+	dbFiles, err := filepath.Glob("internal/db/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	fset := token.NewFileSet()
+	for _, name := range dbFiles {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sp, ok := n.(*ast.TypeSpec); ok {
+				if st, ok := sp.Type.(*ast.StructType); ok {
+					for _, fl := range st.Fields.List {
+						dbFields[sp.Name.Name] = append(dbFields[sp.Name.Name], fl.Names...)
+					}
+				}
+			}
+			return true
+		})
+	}
 	exported := map[string]bool{}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -44,6 +67,11 @@ func TestDocs_goAPINamesExist(t *testing.T) {
 					switch sp := sp.(type) {
 					case *ast.TypeSpec:
 						exported[sp.Name.Name] = sp.Name.IsExported()
+						if sel, ok := sp.Type.(*ast.SelectorExpr); ok && sp.Assign.IsValid() && sp.Name.IsExported() {
+							for _, n := range dbFields[sel.Sel.Name] {
+								exported[n.Name] = n.IsExported()
+							}
+						}
 						if st, ok := sp.Type.(*ast.StructType); ok && sp.Name.IsExported() {
 							for _, fl := range st.Fields.List {
 								for _, n := range fl.Names {

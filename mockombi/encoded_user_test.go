@@ -64,21 +64,21 @@ func TestKeptEncoding_encodesAsTheViewItStandsFor(t *testing.T) {
 func TestOmbiUserJSON_followsEveryAccountField(t *testing.T) {
 	s := newTestServer(t, Options{})
 	s.store.Write(func(st *store) {
-		for _, a := range st.users.accounts {
+		for _, a := range st.Users.Accounts {
 			check := func(what string) {
 				t.Helper()
-				got, ok := st.users.ombiUserJSON(a).(json.RawMessage)
+				got, ok := st.Users.OmbiUserJSON(a).(json.RawMessage)
 				if !ok {
 					t.Fatalf("%s %s: ombiUserJSON is not encoded", a.UserName, what)
 				}
-				want, err := encodeJSON(a.ombiUser())
+				want, err := encodeJSON(a.OmbiUser())
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, want) {
 					t.Fatalf("%s %s: kept OmbiUser\n%s\nwant\n%s", a.UserName, what, got, want)
 				}
-				if again := st.users.ombiUserJSON(a).(json.RawMessage); &again[0] != &got[0] {
+				if again := st.Users.OmbiUserJSON(a).(json.RawMessage); &again[0] != &got[0] {
 					t.Fatalf("%s %s: an unchanged account encoded again", a.UserName, what)
 				}
 			}
@@ -134,13 +134,13 @@ func TestIssueCommentCreate_answerIsTheProjection(t *testing.T) {
 	s := newTestServer(t, Options{})
 	admin, user := asAdmin(t, s), asUser(t, s)
 	var userID string
-	s.store.Read(func(st *store) { userID = st.users.byName("user").ID })
+	s.store.Read(func(st *store) { userID = st.Users.ByName("user").ID })
 	fromMaps := func(issueID int) []byte {
 		t.Helper()
 		var want []byte
 		var err error
 		s.store.Read(func(st *store) {
-			x := st.issues.Find(issueID)
+			x := st.Issues.Find(issueID)
 			out := st.commentJSON(x.Comments[len(x.Comments)-1], false)
 			issue := st.issueJSON(x, issueView{reporter: true})
 			issue.Comments = []*state.IssueCommentView{}

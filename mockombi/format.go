@@ -10,15 +10,9 @@ func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
-// mergeExtra adds the record's undocumented fields without overriding known ones.
-func mergeExtra(m map[string]any, extra map[string]any) map[string]any {
-	for k, v := range extra {
-		if _, ok := m[k]; !ok {
-			m[k] = v
-		}
-	}
-	return m
-}
+// ref is a pointer to a copy of v, for a view's nullable member that is
+// set.
+func ref[T any](v T) *T { return &v }
 
 // dateOnly formats a date as TMDB's "YYYY-MM-DD", or "".
 func dateOnly(t *time.Time) string {

@@ -1,19 +1,14 @@
 package mockombi
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// allOmbiRoles lists every role Ombi seeds (OmbiRoles), in claims order.
-var allOmbiRoles = []string{ombiRoleAdmin, ombiRoleAutoApproveMovie, ombiRoleAutoApproveTV, ombiRoleAutoApproveMusic,
-	ombiRolePowerUser, ombiRoleRequestTV, ombiRoleRequestMovie, ombiRoleRequestMusic, ombiRoleDisabled,
-	"ReceivesNewsletter", ombiRoleManageOwnRequests, "EditCustomPage", "Request4KMovie", "AutoApprove4KMovie"}
 
 // preferenceAgents are the agents Ombi creates default preferences for:
 // every NotificationAgent except Email (0), Mobile (7) and Webhook (9).
@@ -22,68 +17,17 @@ var preferenceAgents = []int{1, 2, 3, 4, 5, 6, 8, 10, 11}
 // zeroAccessToken is what accesstoken answers when there is no user.
 const zeroAccessToken = "00000000000000000000000000000000"
 
-// notificationPref is one UserNotificationPreferences row.
-type notificationPref struct {
-	ID      int
-	Agent   int
-	Enabled bool
-	Value   string
-}
-
-// identityState holds the saved notification preferences, keyed by user
-// name (lower case), in insertion order.
-type identityState struct {
-	prefs map[string][]*notificationPref
-}
-
-// newIdentityState loads notification_preferences.json.
-func newIdentityState(sd *seedSet) (identityState, error) {
-	var seed map[string]map[string]struct {
-		Value   string `json:"value"`
-		Enabled bool   `json:"enabled"`
-	}
-	if err := sd.decode("notification_preferences.json", &seed); err != nil {
-		return identityState{}, err
-	}
-	is := identityState{prefs: map[string][]*notificationPref{}}
-	names := make([]string, 0, len(seed))
-	for n := range seed {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	next := 0
-	for _, name := range names {
-		agents := make([]int, 0, len(seed[name]))
-		for agentKey := range seed[name] {
-			agent, err := strconv.Atoi(agentKey)
-			if err != nil {
-				return identityState{}, fmt.Errorf("decode notification preference of %s: agent %q is not a number", name, agentKey)
-			}
-			agents = append(agents, agent)
-		}
-		slices.Sort(agents)
-		for _, agent := range agents {
-			p := seed[name][strconv.Itoa(agent)]
-			next++
-			is.prefs[strings.ToLower(name)] = append(is.prefs[strings.ToLower(name)],
-				&notificationPref{ID: next, Agent: agent, Enabled: p.Enabled, Value: p.Value})
-		}
-	}
-	sd.seenID("notificationPreference", next)
-	return is, nil
-}
-
 // preferencesFor is GetPreferences: the saved preferences of a user, then an
 // unsaved default (id 0, no value, disabled) for every other agent except
 // Email, Mobile and Webhook.
-func (st *store) preferencesFor(a *account) []*state.UserNotificationPreferences {
-	saved := st.identity.prefs[strings.ToLower(a.UserName)]
+func (st *store) preferencesFor(a *db.Account) []*state.UserNotificationPreferences {
+	saved := st.Identity.Prefs[strings.ToLower(a.UserName)]
 	out := make([]*state.UserNotificationPreferences, 0, len(preferenceAgents))
 	for _, p := range saved {
-		out = append(out, &state.UserNotificationPreferences{ID: p.ID, UserID: a.ID, Agent: p.Agent, Enabled: p.Enabled, Value: nilIfEmpty(p.Value)})
+		out = append(out, &state.UserNotificationPreferences{ID: p.ID, UserID: a.ID, Agent: p.Agent, Enabled: p.Enabled, Value: db.NilIfEmpty(p.Value)})
 	}
 	for _, agent := range preferenceAgents {
-		if !slices.ContainsFunc(saved, func(p *notificationPref) bool { return p.Agent == agent }) {
+		if !slices.ContainsFunc(saved, func(p *db.NotificationPref) bool { return p.Agent == agent }) {
 			out = append(out, &state.UserNotificationPreferences{UserID: a.ID, Agent: agent})
 		}
 	}
@@ -91,13 +35,13 @@ func (st *store) preferencesFor(a *account) []*state.UserNotificationPreferences
 }
 
 // userViewModel projects an account as UserViewModel.
-func (st *store) userViewModel(a *account) *state.UserViewModel {
+func (st *store) userViewModel(a *db.Account) *state.UserViewModel {
 	// The user's roles come first (enabled), then every other role.
-	claims := make([]state.ClaimCheckboxes, 0, len(allOmbiRoles))
+	claims := make([]state.ClaimCheckboxes, 0, len(db.AllOmbiRoles))
 	for _, role := range a.Roles {
 		claims = append(claims, state.ClaimCheckboxes{Value: role, Enabled: true})
 	}
-	for _, role := range allOmbiRoles {
+	for _, role := range db.AllOmbiRoles {
 		if !slices.Contains(a.Roles, role) {
 			claims = append(claims, state.ClaimCheckboxes{Value: role})
 		}
@@ -112,14 +56,14 @@ func (st *store) userViewModel(a *account) *state.UserViewModel {
 		if limit <= 0 {
 			return nil
 		}
-		return &state.RequestQuotaCountModel{HasLimit: true, Limit: limit, Remaining: limit, NextRequest: st.now().UTC()}
+		return &state.RequestQuotaCountModel{HasLimit: true, Limit: limit, Remaining: limit, NextRequest: st.Now().UTC()}
 	}
 	return &state.UserViewModel{
-		ID: a.ID, UserName: a.UserName, Alias: nilIfEmpty(a.Alias), Claims: claims,
-		EmailAddress: nilIfEmpty(a.Email), LastLoggedIn: a.LastLoggedIn,
-		Language: nilIfEmpty(a.Language), HasLoggedIn: a.LastLoggedIn != nil, UserType: a.UserType,
+		ID: a.ID, UserName: a.UserName, Alias: db.NilIfEmpty(a.Alias), Claims: claims,
+		EmailAddress: db.NilIfEmpty(a.Email), LastLoggedIn: a.LastLoggedIn,
+		Language: db.NilIfEmpty(a.Language), HasLoggedIn: a.LastLoggedIn != nil, UserType: a.UserType,
 		MovieRequestLimit: a.MovieRequestLimit, EpisodeRequestLimit: a.EpisodeRequestLimit,
-		MusicRequestLimit: a.MusicRequestLimit, StreamingCountry: nilIfEmpty(a.StreamingCountry),
+		MusicRequestLimit: a.MusicRequestLimit, StreamingCountry: db.NilIfEmpty(a.StreamingCountry),
 		MovieRequestQuota: quota(a.MovieRequestLimit), EpisodeRequestQuota: quota(a.EpisodeRequestLimit),
 		MusicRequestQuota:     quota(a.MusicRequestLimit),
 		UserQualityProfiles:   state.UserQualityProfiles{UserID: a.ID},
@@ -141,7 +85,7 @@ func (s *Server) identitySelf(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var out *state.UserViewModel
 	s.store.Read(func(st *store) {
-		if a := st.users.byID(p.id); a != nil {
+		if a := st.Users.ByID(p.id); a != nil {
 			out = st.userViewModel(a)
 		}
 	})
@@ -165,14 +109,14 @@ func (s *Server) identityUsers(w http.ResponseWriter, _ *http.Request) {
 }
 
 // sortedUsers returns the non-system accounts ordered by user name.
-func (st *store) sortedUsers() []*account {
-	var list []*account
-	for _, a := range st.users.accounts {
+func (st *store) sortedUsers() []*db.Account {
+	var list []*db.Account
+	for _, a := range st.Users.Accounts {
 		if a.UserType != 0 {
 			list = append(list, a)
 		}
 	}
-	slices.SortFunc(list, func(x, y *account) int { return strings.Compare(x.UserName, y.UserName) })
+	slices.SortFunc(list, func(x, y *db.Account) int { return strings.Compare(x.UserName, y.UserName) })
 	return list
 }
 
@@ -182,7 +126,7 @@ func (s *Server) identityDropdown(w http.ResponseWriter, _ *http.Request) {
 	s.store.Read(func(st *store) {
 		out = []*state.UserViewModelDropdown{}
 		for _, a := range st.sortedUsers() {
-			out = append(out, &state.UserViewModelDropdown{ID: a.ID, Username: a.UserName, Email: nilIfEmpty(a.Email)})
+			out = append(out, &state.UserViewModelDropdown{ID: a.ID, Username: a.UserName, Email: db.NilIfEmpty(a.Email)})
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -193,7 +137,7 @@ func (s *Server) identityUser(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var out *state.UserViewModel
 	s.store.Read(func(st *store) {
-		if a := st.users.byID(id); a != nil {
+		if a := st.Users.ByID(id); a != nil {
 			out = st.userViewModel(a)
 		}
 	})
@@ -244,13 +188,13 @@ func (s *Server) identityCreate(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case in.UserName == "":
 			res = identityResult("User name '' is invalid, can only contain letters or digits.")
-		case st.users.byName(in.UserName) != nil:
+		case st.Users.ByName(in.UserName) != nil:
 			res = identityResult("Username '" + in.UserName + "' is already taken.")
 		case len(in.Password) < 8:
 			res = identityResult("Passwords must be at least 8 characters.")
 		default:
-			st.users.accounts = append(st.users.accounts, &account{
-				ID: stableUUID("created:" + in.UserName + ":" + strconv.Itoa(st.nextID("user"))), UserName: in.UserName,
+			st.Users.Accounts = append(st.Users.Accounts, &db.Account{
+				ID: db.StableUUID("created:" + in.UserName + ":" + strconv.Itoa(st.NextID("user"))), UserName: in.UserName,
 				Email: in.EmailAddress, Alias: in.Alias, Password: in.Password, UserType: 1, Roles: in.roles(),
 				Language: in.Language, StreamingCountry: in.StreamingCountry, MovieRequestLimit: in.MovieRequestLimit,
 				EpisodeRequestLimit: in.EpisodeRequestLimit, MusicRequestLimit: in.MusicRequestLimit, Raw: map[string]any{},
@@ -269,7 +213,7 @@ func (s *Server) identityUpdate(w http.ResponseWriter, r *http.Request) {
 	}
 	var res *state.OmbiIdentityResult
 	s.store.Write(func(st *store) {
-		a := st.users.byID(in.ID)
+		a := st.Users.ByID(in.ID)
 		if a == nil {
 			res = identityResult("Could not find user")
 			return
@@ -299,7 +243,7 @@ func (s *Server) identityUpdateLocal(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var res *state.OmbiIdentityResult
 	s.store.Write(func(st *store) {
-		a := st.users.byID(p.id)
+		a := st.Users.ByID(p.id)
 		switch {
 		case a == nil:
 			res = identityResult("User not found")
@@ -326,16 +270,16 @@ func (s *Server) identityDelete(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	res := identityResult("Could not find user to delete.")
 	s.store.Write(func(st *store) {
-		a := st.users.byID(id)
+		a := st.Users.ByID(id)
 		if a == nil {
 			return
 		}
 		// Only admins may delete an admin (CanModifyUser).
-		if slices.ContainsFunc(a.Roles, func(r string) bool { return strings.EqualFold(r, ombiRoleAdmin) }) && !p.inRole(ombiRoleAdmin) {
+		if slices.ContainsFunc(a.Roles, func(r string) bool { return strings.EqualFold(r, db.OmbiRoleAdmin) }) && !p.inRole(db.OmbiRoleAdmin) {
 			res = identityResult("You do not have the correct permissions to delete this user")
 			return
 		}
-		st.users.accounts = slices.DeleteFunc(st.users.accounts, func(x *account) bool { return x == a })
+		st.Users.Accounts = slices.DeleteFunc(st.Users.Accounts, func(x *db.Account) bool { return x == a })
 		res = identityResult()
 	})
 	writeJSON(w, http.StatusOK, res)
@@ -343,8 +287,8 @@ func (s *Server) identityDelete(w http.ResponseWriter, r *http.Request) {
 
 // identityClaims answers GET Identity/claims: every role, not enabled.
 func (s *Server) identityClaims(w http.ResponseWriter, _ *http.Request) {
-	out := make([]state.ClaimCheckboxes, 0, len(allOmbiRoles))
-	for _, role := range allOmbiRoles {
+	out := make([]state.ClaimCheckboxes, 0, len(db.AllOmbiRoles))
+	for _, role := range db.AllOmbiRoles {
 		out = append(out, state.ClaimCheckboxes{Value: role})
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -360,7 +304,7 @@ func (s *Server) identityLanguage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := principalOf(r)
 	s.store.Write(func(st *store) {
-		if a := st.users.byID(p.id); a != nil {
+		if a := st.Users.ByID(p.id); a != nil {
 			a.Language = in.Lang
 		}
 	})
@@ -377,7 +321,7 @@ func (s *Server) identitySetStreamingCountry(w http.ResponseWriter, r *http.Requ
 	}
 	p := principalOf(r)
 	s.store.Write(func(st *store) {
-		if a := st.users.byID(p.id); a != nil {
+		if a := st.Users.ByID(p.id); a != nil {
 			a.StreamingCountry = in.Code
 		}
 	})
@@ -405,7 +349,7 @@ func (s *Server) identityPreferences(w http.ResponseWriter, r *http.Request) {
 	}
 	var out []*state.UserNotificationPreferences
 	s.store.Read(func(st *store) {
-		if a := st.users.byID(id); a != nil {
+		if a := st.Users.ByID(id); a != nil {
 			out = st.preferencesFor(a)
 		}
 	})
@@ -438,26 +382,26 @@ func (s *Server) identitySetPreferences(w http.ResponseWriter, r *http.Request) 
 	}
 	status := http.StatusOK
 	s.store.Write(func(st *store) {
-		me := st.users.byID(p.id)
+		me := st.Users.ByID(p.id)
 		for _, pref := range in {
-			a := st.users.byID(pref.UserID)
+			a := st.Users.ByID(pref.UserID)
 			if a == nil {
 				status = http.StatusNotFound
 				return
 			}
 			if me == nil || (!strings.EqualFold(me.ID, a.ID) &&
-				!slices.Contains(me.Roles, ombiRolePowerUser) && !slices.Contains(me.Roles, ombiRoleAdmin)) {
+				!slices.Contains(me.Roles, db.OmbiRolePowerUser) && !slices.Contains(me.Roles, db.OmbiRoleAdmin)) {
 				status = http.StatusUnauthorized
 				return
 			}
 			key := strings.ToLower(a.UserName)
-			i := slices.IndexFunc(st.identity.prefs[key], func(x *notificationPref) bool { return x.Agent == pref.Agent })
+			i := slices.IndexFunc(st.Identity.Prefs[key], func(x *db.NotificationPref) bool { return x.Agent == pref.Agent })
 			if i >= 0 {
-				st.identity.prefs[key][i].Value = pref.Value
+				st.Identity.Prefs[key][i].Value = pref.Value
 				continue
 			}
-			st.identity.prefs[key] = append(st.identity.prefs[key],
-				&notificationPref{ID: st.nextID("notificationPreference"), Agent: pref.Agent, Value: pref.Value})
+			st.Identity.Prefs[key] = append(st.Identity.Prefs[key],
+				&db.NotificationPref{ID: st.NextID("notificationPreference"), Agent: pref.Agent, Value: pref.Value})
 		}
 	})
 	switch status {
@@ -476,7 +420,7 @@ func (s *Server) identitySetPreferences(w http.ResponseWriter, r *http.Request) 
 func (s *Server) identityNewsletterUnsubscribe(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("userId")
 	s.store.Write(func(st *store) {
-		if a := st.users.byID(id); a != nil {
+		if a := st.Users.ByID(id); a != nil {
 			a.Roles = slices.DeleteFunc(slices.Clone(a.Roles), func(role string) bool { return role == "ReceivesNewsletter" })
 		}
 	})
@@ -494,7 +438,7 @@ func (s *Server) identityAccessToken(w http.ResponseWriter, r *http.Request) {
 	}
 	tok := zeroAccessToken
 	s.store.Read(func(st *store) {
-		if a := st.users.byID(id); a != nil && a.UserAccessToken != "" {
+		if a := st.Users.ByID(id); a != nil && a.UserAccessToken != "" {
 			tok = a.UserAccessToken
 		}
 	})
@@ -504,16 +448,8 @@ func (s *Server) identityAccessToken(w http.ResponseWriter, r *http.Request) {
 // identityStreamingCountries is GET /api/v1/Identity/streamingcountry.
 func (s *Server) identityStreamingCountries(w http.ResponseWriter, r *http.Request) {
 	out := []string{}
-	s.store.Read(func(st *store) { out = append(out, st.search.ref.StreamingCountries...) })
+	s.store.Read(func(st *store) { out = append(out, st.Search.Ref.StreamingCountries...) })
 	writeJSON(w, http.StatusOK, out)
-}
-
-// byEmail finds an account by email, ignoring case (FindByEmailAsync).
-func (us *userState) byEmail(email string) *account {
-	if email == "" {
-		return nil
-	}
-	return findBy(us.accounts, func(a *account) bool { return strings.EqualFold(a.Email, email) })
 }
 
 // identityWizardUser is POST /api/v1/Identity/Wizard (anonymous): the
@@ -527,7 +463,7 @@ func (s *Server) identityWizardUser(w http.ResponseWriter, r *http.Request) {
 	}
 	local, plex := 0, 0
 	s.store.Read(func(st *store) {
-		for _, a := range st.users.accounts {
+		for _, a := range st.Users.Accounts {
 			switch a.UserType {
 			case 1:
 				local++
@@ -562,9 +498,9 @@ func (s *Server) identityResetPassword(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	email, _ := fieldFold(in, "email").(string)
+	email, _ := db.FieldFold(in, "email").(string)
 	var known bool
-	s.store.Read(func(st *store) { known = st.users.byEmail(email) != nil })
+	s.store.Read(func(st *store) { known = st.Users.ByEmail(email) != nil })
 	if !known {
 		writeJSON(w, http.StatusOK, identityResult("Please check you email."))
 		return

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // userID returns the account id of a user name.
@@ -11,7 +13,7 @@ func userID(t *testing.T, s *Server, name string) string {
 	t.Helper()
 	var id string
 	s.store.Read(func(st *store) {
-		if a := st.users.byName(name); a != nil {
+		if a := st.Users.ByName(name); a != nil {
 			id = a.ID
 		}
 	})
@@ -51,19 +53,19 @@ func TestIdentityReads(t *testing.T) {
 		t.Fatalf("self = %v", self)
 	}
 	claims, _ := self["claims"].([]any)
-	if len(claims) != len(allOmbiRoles) {
-		t.Fatalf("self has %d claims, want %d", len(claims), len(allOmbiRoles))
+	if len(claims) != len(db.AllOmbiRoles) {
+		t.Fatalf("self has %d claims, want %d", len(claims), len(db.AllOmbiRoles))
 	}
 	first := claims[0].(map[string]any)
 	last := claims[len(claims)-1].(map[string]any)
-	if first["value"] != ombiRoleRequestMovie || first["enabled"] != true || last["enabled"] != false {
+	if first["value"] != db.OmbiRoleRequestMovie || first["enabled"] != true || last["enabled"] != false {
 		t.Errorf("claims not ordered own roles first: %v", claims)
 	}
 
 	var users []map[string]any
 	do(t, s, call{method: "GET", path: "/api/v1/Identity/Users", header: actingAs("power")}).json(t, &users)
 	for i, u := range users {
-		if u["userName"] == systemUserName {
+		if u["userName"] == db.SystemUserName {
 			t.Errorf("system user listed: %v", u)
 		}
 		if i > 0 && strings.Compare(users[i-1]["userName"].(string), u["userName"].(string)) > 0 {
@@ -172,12 +174,12 @@ func TestIdentityWrites(t *testing.T) {
 	}
 
 	s.store.Write(func(st *store) {
-		a := st.users.byID(uid)
+		a := st.Users.ByID(uid)
 		a.Roles = append(a.Roles, "ReceivesNewsletter")
 	})
 	mustStatus(t, do(t, s, call{method: "GET", path: "/api/v1/Identity/newsletter/unsubscribe/" + uid}), http.StatusOK)
 	s.store.Read(func(st *store) {
-		for _, r := range st.users.byID(uid).Roles {
+		for _, r := range st.Users.ByID(uid).Roles {
 			if r == "ReceivesNewsletter" {
 				t.Error("unsubscribe kept ReceivesNewsletter")
 			}
@@ -223,7 +225,7 @@ func TestHubUsers(t *testing.T) {
 	s.store.Read(func(st *store) {
 		for _, a := range st.sortedUsers() {
 			if a.LastLoggedIn != nil {
-				want = append(want, a.displayName())
+				want = append(want, a.DisplayName())
 			}
 		}
 	})
@@ -260,7 +262,7 @@ func TestIdentity_wizardAndPasswordReset(t *testing.T) {
 		t.Errorf("resetpassword, unknown email = %v", r)
 	}
 	var email string
-	s.store.Read(func(st *store) { email = st.users.byName("user").Email })
+	s.store.Read(func(st *store) { email = st.Users.ByName("user").Email })
 	getJSON(t, s, call{method: "POST", path: "/api/v1/Identity/resetpassword", body: `{"email":"` + strings.ToUpper(email) + `","token":"t","password":"p"}`}, &r)
 	if r["successful"] != false || r["errors"].([]any)[0] != "Invalid token." {
 		t.Errorf("resetpassword, bad token = %v", r)

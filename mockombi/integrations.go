@@ -6,37 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// integrationState holds what the external services (Sonarr, Radarr,
-// Lidarr, CouchPotato, Plex, Emby, Jellyfin) would answer, keyed by the
-// integrations.json structure.
-type integrationState struct {
-	data map[string]any
-}
-
-// newIntegrationState loads integrations.json.
-func newIntegrationState(sd *seedSet) (integrationState, error) {
-	data := map[string]any{}
-	if err := sd.decode("integrations.json", &data); err != nil {
-		return integrationState{}, err
-	}
-	return integrationState{data: data}, nil
-}
-
-// at walks the integration data by keys; nil when absent.
-func (is *integrationState) at(keys ...string) any {
-	var cur any = is.data
-	for _, k := range keys {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[k]
-	}
-	return cur
-}
 
 // routeTail returns the lower-case path segments after /api/v1/.
 func routeTail(r *http.Request) []string {
@@ -71,43 +43,6 @@ var arrLists = map[string]struct {
 	"couchpotato/profile":        {[]string{"couchpotato"}, "", nil},
 }
 
-// arrInstance finds the saved ARR instance whose API key a posted
-// settings body carries: the section name ("sonarr", "radarr",
-// "radarr4K", "lidarr"), or "" when none matches.
-func (ss *settingsState) arrInstance(svc string, in map[string]any) string {
-	key, _ := fieldFold(in, "apiKey").(string)
-	if key == "" {
-		return ""
-	}
-	candidates := []string{svc}
-	if svc == "radarr" {
-		candidates = []string{"radarr", "radarr4K"}
-	}
-	for _, c := range candidates {
-		doc := ss.doc(c)
-		if c == "radarr" || c == "radarr4K" {
-			doc, _ = ss.doc("radarr")[c].(map[string]any)
-		}
-		if saved, _ := doc["apiKey"].(string); saved != "" && saved == key {
-			return c
-		}
-	}
-	return ""
-}
-
-// arrEnabled reads the enabled flag of an Arr settings section; radarr and
-// radarr4K live inside the combined radarr document.
-func (ss *settingsState) arrEnabled(section string) bool {
-	switch section {
-	case "radarr", "radarr4K":
-		m, _ := ss.doc("radarr")[section].(map[string]any)
-		b, _ := m["enabled"].(bool)
-		return b
-	default:
-		return ss.flag(section, "enabled")
-	}
-}
-
 // integrationArrList answers the Sonarr/Radarr/Lidarr option lists and the
 // CouchPotato/profile lookup, each as Ombi's model of it. The GET forms
 // read the saved instance: a disabled one answers null (204), or an empty
@@ -132,15 +67,15 @@ func (s *Server) integrationArrList(w http.ResponseWriter, r *http.Request) {
 		path := spec.path
 		switch {
 		case r.Method == http.MethodPost && spec.model != nil:
-			inst := st.settings.arrInstance(path[0], in)
+			inst := st.Settings.ArrInstance(path[0], in)
 			enabled = inst != ""
 			if inst == "radarr4K" {
 				path = []string{"radarr", path[1] + "4k"}
 			}
 		case spec.settings != "":
-			enabled = st.settings.arrEnabled(spec.settings)
+			enabled = st.Settings.ArrEnabled(spec.settings)
 		}
-		out = deepCopyJSON(st.integrations.at(path...))
+		out = deepCopyJSON(st.Integrations.At(path...))
 	})
 	if !enabled {
 		if r.Method == http.MethodGet && strings.HasPrefix(key, "radarr/profiles") {
@@ -164,7 +99,7 @@ func (s *Server) integrationArrList(w http.ResponseWriter, r *http.Request) {
 func (s *Server) integrationArrEnabled(w http.ResponseWriter, r *http.Request) {
 	svc := routeTail(r)[0]
 	var on bool
-	s.store.Read(func(st *store) { on = st.settings.arrEnabled(svc) })
+	s.store.Read(func(st *store) { on = st.Settings.ArrEnabled(svc) })
 	writeJSON(w, http.StatusOK, on)
 }
 
@@ -173,8 +108,8 @@ func (s *Server) integrationArrEnabled(w http.ResponseWriter, r *http.Request) {
 func (s *Server) integrationArrVersion(w http.ResponseWriter, _ *http.Request) {
 	v := ""
 	s.store.Read(func(st *store) {
-		if st.settings.arrEnabled("sonarr") {
-			v, _ = st.integrations.at("sonarr", "version").(string)
+		if st.Settings.ArrEnabled("sonarr") {
+			v, _ = st.Integrations.At("sonarr", "version").(string)
 		}
 	})
 	writeJSON(w, http.StatusOK, v)
@@ -190,22 +125,12 @@ func (s *Server) integrationCouchPotatoAPIKey(w http.ResponseWriter, r *http.Req
 	}
 	out := &state.CouchPotatoApiKey{}
 	s.store.Read(func(st *store) {
-		cp := st.settings.doc("couchpotato")
-		if cp != nil && fieldFold(in, "username") == cp["username"] && fieldFold(in, "password") == cp["password"] {
+		cp := st.Settings.Doc("couchpotato")
+		if cp != nil && db.FieldFold(in, "username") == cp["username"] && db.FieldFold(in, "password") == cp["password"] {
 			out = &state.CouchPotatoApiKey{Success: true, APIKey: cp["apiKey"]}
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
-}
-
-// fieldFold reads a body field ignoring the key's case, as Newtonsoft binds.
-func fieldFold(m map[string]any, key string) any {
-	for k, v := range m {
-		if strings.EqualFold(k, key) {
-			return v
-		}
-	}
-	return nil
 }
 
 // integrationPlexServers answers GET Plex/servers: the saved servers as
@@ -215,7 +140,7 @@ func fieldFold(m map[string]any, key string) any {
 func (s *Server) integrationPlexServers(w http.ResponseWriter, _ *http.Request) {
 	servers := []*state.PlexServersAddUserModel{}
 	s.store.Read(func(st *store) {
-		for _, srv := range st.settings.servers("plex") {
+		for _, srv := range st.Settings.Servers("plex") {
 			servers = append(servers, &state.PlexServersAddUserModel{ServerID: srv["id"], MachineID: srv["machineIdentifier"], ServerName: srv["name"]})
 		}
 	})
@@ -235,12 +160,12 @@ func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request
 	var libs any
 	known := false
 	s.store.Read(func(st *store) {
-		for _, srv := range st.settings.servers("plex") {
+		for _, srv := range st.Settings.Servers("plex") {
 			if srv["machineIdentifier"] == id {
 				known = true
 			}
 		}
-		libs = deepCopyJSON(st.integrations.at("plexLibraries", id))
+		libs = deepCopyJSON(st.Integrations.At("plexLibraries", id))
 	})
 	if !known || libs == nil {
 		writeJSON(w, http.StatusOK, &state.PlexLibrariesLiteResponse{Message: ref(nullReference)})
@@ -264,7 +189,7 @@ func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request
 func (s *Server) integrationMediaServerUsers(w http.ResponseWriter, r *http.Request) {
 	key := map[string]string{"plex": "plexFriends", "emby": "embyUsers", "jellyfin": "jellyfinUsers"}[routeTail(r)[0]]
 	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.integrations.at(key)) })
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.Integrations.At(key)) })
 	if out == nil {
 		out = []any{}
 	}
@@ -279,9 +204,9 @@ func (s *Server) integrationPlexRevalidate(w http.ResponseWriter, _ *http.Reques
 // savedServer finds the saved emby/jellyfin server a posted body names (by
 // serverId, id or apiKey); nil when none.
 func (st *store) savedServer(svc string, in map[string]any) map[string]any {
-	for _, srv := range st.settings.servers(svc) {
+	for _, srv := range st.Settings.Servers(svc) {
 		for _, k := range []string{"serverId", "apiKey"} {
-			if v := fieldFold(in, k); v != nil && v != "" && v == srv[k] {
+			if v := db.FieldFold(in, k); v != nil && v != "" && v == srv[k] {
 				return srv
 			}
 		}
@@ -310,7 +235,7 @@ func (s *Server) mediaServerLookup(w http.ResponseWriter, r *http.Request, kind 
 	var out any
 	s.store.Read(func(st *store) {
 		if st.savedServer(svc, in) != nil {
-			out = deepCopyJSON(st.integrations.at(kind, svc))
+			out = deepCopyJSON(st.Integrations.At(kind, svc))
 		}
 	})
 	if out == nil {
@@ -363,16 +288,16 @@ func (s *Server) integrationTest(w http.ResponseWriter, r *http.Request) {
 
 // testService runs one tester against the saved settings.
 func (st *store) testService(svc string, in map[string]any) any {
-	ss := &st.settings
+	ss := &st.Settings
 	switch svc {
 	case "newsletter", "mobile":
 		return true
 	case "whatsapp":
-		tw, _ := ss.doc("notifications/twilio")["whatsAppSettings"].(map[string]any)
-		return tw != nil && fieldFold(in, "authToken") == tw["authToken"]
+		tw, _ := ss.Doc("notifications/twilio")["whatsAppSettings"].(map[string]any)
+		return tw != nil && db.FieldFold(in, "authToken") == tw["authToken"]
 	case "plex":
-		for _, srv := range ss.servers("plex") {
-			if v := fieldFold(in, "plexAuthToken"); v != nil && v == srv["plexAuthToken"] {
+		for _, srv := range ss.Servers("plex") {
+			if v := db.FieldFold(in, "plexAuthToken"); v != nil && v == srv["plexAuthToken"] {
 				return true
 			}
 		}
@@ -383,13 +308,13 @@ func (st *store) testService(svc string, in map[string]any) any {
 		return st.testArr(svc, in)
 	}
 	sec := testerSecrets[svc]
-	saved := ss.doc(sec.section)[sec.field]
-	ok := saved != nil && saved != "" && fieldFold(in, sec.field) == saved
+	saved := ss.Doc(sec.section)[sec.field]
+	ok := saved != nil && saved != "" && db.FieldFold(in, sec.field) == saved
 	if svc == "lidarr" {
 		res := testerResult{IsValid: ok}
 		if ok {
 			res.Version = "2.8.2.4493"
-			res.ExpectedSubDir = ss.doc("lidarr")["subDir"]
+			res.ExpectedSubDir = ss.Doc("lidarr")["subDir"]
 		}
 		return res
 	}
@@ -407,10 +332,10 @@ type testerResult struct {
 // testArr answers the sonarr/radarr testers with TesterResultModel.
 func (st *store) testArr(svc string, in map[string]any) testerResult {
 	var res testerResult
-	key, _ := fieldFold(in, "apiKey").(string)
+	key, _ := db.FieldFold(in, "apiKey").(string)
 	if svc == "sonarr" {
-		ip, _ := fieldFold(in, "ip").(string)
-		port, _ := jsonNumber(fieldFold(in, "port"))
+		ip, _ := db.FieldFold(in, "ip").(string)
+		port, _ := db.JsonNumber(db.FieldFold(in, "port"))
 		switch {
 		case key == "":
 			res.AdditionalInformation = "NullApiKey"
@@ -425,10 +350,10 @@ func (st *store) testArr(svc string, in map[string]any) testerResult {
 	}
 	var saved map[string]any
 	if svc == "sonarr" {
-		saved = st.settings.doc("sonarr")
+		saved = st.Settings.Doc("sonarr")
 	} else {
 		for _, k := range []string{"radarr", "radarr4K"} {
-			if m, _ := st.settings.doc("radarr")[k].(map[string]any); m != nil && m["apiKey"] == key {
+			if m, _ := st.Settings.Doc("radarr")[k].(map[string]any); m != nil && m["apiKey"] == key {
 				saved = m
 			}
 		}
@@ -436,12 +361,12 @@ func (st *store) testArr(svc string, in map[string]any) testerResult {
 	if saved == nil || key == "" || saved["apiKey"] != key {
 		return res
 	}
-	sub, _ := fieldFold(in, "subDir").(string)
+	sub, _ := db.FieldFold(in, "subDir").(string)
 	urlBase, _ := saved["subDir"].(string)
 	res.IsValid = sub == urlBase
 	res.ExpectedSubDir = saved["subDir"]
 	if svc == "sonarr" {
-		res.Version = st.integrations.at("sonarr", "version")
+		res.Version = st.Integrations.At("sonarr", "version")
 	}
 	return res
 }
@@ -467,7 +392,7 @@ func (s *Server) integrationPlexSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	empty := false
 	s.store.Read(func(st *store) {
-		list, ok := st.settings.doc("plex")["servers"].([]any)
+		list, ok := st.Settings.Doc("plex")["servers"].([]any)
 		empty = ok && len(list) == 0
 	})
 	if empty {
@@ -491,8 +416,8 @@ func (s *Server) integrationPlexServersLogin(w http.ResponseWriter, r *http.Requ
 // plexServerByToken finds the saved Plex server a posted PlexServers body
 // authenticates as (its plexAuthToken); nil when none.
 func (st *store) plexServerByToken(in map[string]any) map[string]any {
-	tok, _ := fieldFold(in, "plexAuthToken").(string)
-	for _, srv := range st.settings.servers("plex") {
+	tok, _ := db.FieldFold(in, "plexAuthToken").(string)
+	for _, srv := range st.Settings.Servers("plex") {
 		if tok != "" && tok == srv["plexAuthToken"] {
 			return srv
 		}
@@ -516,7 +441,7 @@ func (s *Server) integrationPlexLibrariesPost(w http.ResponseWriter, r *http.Req
 		if srv := st.plexServerByToken(in); srv != nil {
 			found = true
 			id, _ := srv["machineIdentifier"].(string)
-			dirs, _ = deepCopyJSON(st.integrations.at("plexLibraries", id)).([]any)
+			dirs, _ = deepCopyJSON(st.Integrations.At("plexLibraries", id)).([]any)
 		}
 	})
 	if !found {
@@ -540,8 +465,8 @@ func (s *Server) integrationPlexAddUser(w http.ResponseWriter, r *http.Request) 
 	}
 	known := false
 	s.store.Read(func(st *store) {
-		for _, srv := range st.settings.servers("plex") {
-			if v := fieldFold(in, "machineIdentifier"); v != nil && v == srv["machineIdentifier"] {
+		for _, srv := range st.Settings.Servers("plex") {
+			if v := db.FieldFold(in, "machineIdentifier"); v != nil && v == srv["machineIdentifier"] {
 				known = true
 			}
 		}
@@ -568,8 +493,8 @@ func (s *Server) integrationPlexOAuth(w http.ResponseWriter, r *http.Request) {
 	}
 	var app, install string
 	s.store.Read(func(st *store) {
-		app = st.settings.text("customization", "applicationName")
-		install = strings.ReplaceAll(st.settings.text("plex", "installId"), "-", "")
+		app = st.Settings.Text("customization", "applicationName")
+		install = strings.ReplaceAll(st.Settings.Text("plex", "installId"), "-", "")
 	})
 	if app == "" || strings.ContainsFunc(app, func(r rune) bool { return r > 127 }) {
 		app = "Ombi"
@@ -595,7 +520,7 @@ func (s *Server) integrationPlexOAuthPin(w http.ResponseWriter, r *http.Request)
 func (s *Server) integrationPlexWatchlistUsers(w http.ResponseWriter, _ *http.Request) {
 	out := []*state.PlexUserWatchlistModel{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.users.accounts {
+		for _, a := range st.Users.Accounts {
 			if a.UserType == 2 {
 				out = append(out, &state.PlexUserWatchlistModel{UserID: a.ID, SyncStatus: 3, UserName: a.UserName})
 			}
@@ -619,10 +544,10 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 	var out map[string]any
 	noServer := false
 	s.store.Write(func(st *store) {
-		if len(st.settings.servers(svc)) > 0 {
+		if len(st.Settings.Servers(svc)) > 0 {
 			return
 		}
-		servers, _ := fieldFold(in, "servers").([]any)
+		servers, _ := db.FieldFold(in, "servers").([]any)
 		first, _ := func() (map[string]any, bool) {
 			if len(servers) == 0 {
 				return nil, false
@@ -634,10 +559,10 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 			noServer = true // Servers.FirstOrDefault() is null and is dereferenced
 			return
 		}
-		if key, _ := fieldFold(first, "apiKey").(string); key == "" {
+		if key, _ := db.FieldFold(first, "apiKey").(string); key == "" {
 			return
 		}
-		users, _ := st.integrations.at(svc + "Users").([]any)
+		users, _ := st.Integrations.At(svc + "Users").([]any)
 		admin := ""
 		if len(users) > 0 {
 			if u, ok := users[0].(map[string]any); ok {
@@ -646,10 +571,10 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 		}
 		first["administratorId"] = admin
 		in["enable"] = true
-		if old := st.settings.doc(svc); old != nil {
+		if old := st.Settings.Doc(svc); old != nil {
 			in["id"] = old["id"]
 		}
-		st.settings.sections[svc] = in
+		st.Settings.Sections[svc] = in
 		out = deepCopyJSON(in).(map[string]any)
 	})
 	if noServer {

@@ -1,14 +1,13 @@
 package mockombi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -19,110 +18,32 @@ const (
 	issueResolved   = state.IssueResolved
 )
 
-// newIssueState loads issues.json; the large data set adds generated issues.
-func newIssueState(sd *seedSet) (state.Issues, error) {
-	var seed struct {
-		Categories []map[string]any `json:"categories"`
-		Issues     []map[string]any `json:"issues"`
-	}
-	if err := sd.decode("issues.json", &seed); err != nil {
-		return state.Issues{}, err
-	}
-	var st state.Issues
-	for _, raw := range seed.Categories {
-		var c state.IssueCategory
-		if err := seedRecord(raw, &c); err != nil {
-			return state.Issues{}, fmt.Errorf("decode issue category: %w", err)
-		}
-		c.Extra = undocumentedFields(raw, "id", "value")
-		st.Categories = append(st.Categories, &c)
-		sd.seenID("issueCategory", c.ID)
-	}
-	for _, raw := range seed.Issues {
-		var is state.Issue
-		if err := seedRecord(raw, &is); err != nil {
-			return state.Issues{}, fmt.Errorf("decode issue %v: %w", raw["id"], err)
-		}
-		is.Extra = undocumentedFields(raw, state.IssueKnownKeys...)
-		for _, c := range is.Comments {
-			c.IssueID = is.ID
-			sd.seenID("issueComment", c.ID)
-		}
-		st.List = append(st.List, &is)
-		sd.seenID("issue", is.ID)
-	}
-	if sd.large {
-		base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-		for i := range 2000 {
-			id := len(st.List) + 1
-			pid := strconv.Itoa(100000 + i%400)
-			is := &state.Issue{
-				ID: id, Title: "Generated Title " + strconv.Itoa(i%400), RequestType: i % 2, ProviderID: &pid,
-				Subject: "Generated issue " + strconv.Itoa(i), Description: "Generated description for load tests.",
-				IssueCategoryID: 1 + i%5, Status: i % 3, CreatedDate: base.Add(time.Duration(i) * time.Hour),
-				Reporter: []string{"admin", "power", "user"}[i%3], Extra: state.Extra{"generated": true},
-			}
-			for j := range i % 4 {
-				is.Comments = append(is.Comments, &state.IssueComment{
-					ID: 100000 + i*4 + j, Author: "user", Comment: "Generated comment " + strconv.Itoa(j),
-					Date: is.CreatedDate.Add(time.Duration(j+1) * time.Minute), IssueID: id,
-				})
-			}
-			st.List = append(st.List, is)
-			sd.seenID("issue", id)
-		}
-		sd.seenID("issueComment", 100000+2000*4)
-	}
-	return st, nil
-}
-
-// seedRecord converts a decoded JSON value into a typed one.
-func seedRecord(in, out any) error {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, out)
-}
-
-// undocumentedFields returns the keys of raw not listed in known: the undocumented
-// fields a record carries.
-func undocumentedFields(raw map[string]any, known ...string) map[string]any {
-	out := map[string]any{}
-	for k, v := range raw {
-		if !slices.Contains(known, k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // lookupUser resolves a stored reference (account id or user name).
-func (st *store) lookupUser(ref string) *account {
+func (st *store) lookupUser(ref string) *db.Account {
 	if ref == "" {
 		return nil
 	}
-	if a := st.users.byID(ref); a != nil {
+	if a := st.Users.ByID(ref); a != nil {
 		return a
 	}
-	return st.users.byName(ref)
+	return st.Users.ByName(ref)
 }
 
 // ombiUserOrNil projects a user reference as OmbiUser, or nil.
 func (st *store) ombiUserOrNil(ref string) *state.OmbiUser {
 	if a := st.lookupUser(ref); a != nil {
-		return a.ombiUser()
+		return a.OmbiUser()
 	}
 	return nil
 }
 
 // ombiUserNav is the OmbiUser navigation of a projection: ombiUser, or
 // with encoded its kept encoding (ombiUserJSON).
-func (st *store) ombiUserNav(a *account, encoded bool) any {
+func (st *store) ombiUserNav(a *db.Account, encoded bool) any {
 	if encoded {
-		return st.users.ombiUserJSON(a)
+		return st.Users.OmbiUserJSON(a)
 	}
-	return a.ombiUser()
+	return a.OmbiUser()
 }
 
 // issueView selects which navigations an Issues projection includes.
@@ -140,7 +61,7 @@ func (st *store) issueJSON(x *state.Issue, v issueView) *state.IssueView {
 	out := &state.IssueView{
 		ID: x.ID, Title: x.Title, RequestType: x.RequestType, ProviderID: x.ProviderID,
 		RequestID: x.RequestID, Subject: x.Subject, Description: x.Description,
-		IssueCategoryID: x.IssueCategoryID, IssueCategory: st.issues.Category(x.IssueCategoryID), Status: x.Status,
+		IssueCategoryID: x.IssueCategoryID, IssueCategory: st.Issues.Category(x.IssueCategoryID), Status: x.Status,
 		ResolvedDate: x.ResolvedDate, CreatedDate: x.CreatedDate, UserReportedID: x.Reporter,
 		PosterPath: x.PosterPath, Extra: x.Extra,
 	}
@@ -174,7 +95,7 @@ func (st *store) commentJSON(c *state.IssueComment, encoded bool) *state.IssueCo
 func (s *Server) issuesCategories(w http.ResponseWriter, _ *http.Request) {
 	var out []*state.IssueCategory
 	s.store.Read(func(st *store) {
-		out = slices.Clone(st.issues.Categories)
+		out = slices.Clone(st.Issues.Categories)
 		if out == nil {
 			out = []*state.IssueCategory{}
 		}
@@ -191,8 +112,8 @@ func (s *Server) issuesCategoryCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.Write(func(st *store) {
-		st.issues.Categories = append(st.issues.Categories,
-			&state.IssueCategory{ID: st.nextID("issueCategory"), Value: in.Value, Extra: state.Extra{}})
+		st.Issues.Categories = append(st.Issues.Categories,
+			&state.IssueCategory{ID: st.NextID("issueCategory"), Value: in.Value, Extra: state.Extra{}})
 	})
 	writeJSON(w, http.StatusOK, true)
 }
@@ -206,7 +127,7 @@ func (s *Server) issuesCategoryDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		st.issues.Categories = slices.DeleteFunc(st.issues.Categories, func(c *state.IssueCategory) bool {
+		st.Issues.Categories = slices.DeleteFunc(st.Issues.Categories, func(c *state.IssueCategory) bool {
 			if c.ID == id {
 				found = true
 				return true
@@ -225,8 +146,8 @@ func (s *Server) issuesCategoryDelete(w http.ResponseWriter, r *http.Request) {
 func (s *Server) issuesAll(w http.ResponseWriter, _ *http.Request) {
 	var out []*state.IssueView
 	s.store.Read(func(st *store) {
-		out = make([]*state.IssueView, 0, len(st.issues.List))
-		for _, x := range st.issues.List {
+		out = make([]*state.IssueView, 0, len(st.Issues.List))
+		for _, x := range st.Issues.List {
 			out = append(out, st.issueJSON(x, issueView{}))
 		}
 	})
@@ -251,7 +172,7 @@ func (s *Server) issuesList(w http.ResponseWriter, r *http.Request) {
 	s.store.Read(func(st *store) {
 		out = []*state.IssueView{}
 		seen := 0
-		for _, x := range st.issues.List {
+		for _, x := range st.Issues.List {
 			if x.Status != status {
 				continue
 			}
@@ -284,7 +205,7 @@ func issueStatusParam(w http.ResponseWriter, v string) (int, bool) {
 func (s *Server) issuesCount(w http.ResponseWriter, _ *http.Request) {
 	var counts state.IssueCount
 	s.store.Read(func(st *store) {
-		for _, x := range st.issues.List {
+		for _, x := range st.Issues.List {
 			switch x.Status {
 			case issuePending:
 				counts.Pending++
@@ -322,8 +243,8 @@ func (s *Server) issuesCreate(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var id int
 	s.store.Write(func(st *store) {
-		id = st.nextID("issue")
-		st.issues.List = append(st.issues.List, &state.Issue{
+		id = st.NextID("issue")
+		st.Issues.List = append(st.Issues.List, &state.Issue{
 			ID: id, Title: in.Title, RequestType: in.RequestType, ProviderID: in.ProviderID, RequestID: in.RequestID,
 			Subject: in.Subject, Description: in.Description, IssueCategoryID: in.IssueCategoryID,
 			Status: in.Status, CreatedDate: s.now().UTC(), Reporter: p.id, PosterPath: in.PosterPath,
@@ -341,7 +262,7 @@ func (s *Server) issuesGet(w http.ResponseWriter, r *http.Request) {
 	}
 	var out *state.IssueView
 	s.store.Read(func(st *store) {
-		if x := st.issues.Find(id); x != nil {
+		if x := st.Issues.Find(id); x != nil {
 			out = st.issueJSON(x, issueView{reporter: true})
 		}
 	})
@@ -372,7 +293,7 @@ func (s *Server) issuesWhere(w http.ResponseWriter, keep func(*state.Issue) bool
 	var out []*state.IssueView
 	s.store.Read(func(st *store) {
 		out = []*state.IssueView{}
-		for _, x := range st.issues.List {
+		for _, x := range st.Issues.List {
 			if keep(x) {
 				out = append(out, st.issueJSON(x, issueView{reporter: true}))
 			}
@@ -390,16 +311,16 @@ func (s *Server) issuesComments(w http.ResponseWriter, r *http.Request) {
 	var out []state.IssueChat
 	s.store.Read(func(st *store) {
 		out = []state.IssueChat{}
-		x := st.issues.Find(id)
+		x := st.Issues.Find(id)
 		if x == nil {
 			return
 		}
 		for _, c := range x.Comments {
 			chat := state.IssueChat{ID: c.ID, Comment: c.Comment, Date: c.Date}
 			if a := st.lookupUser(c.Author); a != nil {
-				name := a.displayName()
+				name := a.DisplayName()
 				chat.Username = &name
-				chat.AdminComment = slices.Contains(a.Roles, ombiRoleAdmin) || slices.Contains(a.Roles, ombiRolePowerUser) || a.UserType == 0
+				chat.AdminComment = slices.Contains(a.Roles, db.OmbiRoleAdmin) || slices.Contains(a.Roles, db.OmbiRolePowerUser) || a.UserType == 0
 			}
 			out = append(out, chat)
 		}
@@ -424,11 +345,11 @@ func (s *Server) issuesCommentCreate(w http.ResponseWriter, r *http.Request) {
 		if in.IssueID == nil {
 			return
 		}
-		x := st.issues.Find(*in.IssueID)
+		x := st.Issues.Find(*in.IssueID)
 		if x == nil {
 			return
 		}
-		c := &state.IssueComment{ID: st.nextID("issueComment"), Author: p.id, Comment: in.Comment, Date: s.now().UTC(), IssueID: x.ID}
+		c := &state.IssueComment{ID: st.NextID("issueComment"), Author: p.id, Comment: in.Comment, Date: s.now().UTC(), IssueID: x.ID}
 		x.Comments = append(x.Comments, c)
 		// EF fixes the new row's navigations up to the tracked user and
 		// issue (loaded with UserReported and IssueCategory); the issue's
@@ -455,7 +376,7 @@ func (s *Server) issuesCommentDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		for _, x := range st.issues.List {
+		for _, x := range st.Issues.List {
 			n := len(x.Comments)
 			x.Comments = slices.DeleteFunc(x.Comments, func(c *state.IssueComment) bool { return c.ID == id })
 			found = found || len(x.Comments) != n
@@ -476,7 +397,7 @@ func (s *Server) issuesDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		st.issues.List = slices.DeleteFunc(st.issues.List, func(x *state.Issue) bool {
+		st.Issues.List = slices.DeleteFunc(st.Issues.List, func(x *state.Issue) bool {
 			if x.ID == id {
 				found = true
 				return true
@@ -499,7 +420,7 @@ func (s *Server) issuesStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		x := st.issues.Find(in.IssueID)
+		x := st.Issues.Find(in.IssueID)
 		if x == nil {
 			return
 		}
@@ -529,7 +450,7 @@ func (s *Server) issuesSummary(w http.ResponseWriter, r *http.Request) {
 	}
 	var out []state.IssuesSummary
 	s.store.Read(func(st *store) {
-		order, counts := st.issues.SummaryGroups(status, position, take)
+		order, counts := st.Issues.SummaryGroups(status, position, take)
 		out = []state.IssuesSummary{}
 		for _, g := range order {
 			out = append(out, state.IssuesSummary{Title: g.Title, Count: counts[g], ProviderID: g.ProviderID})
@@ -548,7 +469,7 @@ func (s *Server) issuesDetails(w http.ResponseWriter, r *http.Request) {
 	s.store.Read(func(st *store) {
 		var list []*state.IssueView
 		title := ""
-		for _, x := range st.issues.List {
+		for _, x := range st.Issues.List {
 			if x.ProviderID == nil || *x.ProviderID != pid {
 				continue
 			}

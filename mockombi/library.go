@@ -8,51 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
-
-// newLibraryState loads library.json, anchoring day offsets at load time.
-func newLibraryState(sd *seedSet) (state.Library, error) {
-	var seed struct {
-		RecentMovies []map[string]any   `json:"recentMovies"`
-		RecentTV     []map[string]any   `json:"recentTv"`
-		Calendar     []map[string]any   `json:"calendar"`
-		Backgrounds  []state.Background `json:"backgrounds"`
-	}
-	if err := sd.decode("library.json", &seed); err != nil {
-		return state.Library{}, err
-	}
-	day := sd.now().UTC().Truncate(24 * time.Hour)
-	items := func(raws []map[string]any) ([]state.LibraryItem, error) {
-		out := make([]state.LibraryItem, 0, len(raws))
-		for _, raw := range raws {
-			off, ok := jsonNumber(raw["offsetDays"])
-			if !ok {
-				return nil, fmt.Errorf("decode library item %v: offsetDays missing", raw["title"])
-			}
-			out = append(out, state.LibraryItem{Raw: raw, OffsetDays: off, When: day.AddDate(0, 0, off).Add(20 * time.Hour)})
-		}
-		return out, nil
-	}
-	var ls state.Library
-	var err error
-	if ls.RecentMovies, err = items(seed.RecentMovies); err != nil {
-		return state.Library{}, err
-	}
-	if ls.RecentTV, err = items(seed.RecentTV); err != nil {
-		return state.Library{}, err
-	}
-	if ls.Calendar, err = items(seed.Calendar); err != nil {
-		return state.Library{}, err
-	}
-	ls.Backgrounds = seed.Backgrounds
-	return ls, nil
-}
 
 // recentJSON projects a RecentlyAdded model: the seed record without its
 // offset, with the time it was added.
 func recentJSON(it state.LibraryItem) *state.RecentlyAdded {
-	return &state.RecentlyAdded{AddedAt: it.When, Extra: undocumentedFields(it.Raw, "offsetDays", "addedAt")}
+	return &state.RecentlyAdded{AddedAt: it.When, Extra: db.UndocumentedFields(it.Raw, "offsetDays", "addedAt")}
 }
 
 // libraryRecentMovies answers GET RecentlyAdded/movies (the last 7 days).
@@ -85,7 +48,7 @@ func (s *Server) writeRecent(w http.ResponseWriter, pick func(*state.Library) []
 	now := s.now().UTC()
 	var out []*state.RecentlyAdded
 	s.store.Read(func(st *store) {
-		items := slices.Clone(pick(&st.library))
+		items := slices.Clone(pick(&st.Library))
 		slices.SortStableFunc(items, func(a, b state.LibraryItem) int { return b.When.Compare(a.When) })
 		out = []*state.RecentlyAdded{}
 		for _, it := range items {
@@ -110,23 +73,23 @@ func (s *Server) libraryCalendar(w http.ResponseWriter, _ *http.Request) {
 	var out []*state.CalendarViewModel
 	s.store.Read(func(st *store) {
 		out = []*state.CalendarViewModel{}
-		for _, it := range st.library.Calendar {
+		for _, it := range st.Library.Calendar {
 			if d := it.When.Sub(now); d > 90*24*time.Hour || d < -90*24*time.Hour {
 				continue
 			}
-			typ, _ := jsonNumber(it.Raw["type"])
+			typ, _ := db.JsonNumber(it.Raw["type"])
 			status, _ := it.Raw["status"].(string)
 			bg, ok := calendarColours[status]
 			if !ok {
 				bg = "gray"
 			}
 			border := map[int]string{voteMediaTV: "#ff0000", voteMediaMovie: "#0d5a3e", voteMediaAlbum: "#797979"}[typ]
-			pid, _ := jsonNumber(it.Raw["providerId"])
+			pid, _ := db.JsonNumber(it.Raw["providerId"])
 			out = append(out, &state.CalendarViewModel{
 				Title: it.Raw["title"], Start: it.When, BackgroundColor: bg, Type: typ, BorderColor: border,
 				ExtraParams: []state.CalendarExtraParams{{ProviderID: pid, Overview: it.Raw["overview"], Type: typ,
 					ReleaseDate: it.When, RequestStatus: calendarStatus[status]}},
-				Extra: undocumentedFields(it.Raw, "title", "offsetDays", "type", "status", "providerId", "overview"),
+				Extra: db.UndocumentedFields(it.Raw, "title", "offsetDays", "type", "status", "providerId", "overview"),
 			})
 		}
 	})
@@ -183,8 +146,8 @@ func (s *Server) libraryBackground(w http.ResponseWriter, r *http.Request) {
 	info := strings.HasSuffix(strings.TrimRight(strings.ToLower(r.URL.Path), "/"), "/info")
 	var bg state.Background
 	s.store.Read(func(st *store) {
-		if n := len(st.library.Backgrounds); n > 0 {
-			bg = st.library.Backgrounds[s.now().Second()%n]
+		if n := len(st.Library.Backgrounds); n > 0 {
+			bg = st.Library.Backgrounds[s.now().Second()%n]
 		}
 	})
 	out := state.BackgroundView{URL: bg.URL}
@@ -199,8 +162,8 @@ func (s *Server) libraryLandingPage(w http.ResponseWriter, _ *http.Request) {
 	total := 0
 	s.store.Read(func(st *store) {
 		for _, k := range []string{"plex", "emby", "jellyfin"} {
-			if st.settings.flag(k, "enable") {
-				total += len(st.settings.servers(k))
+			if st.Settings.Flag(k, "enable") {
+				total += len(st.Settings.Servers(k))
 			}
 		}
 	})
@@ -210,7 +173,7 @@ func (s *Server) libraryLandingPage(w http.ResponseWriter, _ *http.Request) {
 // libraryCustomPage answers GET CustomPage (anonymous).
 func (s *Server) libraryCustomPage(w http.ResponseWriter, _ *http.Request) {
 	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.sections["custompage"]) })
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.Sections["custompage"]) })
 	if out == nil {
 		noContent(w)
 		return
@@ -233,10 +196,10 @@ func (s *Server) librarySaveCustomPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.Write(func(st *store) {
-		if old := st.settings.doc("custompage"); old != nil {
+		if old := st.Settings.Doc("custompage"); old != nil {
 			in["id"] = old["id"]
 		}
-		st.settings.sections["custompage"] = in
+		st.Settings.Sections["custompage"] = in
 	})
 	writeJSON(w, http.StatusOK, true)
 }

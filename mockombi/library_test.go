@@ -130,7 +130,7 @@ func TestLibraryLandingAndCustomPage(t *testing.T) {
 		t.Fatalf("custom page = %v", page)
 	}
 	s.store.Write(func(st *store) {
-		a := st.users.byName("power")
+		a := st.Users.ByName("power")
 		a.Roles = append(a.Roles, "EditCustomPage")
 	})
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/CustomPage", header: actingAs("power"),

@@ -4,15 +4,16 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // callerAccount is the account of the caller's principal, nil when none.
-func (st *store) callerAccount(p *principal) *account {
+func (st *store) callerAccount(p *principal) *db.Account {
 	if p == nil {
 		return nil
 	}
-	return st.users.byID(p.id)
+	return st.Users.ByID(p.id)
 }
 
 // mobileAddPlayer is POST /api/v1/Mobile/Notification {playerId}: registers
@@ -36,7 +37,7 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	token, _ := fieldFold(in, field).(string)
+	token, _ := db.FieldFold(in, field).(string)
 	if token == "" {
 		writeProblem(w, http.StatusBadRequest)
 		return
@@ -46,7 +47,7 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 		if acc == nil {
 			return
 		}
-		rows := list(&st.mobile)
+		rows := list(&st.Mobile)
 		mine := 0
 		for _, d := range *rows {
 			if d.UserID == acc.ID {
@@ -66,7 +67,7 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 				return false
 			})
 		}
-		*rows = append(*rows, &state.MobileDevice{ID: st.nextID("mobileDevice"), Token: token, UserID: acc.ID, AddedAt: s.now()})
+		*rows = append(*rows, &state.MobileDevice{ID: st.NextID("mobileDevice"), Token: token, UserID: acc.ID, AddedAt: s.now()})
 	})
 	okEmpty(w)
 }
@@ -76,7 +77,7 @@ func (s *Server) mobileRegister(w http.ResponseWriter, r *http.Request, field st
 func (s *Server) mobileRemoveDevices(w http.ResponseWriter, r *http.Request) {
 	s.store.Write(func(st *store) {
 		if acc := st.callerAccount(principalOf(r)); acc != nil {
-			st.mobile.Devices = slices.DeleteFunc(st.mobile.Devices, func(d *state.MobileDevice) bool { return d.UserID == acc.ID })
+			st.Mobile.Devices = slices.DeleteFunc(st.Mobile.Devices, func(d *state.MobileDevice) bool { return d.UserID == acc.ID })
 		}
 	})
 	okEmpty(w)
@@ -88,15 +89,15 @@ func (s *Server) mobileRemoveDevices(w http.ResponseWriter, r *http.Request) {
 func (s *Server) mobilePlayerUsers(w http.ResponseWriter, _ *http.Request) {
 	out := []state.MobileUsersViewModel{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.users.accounts {
+		for _, a := range st.Users.Accounts {
 			n := 0
-			for _, d := range st.mobile.Players {
+			for _, d := range st.Mobile.Players {
 				if d.UserID == a.ID {
 					n++
 				}
 			}
 			if n > 0 {
-				out = append(out, state.MobileUsersViewModel{UserID: a.ID, Username: a.displayName(), Devices: n})
+				out = append(out, state.MobileUsersViewModel{UserID: a.ID, Username: a.DisplayName(), Devices: n})
 			}
 		}
 	})
@@ -111,14 +112,14 @@ func (s *Server) mobileRemovePlayers(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	id, _ := fieldFold(in, "userId").(string)
+	id, _ := db.FieldFold(in, "userId").(string)
 	ok := false
 	s.store.Write(func(st *store) {
-		if st.users.byID(id) == nil {
+		if st.Users.ByID(id) == nil {
 			return
 		}
 		ok = true
-		st.mobile.Players = slices.DeleteFunc(st.mobile.Players, func(d *state.MobileDevice) bool { return d.UserID == id })
+		st.Mobile.Players = slices.DeleteFunc(st.Mobile.Players, func(d *state.MobileDevice) bool { return d.UserID == id })
 	})
 	writeJSON(w, http.StatusOK, ok)
 }
@@ -129,12 +130,12 @@ func (s *Server) mobileUsers(w http.ResponseWriter, _ *http.Request) {
 	out := []*state.MobileUserDevices{}
 	s.store.Read(func(st *store) {
 		index := map[string]int{}
-		for _, d := range st.mobile.Devices {
+		for _, d := range st.Mobile.Devices {
 			row := &state.MobileDeviceView{Token: d.Token, UserID: d.UserID, AddedAt: d.AddedAt, ID: d.ID}
 			var name *string
-			if a := st.users.byID(d.UserID); a != nil {
+			if a := st.Users.ByID(d.UserID); a != nil {
 				n := a.UserName // a copy: the answer is written after the lock
-				row.User, name = a.ombiUser(), &n
+				row.User, name = a.OmbiUser(), &n
 			}
 			i, seen := index[d.UserID]
 			if !seen {

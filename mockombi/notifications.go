@@ -2,27 +2,9 @@ package mockombi
 
 import (
 	"net/http"
-	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
-
-// sentEmail is one message the mass-email sender delivered.
-type sentEmail struct {
-	To      []string
-	Bcc     bool
-	Subject string
-	Body    string
-	At      time.Time
-}
-
-// notificationState records delivered mass emails.
-type notificationState struct {
-	sent []sentEmail
-}
-
-// newNotificationState starts with nothing sent.
-func newNotificationState(_ *seedSet) (notificationState, error) {
-	return notificationState{}, nil
-}
 
 // notificationsMassEmail answers POST Notifications/massemail
 // {subject, body, bcc, users:[OmbiUser]} with true. Users are looked up by
@@ -44,7 +26,7 @@ func (s *Server) notificationsMassEmail(w http.ResponseWriter, r *http.Request) 
 	s.store.Write(func(st *store) {
 		var to []string
 		for _, u := range in.Users {
-			a := st.users.byID(u.ID)
+			a := st.Users.ByID(u.ID)
 			if a == nil {
 				failed = true
 				return
@@ -58,11 +40,11 @@ func (s *Server) notificationsMassEmail(w http.ResponseWriter, r *http.Request) 
 		}
 		now := s.now().UTC()
 		if in.Bcc {
-			st.notifications.sent = append(st.notifications.sent, sentEmail{To: to, Bcc: true, Subject: in.Subject, Body: in.Body, At: now})
+			st.Notifications.Sent = append(st.Notifications.Sent, db.SentEmail{To: to, Bcc: true, Subject: in.Subject, Body: in.Body, At: now})
 			return
 		}
 		for _, addr := range to {
-			st.notifications.sent = append(st.notifications.sent, sentEmail{To: []string{addr}, Subject: in.Subject, Body: in.Body, At: now})
+			st.Notifications.Sent = append(st.Notifications.Sent, db.SentEmail{To: []string{addr}, Subject: in.Subject, Body: in.Body, At: now})
 		}
 	})
 	if failed {

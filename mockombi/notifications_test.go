@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 func TestNotificationsMassEmail(t *testing.T) {
@@ -34,11 +36,11 @@ func TestNotificationsMassEmail(t *testing.T) {
 			t.Fatalf("%s: body %s, want true", tc.name, res.body)
 		}
 		var n int
-		var last sentEmail
+		var last db.SentEmail
 		s.store.Read(func(st *store) {
-			n = len(st.notifications.sent)
+			n = len(st.Notifications.Sent)
 			if n > 0 {
-				last = st.notifications.sent[n-1]
+				last = st.Notifications.Sent[n-1]
 			}
 		})
 		if n != tc.delivered {

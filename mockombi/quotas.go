@@ -4,25 +4,26 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // quota computes RequestQuotaCountModel for the caller and a request type.
 func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
-	now := st.now().UTC()
+	now := st.Now().UTC()
 	none := &state.RequestQuotaCountModel{NextRequest: now}
-	if p == nil || p.inRole(ombiRoleAdmin) {
+	if p == nil || p.inRole(db.OmbiRoleAdmin) {
 		return none
 	}
-	acc := st.users.byID(p.id)
+	acc := st.Users.ByID(p.id)
 	if acc == nil {
 		return none
 	}
 	limit, key := 0, ""
 	switch typ {
-	case requestTypeMovie:
+	case db.RequestTypeMovie:
 		limit, key = acc.MovieRequestLimit, "movieRequestLimitType"
-	case requestTypeTV:
+	case db.RequestTypeTV:
 		limit, key = acc.EpisodeRequestLimit, "episodeRequestLimitType"
 	default:
 		limit, key = acc.MusicRequestLimit, "musicRequestLimitType"
@@ -41,7 +42,7 @@ func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 	}
 	since := now.Add(-period)
 	used, oldest := 0, time.Time{}
-	count := func(b *reqBase, n int) {
+	count := func(b *db.ReqBase, n int) {
 		if b.RequestedUserID != acc.ID || b.RequestedDate.Before(since) {
 			return
 		}
@@ -51,17 +52,17 @@ func (st *store) quota(p *principal, typ int) *state.RequestQuotaCountModel {
 		}
 	}
 	switch typ {
-	case requestTypeMovie:
-		for _, m := range st.requests.movies {
-			count(&m.reqBase, 1)
+	case db.RequestTypeMovie:
+		for _, m := range st.Requests.Movies {
+			count(&m.ReqBase, 1)
 		}
-	case requestTypeTV:
-		for _, c := range st.requests.children {
-			count(&c.reqBase, c.episodeCount())
+	case db.RequestTypeTV:
+		for _, c := range st.Requests.Children {
+			count(&c.ReqBase, c.EpisodeCount())
 		}
 	default:
-		for _, a := range st.requests.albums {
-			count(&a.reqBase, 1)
+		for _, a := range st.Requests.Albums {
+			count(&a.ReqBase, 1)
 		}
 	}
 	next := now
@@ -80,22 +81,22 @@ func (s *Server) writeQuota(w http.ResponseWriter, r *http.Request, typ int) {
 
 // requestMovieRemaining is GET /api/v1/Request/movie/remaining.
 func (s *Server) requestMovieRemaining(w http.ResponseWriter, r *http.Request) {
-	s.writeQuota(w, r, requestTypeMovie)
+	s.writeQuota(w, r, db.RequestTypeMovie)
 }
 
 // requestTVRemaining is GET /api/v1/Request/tv/remaining.
 func (s *Server) requestTVRemaining(w http.ResponseWriter, r *http.Request) {
-	s.writeQuota(w, r, requestTypeTV)
+	s.writeQuota(w, r, db.RequestTypeTV)
 }
 
 // requestAlbumRemaining is GET /api/v1/request/music/remaining.
 func (s *Server) requestAlbumRemaining(w http.ResponseWriter, r *http.Request) {
-	s.writeQuota(w, r, requestTypeAlbum)
+	s.writeQuota(w, r, db.RequestTypeAlbum)
 }
 
 // quotaLeft reports whether the requesting user can place n more of typ.
 func (st *store) quotaLeft(userID string, typ, n int) bool {
-	acc := st.users.byID(userID)
+	acc := st.Users.ByID(userID)
 	if acc == nil {
 		return true
 	}

@@ -10,8 +10,8 @@ func TestRequests_quotaExceeded(t *testing.T) {
 	h := asUser(t, s)
 	var free []int
 	s.store.Read(func(st *store) {
-		for _, m := range st.search.movies {
-			if st.requests.movieByTMDB(m.TheMovieDbID) == nil {
+		for _, m := range st.Search.Movies {
+			if st.Requests.MovieByTMDB(m.TheMovieDbID) == nil {
 				free = append(free, m.TheMovieDbID)
 			}
 		}

@@ -15,35 +15,9 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-)
 
-// Recording is one recorded Ombi answer, an entry of a data document's
-// "recordings": the call it answers and what Ombi answered. A recorded
-// answer is served before the mock's own routes (and its authentication)
-// to a call with the same method, the same path ignoring case, the same
-// query and, when the recording has one, a JSON-equal body.
-type Recording struct {
-	// Method is the HTTP method, e.g. GET.
-	Method string `json:"method"`
-	// Path is the escaped path below the base path, e.g.
-	// /api/v1/Search/movie/The%20Matrix.
-	Path string `json:"path"`
-	// Query is the raw query string without "?", compared exactly once the
-	// values of secret parameters (apikey, ...) are redacted on both sides.
-	Query string `json:"query,omitempty"`
-	// Body is the request body text. A JSON body matches any JSON-equal one
-	// (e-mail addresses and secret values aside); an empty Body matches only
-	// a call without a body.
-	Body string `json:"body,omitempty"`
-	// Status is the answer's status, 200-599.
-	Status int `json:"status"`
-	// Headers are the answer's headers the replay sets: Content-Type.
-	Headers map[string]string `json:"headers,omitempty"`
-	// Response is the exact body text of the answer; ResponseBase64 holds
-	// instead a body that is not UTF-8 text.
-	Response       string `json:"response"`
-	ResponseBase64 string `json:"response_base64,omitempty"`
-}
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+)
 
 // maxRecordedBody is the longest answer a recording keeps; a longer one
 // passes through unrecorded.
@@ -51,32 +25,35 @@ const maxRecordedBody = 32 << 20
 
 // recordingProblems checks what the types of a data document's recordings
 // cannot.
-func (c *shapeChecker) recordingProblems(rs []Recording) {
+func recordingProblems(rs []Recording) []string {
+	var problems []string
+	addf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	for i, rec := range rs {
 		p := fmt.Sprintf("$.recordings[%d]", i)
 		if !isToken(rec.Method) {
-			c.addf("%s.method: required, an HTTP method such as GET", p)
+			addf("%s.method: required, an HTTP method such as GET", p)
 		}
 		if !strings.HasPrefix(rec.Path, "/") || strings.ContainsAny(rec.Path, "?#") {
-			c.addf("%s.path: %q: want the escaped path below the base path, starting with / (the query goes in query)", p, rec.Path)
+			addf("%s.path: %q: want the escaped path below the base path, starting with / (the query goes in query)", p, rec.Path)
 		}
 		if rec.Status < 200 || rec.Status > 599 {
-			c.addf("%s.status: %d is out of range; want 200-599", p, rec.Status)
+			addf("%s.status: %d is out of range; want 200-599", p, rec.Status)
 		}
 		if rec.ResponseBase64 != "" {
 			if rec.Response != "" {
-				c.addf("%s: response and response_base64 both given; give one", p)
+				addf("%s: response and response_base64 both given; give one", p)
 			}
 			if _, err := base64.StdEncoding.DecodeString(rec.ResponseBase64); err != nil {
-				c.addf("%s.response_base64: not standard base64: %v", p, err)
+				addf("%s.response_base64: not standard base64: %v", p, err)
 			}
 		}
-		for _, k := range sortedKeys(rec.Headers) {
+		for _, k := range db.SortedKeys(rec.Headers) {
 			if !isToken(k) || forbiddenFaultHeader(http.CanonicalHeaderKey(k)) {
-				c.addf("%s.headers%s: not a header a recorded answer can carry", p, pathKey(k))
+				addf("%s.headers%s: not a header a recorded answer can carry", p, db.PathKey(k))
 			}
 		}
 	}
+	return problems
 }
 
 // replaySet is the recordings of the loaded data document, grouped by the
@@ -103,8 +80,8 @@ func newReplaySet(recs []Recording) *replaySet {
 	return rs
 }
 
-// list is the recordings for export; nil when there are none.
-func (rs *replaySet) list() []Recording {
+// List is the recordings for export; nil when there are none.
+func (rs *replaySet) List() []Recording {
 	if rs == nil {
 		return nil
 	}
@@ -158,7 +135,7 @@ func canonicalBody(b []byte) string {
 // matches.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request, upstream string, body []byte) bool {
 	var rs *replaySet
-	s.store.Read(func(st *store) { rs = st.replay })
+	s.store.Read(func(st *store) { rs, _ = st.Replay.(*replaySet) })
 	rec, ok := rs.match(r.Method, upstream, r.URL.RawQuery, body)
 	if !ok {
 		return false
@@ -475,7 +452,7 @@ func (t *tape) flush() error {
 		return err
 	}
 	t.dirty = false
-	doc := recordFile{Version: stateVersion, Recordings: append([]Recording{}, t.recs...)}
+	doc := recordFile{Version: db.StateVersion, Recordings: append([]Recording{}, t.recs...)}
 	t.mu.Unlock()
 	err := writeJSONFile(t.path, doc)
 	t.mu.Lock()

@@ -2,6 +2,8 @@ package mockombi
 
 import (
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // tvParentByTVDB reads every TV parent request and returns the one of the
@@ -41,7 +43,7 @@ func childOf(t *testing.T, s *Server, parent map[string]any, id float64) map[str
 // language profile left alone. The v2 route is unchanged.
 func TestRequests_createTVv1(t *testing.T) {
 	const refusal = "You do not have the correct permissions to request on behalf of users!"
-	userID := stableUUID("user:user")
+	userID := db.StableUUID("user:user")
 	tests := []struct {
 		name     string
 		as       func(t *testing.T, s *Server) map[string]string
@@ -129,7 +131,7 @@ func TestRequests_createTVv1(t *testing.T) {
 // With tv_v1_engine off the v1 route follows the v2 rules: a bare API
 // key may request on behalf, and a new show keeps its overrides.
 func TestRequests_createTVv1_quirkOff(t *testing.T) {
-	userID := stableUUID("user:user")
+	userID := db.StableUUID("user:user")
 	for _, on := range []bool{true, false} {
 		s := newTestServer(t, Options{})
 		if err := s.SetQuirk(QuirkTVV1Engine, on); err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -18,7 +19,7 @@ func (st *store) requester(p *principal, onBehalf string, overrides bool, typ in
 	deny := func(code, msg string) *state.RequestEngineResult {
 		res := engineFail("", msg)
 		res.Message = &msg
-		if typ == requestTypeTV {
+		if typ == db.RequestTypeTV {
 			res.ErrorCode = &code
 		}
 		return res
@@ -32,10 +33,10 @@ func (st *store) requester(p *principal, onBehalf string, overrides bool, typ in
 	if onBehalf != "" {
 		return onBehalf, nil
 	}
-	if acc := st.users.byID(p.id); acc != nil {
+	if acc := st.Users.ByID(p.id); acc != nil {
 		return acc.ID, nil
 	}
-	return st.users.byName(systemUserName).ID, nil
+	return st.Users.ByName(db.SystemUserName).ID, nil
 }
 
 // accountInRole reports whether the caller's stored account holds one of
@@ -46,7 +47,7 @@ func (st *store) accountInRole(p *principal, roles ...string) bool {
 	if p == nil {
 		return false
 	}
-	acc := st.users.byID(p.id)
+	acc := st.Users.ByID(p.id)
 	if acc == nil {
 		return false
 	}
@@ -60,30 +61,30 @@ func (st *store) accountInRole(p *principal, roles ...string) bool {
 
 // canRequest reports the role check of a request type.
 func canRequest(p *principal, typ int) bool {
-	if p.inRole(ombiRoleAdmin) {
+	if p.inRole(db.OmbiRoleAdmin) {
 		return true
 	}
 	switch typ {
-	case requestTypeMovie:
-		return p.inRole(ombiRoleRequestMovie) || p.inRole(ombiRoleAutoApproveMovie)
-	case requestTypeTV:
-		return p.inRole(ombiRoleRequestTV) || p.inRole(ombiRoleAutoApproveTV)
+	case db.RequestTypeMovie:
+		return p.inRole(db.OmbiRoleRequestMovie) || p.inRole(db.OmbiRoleAutoApproveMovie)
+	case db.RequestTypeTV:
+		return p.inRole(db.OmbiRoleRequestTV) || p.inRole(db.OmbiRoleAutoApproveTV)
 	}
-	return p.inRole(ombiRoleRequestMusic) || p.inRole(ombiRoleAutoApproveMusic)
+	return p.inRole(db.OmbiRoleRequestMusic) || p.inRole(db.OmbiRoleAutoApproveMusic)
 }
 
 // autoApproves reports whether requests of typ by p are approved at once.
 func autoApproves(p *principal, typ int) bool {
-	if p.inRole(ombiRoleAdmin) {
+	if p.inRole(db.OmbiRoleAdmin) {
 		return true
 	}
 	switch typ {
-	case requestTypeMovie:
-		return p.inRole(ombiRoleAutoApproveMovie)
-	case requestTypeTV:
-		return p.inRole(ombiRoleAutoApproveTV)
+	case db.RequestTypeMovie:
+		return p.inRole(db.OmbiRoleAutoApproveMovie)
+	case db.RequestTypeTV:
+		return p.inRole(db.OmbiRoleAutoApproveTV)
 	}
-	return p.inRole(ombiRoleAutoApproveMusic)
+	return p.inRole(db.OmbiRoleAutoApproveMusic)
 }
 
 // alias is the ApiAlias header value, honoured with an API key only.
@@ -117,23 +118,23 @@ func (s *Server) requestMovieCreate(w http.ResponseWriter, r *http.Request) {
 
 // createMovie runs Ombi's movie request rules and stores the request.
 func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineResult {
-	mv := st.search.movie(in.TheMovieDbID)
+	mv := st.Search.Movie(in.TheMovieDbID)
 	if mv == nil {
 		return tryAgain("There was an issue adding this movie!")
 	}
-	userID, fail := st.requester(p, in.RequestOnBehalf, in.RootFolderOverride != nil || in.QualityPathOverride != nil, requestTypeMovie)
+	userID, fail := st.requester(p, in.RequestOnBehalf, in.RootFolderOverride != nil || in.QualityPathOverride != nil, db.RequestTypeMovie)
 	if fail != nil {
 		return fail
 	}
-	if !canRequest(p, requestTypeMovie) {
+	if !canRequest(p, db.RequestTypeMovie) {
 		return engineFail(errNoPermissionsMovie, "You do not have permissions to Request a Movie")
 	}
-	full := fmt.Sprintf("%s (%d)", mv.Title, mv.year())
-	now := st.now().UTC()
+	full := fmt.Sprintf("%s (%d)", mv.Title, mv.Year())
+	now := st.Now().UTC()
 	// with the Movie4KRequests feature off, a 4K request is an ordinary one
 	fourKOn := st.featureEnabled("Movie4KRequests")
 	is4K := in.Is4kRequest && fourKOn
-	existing := st.requests.movieByTMDB(mv.TheMovieDbID)
+	existing := st.Requests.MovieByTMDB(mv.TheMovieDbID)
 	if existing != nil {
 		dup := !existing.RequestedDate.IsZero() || !fourKOn && existing.Has4KRequest
 		if is4K {
@@ -143,18 +144,18 @@ func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineR
 			return engineFail(errAlreadyRequested, fmt.Sprintf("%q has already been requested", mv.Title))
 		}
 	}
-	if !st.quotaLeft(userID, requestTypeMovie, 1) {
+	if !st.quotaLeft(userID, db.RequestTypeMovie, 1) {
 		return engineFail(errMovieQuotaExceeded, "You have exceeded your Movie request quota!")
 	}
-	approve := autoApproves(p, requestTypeMovie)
+	approve := autoApproves(p, db.RequestTypeMovie)
 	m := existing
 	if m == nil {
 		lang := in.LanguageCode
 		if lang == "" {
 			lang = "en"
 		}
-		m = &movieRequest{
-			reqBase: reqBase{ID: st.nextID("movieRequest"), Title: mv.Title, RequestedUserID: userID,
+		m = &db.MovieRequest{
+			ReqBase: db.ReqBase{ID: st.NextID("movieRequest"), Title: mv.Title, RequestedUserID: userID,
 				RequestedByAlias: alias(p), Extra: map[string]any{"requestedFrom": map[string]any{"client": "api", "version": "4.59.3"}}},
 			TheMovieDbID: mv.TheMovieDbID, ImdbID: mv.ImdbID, Overview: mv.Overview, PosterPath: mv.PosterPath,
 			Background: mv.BackdropPath, DigitalReleaseDate: mv.DigitalReleaseDate, Status: mv.Status, LangCode: lang,
@@ -168,7 +169,7 @@ func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineR
 		if in.QualityPathOverride != nil {
 			m.QualityOverride = *in.QualityPathOverride
 		}
-		st.requests.movies = append(st.requests.movies, m)
+		st.Requests.Movies = append(st.Requests.Movies, m)
 	}
 	if is4K {
 		m.Is4kRequest, m.Has4KRequest, m.RequestedDate4k = true, true, now
@@ -186,7 +187,7 @@ func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineR
 
 // featureEnabled reads a v2 feature flag (Movie4KRequests, PlayedSync).
 func (st *store) featureEnabled(name string) bool {
-	for _, f := range st.settings.featureList() {
+	for _, f := range st.Settings.FeatureList() {
 		if m, ok := f.(map[string]any); ok && m["name"] == name {
 			on, _ := m["enabled"].(bool)
 			return on
@@ -222,7 +223,7 @@ func (s *Server) requestTVCreateV2(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out *state.RequestEngineResult
-	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTMDB(in.TheMovieDbID), false) })
+	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.Search.ShowByTMDB(in.TheMovieDbID), false) })
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -243,7 +244,7 @@ func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 	}
 	var out *state.RequestEngineResult
 	v1 := s.quirk(QuirkTVV1Engine)
-	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.search.showByTVDB(in.TvDbID), v1) })
+	s.store.Write(func(st *store) { out = st.createTV(principalOf(r), in, st.Search.ShowByTVDB(in.TvDbID), v1) })
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -251,10 +252,10 @@ func (s *Server) requestTVCreateV1(w http.ResponseWriter, r *http.Request) {
 // already requested, and stores a child (plus the parent on first request).
 // Rule failures carry no errorCode on the TV path, as upstream drops it.
 // v1 is the TVDB route, with the engine differences requestTVCreateV1 lists.
-func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *state.RequestEngineResult {
+func (st *store) createTV(p *principal, in tvCreate, sh *db.CatalogShow, v1 bool) *state.RequestEngineResult {
 	overrides := in.RootFolderOverride != nil || in.QualityPathOverride != nil || in.LanguageProfile != nil
 	if v1 {
-		if in.RequestOnBehalf != "" && !st.accountInRole(p, ombiRolePowerUser, ombiRoleAdmin) {
+		if in.RequestOnBehalf != "" && !st.accountInRole(p, db.OmbiRolePowerUser, db.OmbiRoleAdmin) {
 			const msg = "You do not have the correct permissions to request on behalf of users!"
 			res := engineFail("", msg)
 			res.Message = ref(msg)
@@ -262,7 +263,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 		}
 		overrides = false
 	}
-	userID, fail := st.requester(p, in.RequestOnBehalf, overrides, requestTypeTV)
+	userID, fail := st.requester(p, in.RequestOnBehalf, overrides, db.RequestTypeTV)
 	if fail != nil {
 		return fail
 	}
@@ -270,13 +271,13 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 		panic(msgNullReference) // the show builder dereferences TMDB's empty answer
 	}
 	want := map[int][]int{}
-	var regular []catalogSeason
+	var regular []db.CatalogSeason
 	for _, s := range sh.Seasons {
 		if s.SeasonNumber > 0 {
 			regular = append(regular, s)
 		}
 	}
-	addSeason := func(s catalogSeason) {
+	addSeason := func(s db.CatalogSeason) {
 		for _, e := range s.Episodes {
 			want[s.SeasonNumber] = append(want[s.SeasonNumber], e.EpisodeNumber)
 		}
@@ -293,23 +294,23 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 	default:
 		for _, s := range in.Seasons {
 			for _, e := range s.Episodes {
-				if sh.episode(s.SeasonNumber, e.EpisodeNumber) != nil && !slices.Contains(want[s.SeasonNumber], e.EpisodeNumber) {
+				if sh.Episode(s.SeasonNumber, e.EpisodeNumber) != nil && !slices.Contains(want[s.SeasonNumber], e.EpisodeNumber) {
 					want[s.SeasonNumber] = append(want[s.SeasonNumber], e.EpisodeNumber)
 				}
 			}
 		}
 	}
-	if !canRequest(p, requestTypeTV) {
+	if !canRequest(p, db.RequestTypeTV) {
 		return engineFail("", "You do not have permissions to Request a TV Show")
 	}
-	parent := st.requests.parentByTMDB(sh.TheMovieDbID)
-	drop := func(children []*childRequest) int {
+	parent := st.Requests.ParentByTMDB(sh.TheMovieDbID)
+	drop := func(children []*db.ChildRequest) int {
 		left := 0
 		for sn, eps := range want {
 			want[sn] = slices.DeleteFunc(eps, func(e int) bool {
 				for _, c := range children {
 					for _, s := range c.SeasonRequests {
-						if s.SeasonNumber == sn && slices.ContainsFunc(s.Episodes, func(x *episodeRequest) bool { return x.EpisodeNumber == e }) {
+						if s.SeasonNumber == sn && slices.ContainsFunc(s.Episodes, func(x *db.EpisodeRequest) bool { return x.EpisodeNumber == e }) {
 							return true
 						}
 					}
@@ -320,9 +321,9 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 		}
 		return left
 	}
-	var kids []*childRequest
+	var kids []*db.ChildRequest
 	if parent != nil {
-		kids = st.requests.childrenOf(parent.ID)
+		kids = st.Requests.ChildrenOf(parent.ID)
 	}
 	total := 0
 	for _, eps := range want {
@@ -338,14 +339,14 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 			return engineFail(errAlreadyRequested, "This has already been requested")
 		}
 	}
-	if !st.quotaLeft(userID, requestTypeTV, total) {
+	if !st.quotaLeft(userID, db.RequestTypeTV, total) {
 		return engineFail("", "You have exceeded your Episode request quota!")
 	}
-	now := st.now().UTC()
-	approve := autoApproves(p, requestTypeTV)
+	now := st.Now().UTC()
+	approve := autoApproves(p, db.RequestTypeTV)
 	switch {
 	case parent == nil:
-		parent = &tvParent{ID: st.nextID("tvParent"), TvDbID: sh.TvDbID, ExternalProviderID: sh.TheMovieDbID, ImdbID: sh.ImdbID,
+		parent = &db.TvParent{ID: st.NextID("tvParent"), TvDbID: sh.TvDbID, ExternalProviderID: sh.TheMovieDbID, ImdbID: sh.ImdbID,
 			Overview: sh.Overview, Title: sh.Title, PosterPath: sh.PosterPath, Background: sh.BackdropPath, Status: sh.Status,
 			TotalSeasons: len(regular), Extra: map[string]any{"addedToSonarr": nil}}
 		if !v1 {
@@ -354,7 +355,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 		if t, err := time.Parse("2006-01-02", sh.FirstAired); err == nil {
 			parent.ReleaseDate = t
 		}
-		st.requests.tv = append(st.requests.tv, parent)
+		st.Requests.Tv = append(st.Requests.Tv, parent)
 	case v1:
 		// the whole show's options, every earlier child's included
 		if in.QualityPathOverride != nil && *in.QualityPathOverride > 0 {
@@ -366,7 +367,7 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 			parent.RootFolder = &rf
 		}
 	}
-	c := &childRequest{reqBase: reqBase{ID: st.nextID("tvChild"), Title: sh.Title, RequestedDate: now, RequestedUserID: userID,
+	c := &db.ChildRequest{ReqBase: db.ReqBase{ID: st.NextID("tvChild"), Title: sh.Title, RequestedDate: now, RequestedUserID: userID,
 		RequestedByAlias: alias(p), Approved: approve}, ParentRequestID: parent.ID, ReleaseYear: parent.ReleaseDate}
 	if approve {
 		c.MarkedAsApproved = now
@@ -377,21 +378,21 @@ func (st *store) createTV(p *principal, in tvCreate, sh *catalogShow, v1 bool) *
 			continue
 		}
 		slices.Sort(eps)
-		sr := &seasonRequest{ID: st.nextID("season"), SeasonNumber: sn, ChildRequestID: c.ID}
+		sr := &db.SeasonRequest{ID: st.NextID("season"), SeasonNumber: sn, ChildRequestID: c.ID}
 		for _, cs := range sh.Seasons {
 			if cs.SeasonNumber == sn {
 				sr.Overview = cs.Overview
 			}
 		}
 		for _, en := range eps {
-			ce := sh.episode(sn, en)
+			ce := sh.Episode(sn, en)
 			air, _ := time.Parse(time.RFC3339, ce.AirDate)
-			sr.Episodes = append(sr.Episodes, &episodeRequest{ID: st.nextID("episode"), EpisodeNumber: en, Title: ce.Title,
+			sr.Episodes = append(sr.Episodes, &db.EpisodeRequest{ID: st.NextID("episode"), EpisodeNumber: en, Title: ce.Title,
 				AirDate: air, URL: ce.URL, Requested: true, Approved: approve, SeasonID: sr.ID})
 		}
 		c.SeasonRequests = append(c.SeasonRequests, sr)
 	}
-	st.requests.children = append(st.requests.children, c)
+	st.Requests.Children = append(st.Requests.Children, c)
 	return engineOK("", c.ID)
 }
 
@@ -407,29 +408,29 @@ func (s *Server) requestAlbumCreate(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
-		artist, al := st.search.album(in.ForeignAlbumID)
+		artist, al := st.Search.Album(in.ForeignAlbumID)
 		if al == nil {
 			out = tryAgain("There was an issue adding this album!")
 			return
 		}
-		userID, _ := st.requester(p, "", false, requestTypeAlbum)
+		userID, _ := st.requester(p, "", false, db.RequestTypeAlbum)
 		switch {
-		case !canRequest(p, requestTypeAlbum):
+		case !canRequest(p, db.RequestTypeAlbum):
 			out = engineFail("", "You do not have permissions to Request an Album")
 			return
-		case !st.quotaLeft(userID, requestTypeAlbum, 1):
+		case !st.quotaLeft(userID, db.RequestTypeAlbum, 1):
 			out = engineFail("", "You have exceeded your Album request quota!")
 			return
 		}
-		now := st.now().UTC()
-		a := &albumRequest{reqBase: reqBase{ID: st.nextID("albumRequest"), Title: al.Title, RequestedDate: now,
+		now := st.Now().UTC()
+		a := &db.AlbumRequest{ReqBase: db.ReqBase{ID: st.NextID("albumRequest"), Title: al.Title, RequestedDate: now,
 			RequestedUserID: userID, RequestedByAlias: alias(p)}, ForeignAlbumID: al.ForeignAlbumID,
 			ForeignArtistID: artist.ForeignArtistID, ArtistName: artist.ArtistName, Cover: al.Cover, Disk: al.Disk,
 			Rating: al.Rating, ReleaseDate: al.ReleaseDate}
-		if autoApproves(p, requestTypeAlbum) {
+		if autoApproves(p, db.RequestTypeAlbum) {
 			a.Approved, a.MarkedAsApproved = true, now
 		}
-		st.requests.albums = append(st.requests.albums, a)
+		st.Requests.Albums = append(st.Requests.Albums, a)
 		out = engineOK(al.Title+" has been successfully added!", a.ID)
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -446,12 +447,12 @@ func (s *Server) requestsCollection(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
-		c := st.search.collection(id)
+		c := st.Search.Collection(id)
 		if c == nil {
 			return
 		}
 		first := -1
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			if m.CollectionID != nil && *m.CollectionID == id {
 				res := st.createMovie(p, movieCreate{TheMovieDbID: m.TheMovieDbID})
 				if first < 0 {

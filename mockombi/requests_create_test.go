@@ -2,6 +2,8 @@ package mockombi
 
 import (
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 func TestRequests_createMovie(t *testing.T) {
@@ -21,7 +23,7 @@ func TestRequests_createMovie(t *testing.T) {
 		{"unknown movie", asUser, `{"theMovieDbId":424242}`, false, nil, "There was an issue adding this movie!", "Please try again later", false},
 		{"on behalf needs power user", asUser, `{"theMovieDbId":105,"requestOnBehalf":"x"}`, false, nil, "You do not have the correct permissions to request on behalf of users!", "You do not have the correct permissions to request on behalf of users!", false},
 		{"overrides need power user", asUser, `{"theMovieDbId":105,"rootFolderOverride":1}`, false, nil, "You do not have the correct permissions!", "You do not have the correct permissions!", false},
-		{"power user on behalf", asPower, `{"theMovieDbId":105,"requestOnBehalf":"` + stableUUID("user:nobody") + `"}`, true, nil, "Back to the Future (1985) has been successfully added!", "", false},
+		{"power user on behalf", asPower, `{"theMovieDbId":105,"requestOnBehalf":"` + db.StableUUID("user:nobody") + `"}`, true, nil, "Back to the Future (1985) has been successfully added!", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -14,7 +15,7 @@ func canManage(p *principal, owner string, exists bool) bool {
 	if p.isPrivileged() {
 		return true
 	}
-	return exists && p.inRole(ombiRoleManageOwnRequests) && p.id == owner
+	return exists && p.inRole(db.OmbiRoleManageOwnRequests) && p.id == owner
 }
 
 // noPermissions is the engine result of a failed CheckCanManageRequest.
@@ -22,7 +23,7 @@ func noPermissions() *state.RequestEngineResult { return engineFail(errNoPermiss
 
 // removeRequest runs the shared delete flow of a request of a kind: the
 // caller must be able to manage it; remove deletes it.
-func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind mediaKind, remove func(st *store, id int)) {
+func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind db.MediaKind, remove func(st *store, id int)) {
 	id, ok := intParam(w, r, "requestId")
 	if !ok {
 		return
@@ -31,9 +32,9 @@ func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind medi
 	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
 		owner := ""
-		rq, exists := st.requests.requestOf(kind, id)
+		rq, exists := st.Requests.RequestOf(kind, id)
 		if exists {
-			owner = rq.base().RequestedUserID
+			owner = rq.Base().RequestedUserID
 		}
 		switch {
 		case !canManage(p, owner, exists):
@@ -52,33 +53,33 @@ func (s *Server) removeRequest(w http.ResponseWriter, r *http.Request, kind medi
 
 // requestMovieDelete is DELETE /api/v1/Request/movie/{requestId}.
 func (s *Server) requestMovieDelete(w http.ResponseWriter, r *http.Request) {
-	s.removeRequest(w, r, movieKind, func(st *store, id int) {
-		st.requests.movies = slices.DeleteFunc(st.requests.movies, func(m *movieRequest) bool { return m.ID == id })
+	s.removeRequest(w, r, db.MovieKind, func(st *store, id int) {
+		st.Requests.Movies = slices.DeleteFunc(st.Requests.Movies, func(m *db.MovieRequest) bool { return m.ID == id })
 	})
 }
 
 // requestAlbumDelete is DELETE /api/v1/request/music/{requestId}.
 func (s *Server) requestAlbumDelete(w http.ResponseWriter, r *http.Request) {
-	s.removeRequest(w, r, albumKind, func(st *store, id int) {
-		st.requests.albums = slices.DeleteFunc(st.requests.albums, func(a *albumRequest) bool { return a.ID == id })
+	s.removeRequest(w, r, db.AlbumKind, func(st *store, id int) {
+		st.Requests.Albums = slices.DeleteFunc(st.Requests.Albums, func(a *db.AlbumRequest) bool { return a.ID == id })
 	})
 }
 
 // requestTVChildDelete is DELETE /api/v1/Request/tv/child/{requestId}; the
 // parent goes too when its last child is removed.
 func (s *Server) requestTVChildDelete(w http.ResponseWriter, r *http.Request) {
-	s.removeRequest(w, r, tvKind, func(st *store, id int) {
-		parent := st.requests.childByID(id).ParentRequestID
-		st.requests.children = slices.DeleteFunc(st.requests.children, func(c *childRequest) bool { return c.ID == id })
-		if len(st.requests.childrenOf(parent)) == 0 {
-			st.requests.tv = slices.DeleteFunc(st.requests.tv, func(p *tvParent) bool { return p.ID == parent })
+	s.removeRequest(w, r, db.TvKind, func(st *store, id int) {
+		parent := st.Requests.ChildByID(id).ParentRequestID
+		st.Requests.Children = slices.DeleteFunc(st.Requests.Children, func(c *db.ChildRequest) bool { return c.ID == id })
+		if len(st.Requests.ChildrenOf(parent)) == 0 {
+			st.Requests.Tv = slices.DeleteFunc(st.Requests.Tv, func(p *db.TvParent) bool { return p.ID == parent })
 		}
 	})
 }
 
 // requestMovieDeleteAll is DELETE /api/v1/Request/movie/all.
 func (s *Server) requestMovieDeleteAll(w http.ResponseWriter, r *http.Request) {
-	s.store.Write(func(st *store) { st.requests.movies = nil })
+	s.store.Write(func(st *store) { st.Requests.Movies = nil })
 	okEmpty(w)
 }
 
@@ -92,12 +93,12 @@ func (s *Server) requestTVDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		if st.requests.parentByID(id) == nil {
+		if st.Requests.ParentByID(id) == nil {
 			return
 		}
 		found = true
-		st.requests.tv = slices.DeleteFunc(st.requests.tv, func(p *tvParent) bool { return p.ID == id })
-		st.requests.children = slices.DeleteFunc(st.requests.children, func(c *childRequest) bool { return c.ParentRequestID == id })
+		st.Requests.Tv = slices.DeleteFunc(st.Requests.Tv, func(p *db.TvParent) bool { return p.ID == id })
+		st.Requests.Children = slices.DeleteFunc(st.Requests.Children, func(c *db.ChildRequest) bool { return c.ParentRequestID == id })
 	})
 	if !found {
 		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)

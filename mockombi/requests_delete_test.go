@@ -3,6 +3,8 @@ package mockombi
 import (
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 func TestRequests_delete(t *testing.T) {
@@ -50,8 +52,8 @@ func TestRequests_delete(t *testing.T) {
 func TestRequests_deleteOwnRequests(t *testing.T) {
 	s := newTestServer(t, Options{Users: []User{{Username: "user", Password: "pw", Role: RoleUser}}})
 	s.store.Write(func(st *store) {
-		acc := st.users.byName("user")
-		acc.Roles = append(acc.Roles, ombiRoleManageOwnRequests)
+		acc := st.Users.ByName("user")
+		acc.Roles = append(acc.Roles, db.OmbiRoleManageOwnRequests)
 	})
 	h := login(t, s, "user", "pw")
 	// movie 7 is the user's own, movie 3 is plexfan's

@@ -8,38 +8,39 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // statusFilter returns the predicate of a v2 list status segment.
-func statusFilter(media, status string) (func(b *reqBase, fourK fourKFlags) bool, bool) {
+func statusFilter(media, status string) (func(b *db.ReqBase, fourK fourKFlags) bool, bool) {
 	switch status {
 	case "":
-		return func(*reqBase, fourKFlags) bool { return true }, true
+		return func(*db.ReqBase, fourKFlags) bool { return true }, true
 	case "pending":
-		return func(b *reqBase, k fourKFlags) bool {
-			return !b.RequestedDate.IsZero() && !b.Approved && !b.Available && !b.isDenied() ||
+		return func(b *db.ReqBase, k fourKFlags) bool {
+			return !b.RequestedDate.IsZero() && !b.Approved && !b.Available && !b.IsDenied() ||
 				k.has && !k.approved && !k.available && !k.denied
 		}, true
 	case "processing":
-		return func(b *reqBase, k fourKFlags) bool {
-			return !b.RequestedDate.IsZero() && b.Approved && !b.Available && !b.isDenied() ||
+		return func(b *db.ReqBase, k fourKFlags) bool {
+			return !b.RequestedDate.IsZero() && b.Approved && !b.Available && !b.IsDenied() ||
 				k.has && k.approved && !k.available && !k.denied
 		}, true
 	case "available", "availble":
 		if status == "availble" && media != "movie" {
 			return nil, false
 		}
-		return func(b *reqBase, k fourKFlags) bool { return b.Available || k.available }, true
+		return func(b *db.ReqBase, k fourKFlags) bool { return b.Available || k.available }, true
 	case "denied":
-		return func(b *reqBase, k fourKFlags) bool {
-			return b.isDenied() && !b.Available || k.has && k.denied && !k.available
+		return func(b *db.ReqBase, k fourKFlags) bool {
+			return b.IsDenied() && !b.Available || k.has && k.denied && !k.available
 		}, true
 	case "unavailable":
 		if media == "album" {
 			return nil, false
 		}
-		return func(b *reqBase, k fourKFlags) bool { return !b.Available && b.Approved }, true
+		return func(b *db.ReqBase, k fourKFlags) bool { return !b.Available && b.Approved }, true
 	}
 	return nil, false
 }
@@ -48,7 +49,7 @@ func statusFilter(media, status string) (func(b *reqBase, fourK fourKFlags) bool
 type fourKFlags struct{ has, approved, available, denied bool }
 
 // fourK extracts a movie request's 4K flags.
-func fourK(m *movieRequest) fourKFlags {
+func fourK(m *db.MovieRequest) fourKFlags {
 	return fourKFlags{has: m.Has4KRequest, approved: m.Approved4K, available: m.Available4K, denied: m.Denied4K != nil && *m.Denied4K}
 }
 
@@ -81,8 +82,8 @@ func (s *Server) requestsListV2(w http.ResponseWriter, r *http.Request) {
 	case "movie":
 		var items []*state.MovieRequests
 		s.store.Read(func(st *store) {
-			for _, m := range st.requests.movies {
-				if keep(&m.reqBase, fourK(m)) && st.visibleTo(p, m.RequestedUserID) {
+			for _, m := range st.Requests.Movies {
+				if keep(&m.ReqBase, fourK(m)) && st.visibleTo(p, m.RequestedUserID) {
 					items = append(items, st.movieRequestView(m, p))
 				}
 			}
@@ -91,8 +92,8 @@ func (s *Server) requestsListV2(w http.ResponseWriter, r *http.Request) {
 	case "tv":
 		var items []*state.ChildRequests
 		s.store.Read(func(st *store) {
-			for _, c := range st.requests.children {
-				if keep(&c.reqBase, fourKFlags{}) && st.visibleTo(p, c.RequestedUserID) {
+			for _, c := range st.Requests.Children {
+				if keep(&c.ReqBase, fourKFlags{}) && st.visibleTo(p, c.RequestedUserID) {
 					items = append(items, st.childView(c, p, childViewOpts{Parent: true, Seasons: true}))
 				}
 			}
@@ -101,8 +102,8 @@ func (s *Server) requestsListV2(w http.ResponseWriter, r *http.Request) {
 	case "album":
 		var items []*state.AlbumRequest
 		s.store.Read(func(st *store) {
-			for _, a := range st.requests.albums {
-				if keep(&a.reqBase, fourKFlags{}) && st.visibleTo(p, a.RequestedUserID) {
+			for _, a := range st.Requests.Albums {
+				if keep(&a.ReqBase, fourKFlags{}) && st.visibleTo(p, a.RequestedUserID) {
 					items = append(items, st.albumRequestView(a, p))
 				}
 			}
@@ -127,7 +128,7 @@ func writePageV2[T any](s *Server, w http.ResponseWriter, items []T, sortProp st
 }
 
 // v1Filter applies the v1 FilterType ints (status and availability).
-func v1Filter(b *reqBase, status, availability int) bool {
+func v1Filter(b *db.ReqBase, status, availability int) bool {
 	switch status {
 	case 3: // Approved
 		if !b.Approved {
@@ -138,7 +139,7 @@ func v1Filter(b *reqBase, status, availability int) bool {
 			return false
 		}
 	case 5: // PendingApproval
-		if b.Approved || b.Available || b.isDenied() {
+		if b.Approved || b.Available || b.IsDenied() {
 			return false
 		}
 	}
@@ -203,8 +204,8 @@ func (s *Server) requestMoviePagedV1(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var items []*state.MovieRequests
 	s.store.Read(func(st *store) {
-		for _, m := range st.requests.movies {
-			if v1Filter(&m.reqBase, status, avail) && st.visibleTo(p, m.RequestedUserID) {
+		for _, m := range st.Requests.Movies {
+			if v1Filter(&m.ReqBase, status, avail) && st.visibleTo(p, m.RequestedUserID) {
 				items = append(items, st.movieRequestView(m, p))
 			}
 		}
@@ -243,14 +244,14 @@ func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
 	var items []*state.TvRequests
 	// a parent is ordered by its first child's requestedDate and
 	// requestStatus; a parent with no children has neither
-	firstChild := map[*state.TvRequests]*childRequest{}
+	firstChild := map[*state.TvRequests]*db.ChildRequest{}
 	s.store.Read(func(st *store) {
-		for _, pr := range st.requests.tv {
-			kids := st.requests.childrenOf(pr.ID)
+		for _, pr := range st.Requests.Tv {
+			kids := st.Requests.ChildrenOf(pr.ID)
 			if !st.parentVisibleTo(p, pr) {
 				continue
 			}
-			if !slices.ContainsFunc(kids, func(c *childRequest) bool { return v1Filter(&c.reqBase, status, avail) }) && (status != 0 || avail != 0) {
+			if !slices.ContainsFunc(kids, func(c *db.ChildRequest) bool { return v1Filter(&c.ReqBase, status, avail) }) && (status != 0 || avail != 0) {
 				continue
 			}
 			v := st.parentView(pr, p, lite)
@@ -263,7 +264,7 @@ func (s *Server) requestTVPagedV1(w http.ResponseWriter, r *http.Request) {
 	v1Order(items, func(v *state.TvRequests) map[string]any {
 		m := state.Members(v)
 		if c := firstChild[v]; c != nil {
-			m["requestedDate"], m["requestStatus"] = c.RequestedDate, c.status()
+			m["requestedDate"], m["requestStatus"] = c.RequestedDate, c.Status()
 		}
 		return m
 	}, order)
@@ -288,8 +289,8 @@ func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	var items []*state.AlbumRequest
 	s.store.Read(func(st *store) {
-		for _, a := range st.requests.albums {
-			if v1Filter(&a.reqBase, status, avail) && st.visibleTo(p, a.RequestedUserID) {
+		for _, a := range st.Requests.Albums {
+			if v1Filter(&a.ReqBase, status, avail) && st.visibleTo(p, a.RequestedUserID) {
 				items = append(items, st.albumRequestView(a, p))
 			}
 		}
@@ -300,20 +301,20 @@ func (s *Server) requestAlbumPagedV1(w http.ResponseWriter, r *http.Request) {
 
 // requestMovieAll is GET /api/v1/Request/movie.
 func (s *Server) requestMovieAll(w http.ResponseWriter, r *http.Request) {
-	s.writeMovieRequests(w, r, func(*movieRequest) bool { return true })
+	s.writeMovieRequests(w, r, func(*db.MovieRequest) bool { return true })
 }
 
 // requestMovieSearch is GET /api/v1/Request/movie/search/{searchTerm}.
 func (s *Server) requestMovieSearch(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	s.writeMovieRequests(w, r, func(m *movieRequest) bool { return containsFold(m.Title, term) })
+	s.writeMovieRequests(w, r, func(m *db.MovieRequest) bool { return containsFold(m.Title, term) })
 }
 
 // writeMovieRequests answers MovieRequests[] filtered by keep.
-func (s *Server) writeMovieRequests(w http.ResponseWriter, r *http.Request, keep func(*movieRequest) bool) {
+func (s *Server) writeMovieRequests(w http.ResponseWriter, r *http.Request, keep func(*db.MovieRequest) bool) {
 	out := []*state.MovieRequests{}
 	s.store.Read(func(st *store) {
-		for _, m := range st.requests.movies {
+		for _, m := range st.Requests.Movies {
 			if keep(m) && st.visibleTo(principalOf(r), m.RequestedUserID) {
 				out = append(out, st.movieRequestView(m, principalOf(r)))
 			}
@@ -330,7 +331,7 @@ func (s *Server) requestMovieGet(w http.ResponseWriter, r *http.Request) {
 	}
 	var out *state.MovieRequests
 	s.store.Read(func(st *store) {
-		if m := st.requests.movieByID(id); m != nil {
+		if m := st.Requests.MovieByID(id); m != nil {
 			out = st.movieRequestView(m, principalOf(r))
 		}
 	})
@@ -340,21 +341,21 @@ func (s *Server) requestMovieGet(w http.ResponseWriter, r *http.Request) {
 // requestMovieTotal is GET /api/v1/Request/movie/total.
 func (s *Server) requestMovieTotal(w http.ResponseWriter, r *http.Request) {
 	n := 0
-	s.store.Read(func(st *store) { n = len(st.requests.movies) })
+	s.store.Read(func(st *store) { n = len(st.Requests.Movies) })
 	writeJSON(w, http.StatusOK, n)
 }
 
 // requestTVTotal is GET /api/v1/Request/tv/total.
 func (s *Server) requestTVTotal(w http.ResponseWriter, r *http.Request) {
 	n := 0
-	s.store.Read(func(st *store) { n = len(st.requests.tv) })
+	s.store.Read(func(st *store) { n = len(st.Requests.Tv) })
 	writeJSON(w, http.StatusOK, n)
 }
 
 // requestAlbumTotal is GET /api/v1/request/music/total.
 func (s *Server) requestAlbumTotal(w http.ResponseWriter, r *http.Request) {
 	n := 0
-	s.store.Read(func(st *store) { n = len(st.requests.albums) })
+	s.store.Read(func(st *store) { n = len(st.Requests.Albums) })
 	writeJSON(w, http.StatusOK, n)
 }
 
@@ -363,7 +364,7 @@ func (s *Server) requestTVAll(w http.ResponseWriter, r *http.Request) {
 	lite := segmentAfter(r, "request") == "tvlite"
 	out := []*state.TvRequests{}
 	s.store.Read(func(st *store) {
-		for _, pr := range st.requests.tv {
+		for _, pr := range st.Requests.Tv {
 			if st.parentVisibleTo(principalOf(r), pr) {
 				out = append(out, st.parentView(pr, principalOf(r), lite))
 			}
@@ -380,7 +381,7 @@ func (s *Server) requestTVGet(w http.ResponseWriter, r *http.Request) {
 	}
 	var out *state.TvRequests
 	s.store.Read(func(st *store) {
-		if pr := st.requests.parentByID(id); pr != nil {
+		if pr := st.Requests.ParentByID(id); pr != nil {
 			out = st.parentView(pr, principalOf(r), false)
 		}
 	})
@@ -397,7 +398,7 @@ func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	if s.quirk(QuirkTVSearchLINQ) {
 		var trace string
-		s.store.Read(func(st *store) { trace = st.requests.linqTrace })
+		s.store.Read(func(st *store) { trace = st.Requests.LinqTrace })
 		writeOmbiError(w, http.StatusInternalServerError, "System.InvalidOperationException: The LINQ expression 'DbSet<TvRequests>()\n"+
 			"    .Where(t => t.Title.Contains(\n        word: __search_0, \n        opts: IgnoreCase))' could not be translated. "+
 			"Additional information: Translation of method 'Ombi.Helpers.StringHelper.Contains' failed. "+
@@ -407,7 +408,7 @@ func (s *Server) requestTVSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []*state.TvRequests{}
 	s.store.Read(func(st *store) {
-		for _, pr := range st.requests.tv {
+		for _, pr := range st.Requests.Tv {
 			if containsFold(pr.Title, term) && st.parentVisibleTo(principalOf(r), pr) {
 				out = append(out, st.parentView(pr, principalOf(r), false))
 			}
@@ -428,8 +429,8 @@ func (s *Server) requestTVChildren(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	out := []*state.ChildRequests{}
 	s.store.Read(func(st *store) {
-		visible := func(c *childRequest) bool { return st.visibleTo(p, c.RequestedUserID) }
-		for _, c := range st.requests.childrenOf(id) {
+		visible := func(c *db.ChildRequest) bool { return st.visibleTo(p, c.RequestedUserID) }
+		for _, c := range st.Requests.ChildrenOf(id) {
 			if visible(c) {
 				out = append(out, st.childView(c, p, childViewOpts{Parent: true, Seasons: true, Loaded: visible}))
 			}
@@ -452,7 +453,7 @@ func (s *Server) requestAlbumSearch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term string) {
 	out := []*state.AlbumRequest{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.requests.albums {
+		for _, a := range st.Requests.Albums {
 			if (containsFold(a.Title, term) || containsFold(a.ArtistName, term)) && st.visibleTo(principalOf(r), a.RequestedUserID) {
 				out = append(out, st.albumRequestView(a, principalOf(r)))
 			}
@@ -467,11 +468,11 @@ func (s *Server) writeAlbumRequests(w http.ResponseWriter, r *http.Request, term
 func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Request) {
 	var rows []*state.RecentlyRequestedModel
 	s.store.Read(func(st *store) {
-		row := func(b *reqBase, typ int) *state.RecentlyRequestedModel {
+		row := func(b *db.ReqBase, typ int) *state.RecentlyRequestedModel {
 			v := &state.RecentlyRequestedModel{RequestID: b.ID, Type: typ, UserID: b.RequestedUserID,
-				Available: b.Available, RequestDate: b.RequestedDate, Title: b.Title, Approved: b.Approved, Denied: b.isDenied()}
-			if acc := st.users.byID(b.RequestedUserID); acc != nil {
-				v.Username = ref(acc.displayName())
+				Available: b.Available, RequestDate: b.RequestedDate, Title: b.Title, Approved: b.Approved, Denied: b.IsDenied()}
+			if acc := st.Users.ByID(b.RequestedUserID); acc != nil {
+				v.Username = ref(acc.DisplayName())
 			}
 			return v
 		}
@@ -484,37 +485,37 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 			return idx[:min(n, len(idx))]
 		}
 		var dates []time.Time
-		for _, m := range st.requests.movies {
+		for _, m := range st.Requests.Movies {
 			dates = append(dates, m.RequestedDate)
 		}
 		for _, i := range newest(7, dates) {
-			m := st.requests.movies[i]
-			v := row(&m.reqBase, requestTypeMovie)
+			m := st.Requests.Movies[i]
+			v := row(&m.ReqBase, db.RequestTypeMovie)
 			v.Overview, v.ReleaseDate, v.MediaID = ref(m.Overview), m.ReleaseDate, ref(strconv.Itoa(m.TheMovieDbID))
 			v.PosterPath, v.Background = ref(m.PosterPath), ref(m.Background)
 			rows = append(rows, v)
 		}
 		dates = dates[:0]
-		for _, c := range st.requests.children {
+		for _, c := range st.Requests.Children {
 			dates = append(dates, c.RequestedDate)
 		}
 		for _, i := range newest(7, dates) {
-			c := st.requests.children[i]
-			v := row(&c.reqBase, requestTypeTV)
+			c := st.Requests.Children[i]
+			v := row(&c.ReqBase, db.RequestTypeTV)
 			v.TvPartiallyAvailable, v.ReleaseDate = partlyAvailable(c), c.ReleaseYear
-			if pr := st.requests.parentByID(c.ParentRequestID); pr != nil {
+			if pr := st.Requests.ParentByID(c.ParentRequestID); pr != nil {
 				v.Overview, v.MediaID = ref(pr.Overview), ref(strconv.Itoa(pr.ExternalProviderID))
 				v.PosterPath, v.Background = ref(pr.PosterPath), ref(pr.Background)
 			}
 			rows = append(rows, v)
 		}
 		dates = dates[:0]
-		for _, a := range st.requests.albums {
+		for _, a := range st.Requests.Albums {
 			dates = append(dates, a.RequestedDate)
 		}
 		for _, i := range newest(7, dates) {
-			a := st.requests.albums[i]
-			v := row(&a.reqBase, requestTypeAlbum)
+			a := st.Requests.Albums[i]
+			v := row(&a.ReqBase, db.RequestTypeAlbum)
 			v.Overview, v.ReleaseDate, v.MediaID = ref(a.ArtistName), a.ReleaseDate, ref(a.ForeignAlbumID)
 			rows = append(rows, v)
 		}
@@ -534,7 +535,7 @@ func (s *Server) requestsRecentlyRequested(w http.ResponseWriter, r *http.Reques
 }
 
 // partlyAvailable reports some but not all episodes of a child available.
-func partlyAvailable(c *childRequest) bool {
+func partlyAvailable(c *db.ChildRequest) bool {
 	some, all := false, true
 	for _, s := range c.SeasonRequests {
 		for _, e := range s.Episodes {
@@ -548,8 +549,8 @@ func partlyAvailable(c *childRequest) bool {
 // requestCount is GET /api/v1/Request/count (anonymous).
 func (s *Server) requestCount(w http.ResponseWriter, r *http.Request) {
 	var pending, approved, available, denied int
-	tally := func(b *reqBase) { // the buckets overlap, as upstream counts them
-		if !b.Approved && !b.Available && !b.isDenied() {
+	tally := func(b *db.ReqBase) { // the buckets overlap, as upstream counts them
+		if !b.Approved && !b.Available && !b.IsDenied() {
 			pending++
 		}
 		if b.Approved && !b.Available {
@@ -558,16 +559,16 @@ func (s *Server) requestCount(w http.ResponseWriter, r *http.Request) {
 		if b.Available {
 			available++
 		}
-		if b.isDenied() {
+		if b.IsDenied() {
 			denied++
 		}
 	}
 	s.store.Read(func(st *store) {
-		for _, m := range st.requests.movies {
-			tally(&m.reqBase)
+		for _, m := range st.Requests.Movies {
+			tally(&m.ReqBase)
 		}
-		for _, c := range st.requests.children {
-			tally(&c.reqBase)
+		for _, c := range st.Requests.Children {
+			tally(&c.ReqBase)
 		}
 	})
 	writeJSON(w, http.StatusOK, map[string]int{"pending": pending, "approved": approved, "available": available, "denied": denied})
@@ -578,13 +579,13 @@ func (s *Server) requestUserHasRequest(w http.ResponseWriter, r *http.Request) {
 	id := queryFold(r, "userId")
 	has := false
 	s.store.Read(func(st *store) {
-		for _, m := range st.requests.movies {
+		for _, m := range st.Requests.Movies {
 			has = has || m.RequestedUserID == id
 		}
-		for _, c := range st.requests.children {
+		for _, c := range st.Requests.Children {
 			has = has || c.RequestedUserID == id
 		}
-		for _, a := range st.requests.albums {
+		for _, a := range st.Requests.Albums {
 			has = has || a.RequestedUserID == id
 		}
 	})
@@ -594,20 +595,20 @@ func (s *Server) requestUserHasRequest(w http.ResponseWriter, r *http.Request) {
 // visibleTo applies OmbiSettings.hideRequestsUsers: when it is on, callers
 // other than Admin, PowerUser and the system user see only their own requests.
 func (st *store) visibleTo(p *principal, owner string) bool {
-	if p == nil || p.isPrivileged() || !st.settings.flag("ombi", "hideRequestsUsers") {
+	if p == nil || p.isPrivileged() || !st.Settings.Flag("ombi", "hideRequestsUsers") {
 		return true
 	}
-	if acc := st.users.byID(p.id); acc != nil && acc.UserType == 0 {
+	if acc := st.Users.ByID(p.id); acc != nil && acc.UserType == 0 {
 		return true
 	}
 	return owner == p.id
 }
 
 // parentVisibleTo shows a TV parent when any of its children is visible.
-func (st *store) parentVisibleTo(p *principal, pr *tvParent) bool {
-	kids := st.requests.childrenOf(pr.ID)
+func (st *store) parentVisibleTo(p *principal, pr *db.TvParent) bool {
+	kids := st.Requests.ChildrenOf(pr.ID)
 	if len(kids) == 0 {
 		return st.visibleTo(p, "")
 	}
-	return slices.ContainsFunc(kids, func(c *childRequest) bool { return st.visibleTo(p, c.RequestedUserID) })
+	return slices.ContainsFunc(kids, func(c *db.ChildRequest) bool { return st.visibleTo(p, c.RequestedUserID) })
 }

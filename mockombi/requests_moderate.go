@@ -2,20 +2,9 @@ package mockombi
 
 import (
 	"net/http"
-	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
-)
-
-// moderation is one state change on a request.
-type moderation int
-
-// The moderation actions.
-const (
-	modApprove moderation = iota
-	modDeny
-	modAvailable
-	modUnavailable
 )
 
 // moderate is the handler of one moderation route, bound in the route table
@@ -23,7 +12,7 @@ const (
 // unavailable (POST) and deny (PUT) on /api/v1/Request/movie/...,
 // /api/v1/Request/tv/... (the id is a TV child request's) and
 // /api/v1/request/music/....
-func (s *Server) moderate(kind mediaKind, act moderation) http.HandlerFunc {
+func (s *Server) moderate(kind db.MediaKind, act db.Moderation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		in, ok := decodeModeration(w, r, kind)
 		if !ok {
@@ -45,8 +34,8 @@ type moderationBody = struct {
 
 // decodeModeration decodes a moderation body; only the movie routes read
 // is4K, so on the others it stays false whatever the body holds.
-func decodeModeration(w http.ResponseWriter, r *http.Request, kind mediaKind) (moderationBody, bool) {
-	if kind == movieKind {
+func decodeModeration(w http.ResponseWriter, r *http.Request, kind db.MediaKind) (moderationBody, bool) {
+	if kind == db.MovieKind {
 		var in moderationBody
 		return in, decodeBody(w, r, &in)
 	}
@@ -60,94 +49,35 @@ func decodeModeration(w http.ResponseWriter, r *http.Request, kind mediaKind) (m
 
 // moderateRequest applies an action to the request of a kind and id and
 // returns the engine result; a movie body with is4K moves the 4K half.
-func (st *store) moderateRequest(kind mediaKind, act moderation, in moderationBody) *state.RequestEngineResult {
-	rq, ok := st.requests.requestOf(kind, in.ID)
+func (st *store) moderateRequest(kind db.MediaKind, act db.Moderation, in moderationBody) *state.RequestEngineResult {
+	rq, ok := st.Requests.RequestOf(kind, in.ID)
 	if !ok {
-		if kind == tvKind {
+		if kind == db.TvKind {
 			return engineFail(errChildRequestDoesNotExist, "Child Request does not exist")
 		}
 		return engineFail("", "Request does not exist")
 	}
-	now := st.now().UTC()
-	if m, movie := rq.(*movieRequest); movie && in.Is4K {
-		m.moderate4K(act, in.Reason, now)
+	now := st.Now().UTC()
+	if m, movie := rq.(*db.MovieRequest); movie && in.Is4K {
+		m.Moderate4K(act, in.Reason, now)
 	} else {
-		rq.moderate(act, in.Reason, now)
+		rq.Moderate(act, in.Reason, now)
 	}
 	return engineOK(moderationMessage(act, kind), 0)
 }
 
-// moderate applies an action to a base request as Ombi's engines do (see
-// modFields.apply); a movie's 4K half is moderate4K's.
-func (b *reqBase) moderate(act moderation, reason string, now time.Time) {
-	modFields{&b.Approved, &b.MarkedAsApproved, &b.Denied, &b.DeniedReason, &b.Available, &b.MarkedAsAvailable}.apply(act, reason, now)
-}
-
-// moderate applies an action to a TV child request and its episodes:
-// approve also marks them requested, deny leaves them alone.
-func (c *childRequest) moderate(act moderation, reason string, now time.Time) {
-	c.reqBase.moderate(act, reason, now)
-	for _, s := range c.SeasonRequests {
-		for _, e := range s.Episodes {
-			switch act {
-			case modApprove:
-				e.Approved, e.Requested = true, true
-			case modAvailable:
-				e.Available = true
-			case modUnavailable:
-				e.Available = false
-			}
-		}
-	}
-}
-
-// moderate4K applies an action to the 4K half of a movie request, as
-// reqBase.moderate does to the other half.
-func (m *movieRequest) moderate4K(act moderation, reason string, now time.Time) {
-	modFields{&m.Approved4K, &m.MarkedAsApproved4K, &m.Denied4K, &m.DeniedReason4K, &m.Available4K, &m.MarkedAsAvailable4K}.apply(act, reason, now)
-}
-
-// modFields are the fields moderation sets on one half of a request: the
-// BaseRequest's, or their 4K twins on a movie request.
-type modFields struct {
-	approved        *bool
-	markedApproved  *time.Time
-	denied          **bool
-	deniedReason    *string
-	available       *bool
-	markedAvailable **time.Time
-}
-
-// apply sets the fields for an action as Ombi's engines do: approve clears
-// denied, deny leaves approved and markedAsDenied alone, unavailable keeps
-// markedAsAvailable.
-func (f modFields) apply(act moderation, reason string, now time.Time) {
-	switch act {
-	case modApprove:
-		no := false
-		*f.approved, *f.markedApproved, *f.denied = true, now, &no
-	case modDeny:
-		yes := true
-		*f.denied, *f.deniedReason = &yes, reason
-	case modAvailable:
-		*f.available, *f.markedAvailable = true, &now
-	case modUnavailable:
-		*f.available = false
-	}
-}
-
 // moderationMessage is the success message of an action; upstream's deny
 // really says "deleted", and the TV deny says nothing.
-func moderationMessage(act moderation, kind mediaKind) string {
+func moderationMessage(act db.Moderation, kind db.MediaKind) string {
 	switch act {
-	case modDeny:
-		if kind == tvKind {
+	case db.ModDeny:
+		if kind == db.TvKind {
 			return ""
 		}
 		return "Request successfully deleted"
-	case modAvailable:
+	case db.ModAvailable:
 		return "Request is now available"
-	case modUnavailable:
+	case db.ModUnavailable:
 		return "Request is now unavailable"
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -11,7 +12,7 @@ import (
 func (s *Server) retryList(w http.ResponseWriter, r *http.Request) {
 	out := []*state.FailedRequestViewModel{}
 	s.store.Read(func(st *store) {
-		for _, q := range st.requests.retry {
+		for _, q := range st.Requests.Retry {
 			if q.Completed != nil {
 				continue
 			}
@@ -31,9 +32,9 @@ func (s *Server) retryDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		n := len(st.requests.retry)
-		st.requests.retry = slices.DeleteFunc(st.requests.retry, func(q *retryItem) bool { return q.ID == id })
-		found = len(st.requests.retry) < n
+		n := len(st.Requests.Retry)
+		st.Requests.Retry = slices.DeleteFunc(st.Requests.Retry, func(q *db.RetryItem) bool { return q.ID == id })
+		found = len(st.Requests.Retry) < n
 	})
 	if !found {
 		writeOmbiError(w, http.StatusInternalServerError, "Value cannot be null. (Parameter 'entity')")

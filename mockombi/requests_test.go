@@ -71,7 +71,7 @@ func stableUUIDOf(t *testing.T, s *Server, name string) string {
 	t.Helper()
 	var id string
 	s.store.Read(func(st *store) {
-		if a := st.users.byName(name); a != nil {
+		if a := st.Users.ByName(name); a != nil {
 			id = a.ID
 		}
 	})

@@ -6,18 +6,19 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // requestMovieUpdate is PUT /api/v1/Request/movie (full entity).
 func (s *Server) requestMovieUpdate(w http.ResponseWriter, r *http.Request) {
-	var in movieRequest
+	var in db.MovieRequest
 	if !decodeBody(w, r, &in) {
 		return
 	}
 	var out *state.MovieRequests
 	s.store.Write(func(st *store) {
-		m := st.requests.movieByID(in.ID)
+		m := st.Requests.MovieByID(in.ID)
 		if m == nil {
 			return
 		}
@@ -35,13 +36,13 @@ func (s *Server) requestMovieUpdate(w http.ResponseWriter, r *http.Request) {
 
 // requestTVUpdate is PUT /api/v1/Request/tv (parent entity).
 func (s *Server) requestTVUpdate(w http.ResponseWriter, r *http.Request) {
-	var in tvParent
+	var in db.TvParent
 	if !decodeBody(w, r, &in) {
 		return
 	}
 	var out *state.TvRequests
 	s.store.Write(func(st *store) {
-		pr := st.requests.parentByID(in.ID)
+		pr := st.Requests.ParentByID(in.ID)
 		if pr == nil {
 			return
 		}
@@ -58,13 +59,13 @@ func (s *Server) requestTVUpdate(w http.ResponseWriter, r *http.Request) {
 
 // requestTVChildUpdate is PUT /api/v1/Request/tv/child.
 func (s *Server) requestTVChildUpdate(w http.ResponseWriter, r *http.Request) {
-	var in childRequest
+	var in db.ChildRequest
 	if !decodeBody(w, r, &in) {
 		return
 	}
 	var out *state.ChildRequests
 	s.store.Write(func(st *store) {
-		c := st.requests.childByID(in.ID)
+		c := st.Requests.ChildByID(in.ID)
 		if c == nil {
 			return
 		}
@@ -80,17 +81,17 @@ func (s *Server) requestTVChildUpdate(w http.ResponseWriter, r *http.Request) {
 
 // requestTVRoot is PUT /api/v1/Request/tv/root/{requestId}/{rootFolderId}.
 func (s *Server) requestTVRoot(w http.ResponseWriter, r *http.Request) {
-	s.setParentInt(w, r, "rootFolderId", func(pr *tvParent, v int) { pr.RootFolder = &v })
+	s.setParentInt(w, r, "rootFolderId", func(pr *db.TvParent, v int) { pr.RootFolder = &v })
 }
 
 // requestTVQuality is PUT /api/v1/Request/tv/quality/{requestId}/{qualityId}.
 func (s *Server) requestTVQuality(w http.ResponseWriter, r *http.Request) {
-	s.setParentInt(w, r, "qualityId", func(pr *tvParent, v int) { pr.QualityOverride = &v })
+	s.setParentInt(w, r, "qualityId", func(pr *db.TvParent, v int) { pr.QualityOverride = &v })
 }
 
 // setParentInt sets one int field of a TV parent and answers true; a missing
 // parent dereferences null upstream (500).
-func (s *Server) setParentInt(w http.ResponseWriter, r *http.Request, param string, set func(*tvParent, int)) {
+func (s *Server) setParentInt(w http.ResponseWriter, r *http.Request, param string, set func(*db.TvParent, int)) {
 	id, ok := intParam(w, r, "requestId")
 	if !ok {
 		return
@@ -101,7 +102,7 @@ func (s *Server) setParentInt(w http.ResponseWriter, r *http.Request, param stri
 	}
 	found := false
 	s.store.Write(func(st *store) {
-		if pr := st.requests.parentByID(id); pr != nil {
+		if pr := st.Requests.ParentByID(id); pr != nil {
 			set(pr, v)
 			found = true
 		}
@@ -129,7 +130,7 @@ func (s *Server) requestsAdvancedOptions(w http.ResponseWriter, r *http.Request)
 	var out *state.RequestEngineResult
 	s.store.Write(func(st *store) {
 		if tv {
-			pr := st.requests.parentByID(in.RequestID)
+			pr := st.Requests.ParentByID(in.RequestID)
 			if pr == nil {
 				out = engineFail(errRequestDoesNotExist, "Request does not exist")
 				return
@@ -142,7 +143,7 @@ func (s *Server) requestsAdvancedOptions(w http.ResponseWriter, r *http.Request)
 			out = engineOK("", 0)
 			return
 		}
-		m := st.requests.movieByID(in.RequestID)
+		m := st.Requests.MovieByID(in.RequestID)
 		if m == nil {
 			out = engineFail("", "Request does not exist")
 			return
@@ -158,11 +159,11 @@ func (s *Server) requestsReprocess(w http.ResponseWriter, r *http.Request) {
 	typ := -1
 	switch strings.ToLower(r.PathValue("type")) {
 	case "tvshow", "0":
-		typ = requestTypeTV
+		typ = db.RequestTypeTV
 	case "movie", "1":
-		typ = requestTypeMovie
+		typ = db.RequestTypeMovie
 	case "album", "2":
-		typ = requestTypeAlbum
+		typ = db.RequestTypeAlbum
 	}
 	id, idErr := strconv.Atoi(r.PathValue("requestId"))
 	_, boolErr := strconv.ParseBool(strings.ToLower(r.PathValue("is4K"))) // upstream resends either version without checking it exists
@@ -170,16 +171,16 @@ func (s *Server) requestsReprocess(w http.ResponseWriter, r *http.Request) {
 		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"type": {"The value '" + r.PathValue("type") + "' is not valid."}})
 		return
 	}
-	if typ == requestTypeAlbum {
+	if typ == db.RequestTypeAlbum {
 		writeProblem(w, http.StatusBadRequest)
 		return
 	}
 	var out *state.RequestEngineResult
 	s.store.Read(func(st *store) {
-		switch _, found := st.requests.requestOf(mediaKind(typ), id); {
+		switch _, found := st.Requests.RequestOf(db.MediaKind(typ), id); {
 		case found:
 			out = engineOK("", 0)
-		case typ == requestTypeTV: // the id is a TV child request's
+		case typ == db.RequestTypeTV: // the id is a TV child request's
 			out = engineFail(errRequestDoesNotExist, "Request does not exist")
 		default:
 			out = engineFail("", "Request does not exist")
@@ -194,17 +195,17 @@ func (s *Server) requestSubscribe(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	typ := requestTypeMovie
+	typ := db.RequestTypeMovie
 	if segmentAfter(r, "request") == "tv" {
-		typ = requestTypeTV
+		typ = db.RequestTypeTV
 	}
 	on := !strings.Contains(strings.ToLower(r.URL.Path), "/unsubscribe/")
 	p := principalOf(r)
 	s.store.Write(func(st *store) {
-		sub := subscription{UserID: p.id, RequestType: typ, RequestID: id}
-		st.requests.subs = slices.DeleteFunc(st.requests.subs, func(x subscription) bool { return x == sub })
+		sub := db.Subscription{UserID: p.id, RequestType: typ, RequestID: id}
+		st.Requests.Subs = slices.DeleteFunc(st.Requests.Subs, func(x db.Subscription) bool { return x == sub })
 		if on {
-			st.requests.subs = append(st.requests.subs, sub)
+			st.Requests.Subs = append(st.Requests.Subs, sub)
 		}
 	})
 	writeJSON(w, http.StatusOK, true)

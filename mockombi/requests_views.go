@@ -3,28 +3,29 @@ package mockombi
 import (
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // baseView projects BaseRequest.
-func (st *store) baseView(b *reqBase, typ int, p *principal) state.BaseRequest {
+func (st *store) baseView(b *db.ReqBase, typ int, p *principal) state.BaseRequest {
 	var user *state.OmbiUser
-	if acc := st.users.byID(b.RequestedUserID); acc != nil {
-		user = acc.ombiUser()
+	if acc := st.Users.ByID(b.RequestedUserID); acc != nil {
+		user = acc.OmbiUser()
 	}
 	return state.BaseRequest{
 		ID: b.ID, Title: b.Title, Approved: b.Approved, MarkedAsApproved: b.MarkedAsApproved,
 		RequestedDate: b.RequestedDate, Available: b.Available, MarkedAsAvailable: b.MarkedAsAvailable,
 		RequestedUserID: b.RequestedUserID, Denied: b.Denied, MarkedAsDenied: b.MarkedAsDenied,
-		DeniedReason: nilIfEmpty(b.DeniedReason), RequestType: typ, RequestedByAlias: nilIfEmpty(b.RequestedByAlias),
+		DeniedReason: db.NilIfEmpty(b.DeniedReason), RequestType: typ, RequestedByAlias: db.NilIfEmpty(b.RequestedByAlias),
 		RequestedUser: user, Source: b.Source, CanApprove: !b.Approved && !b.Available,
-		RequestStatus: b.status(), ShowSubscribe: p != nil && p.id != b.RequestedUserID,
+		RequestStatus: b.Status(), ShowSubscribe: p != nil && p.id != b.RequestedUserID,
 	}
 }
 
 // movieRequestView projects MovieRequests.
-func (st *store) movieRequestView(m *movieRequest, p *principal) *state.MovieRequests {
-	now := st.now()
+func (st *store) movieRequestView(m *db.MovieRequest, p *principal) *state.MovieRequests {
+	now := st.Now()
 	comb := 0
 	if m.Has4KRequest {
 		comb = 1
@@ -33,24 +34,24 @@ func (st *store) movieRequestView(m *movieRequest, p *principal) *state.MovieReq
 		}
 	}
 	return &state.MovieRequests{
-		BaseRequest:  st.baseView(&m.reqBase, requestTypeMovie, p),
-		TheMovieDbID: m.TheMovieDbID, ImdbID: nilIfEmpty(m.ImdbID), Overview: m.Overview, PosterPath: m.PosterPath,
+		BaseRequest:  st.baseView(&m.ReqBase, db.RequestTypeMovie, p),
+		TheMovieDbID: m.TheMovieDbID, ImdbID: db.NilIfEmpty(m.ImdbID), Overview: m.Overview, PosterPath: m.PosterPath,
 		Background: m.Background, ReleaseDate: m.ReleaseDate, DigitalReleaseDate: m.DigitalReleaseDate,
 		Status: m.Status, Released: !m.ReleaseDate.After(now),
 		DigitalRelease: m.DigitalReleaseDate != nil && !m.DigitalReleaseDate.After(now),
-		IssueID:        m.IssueID, Subscribed: st.requests.subscribed(p, requestTypeMovie, m.ID),
+		IssueID:        m.IssueID, Subscribed: st.subscribed(p, db.RequestTypeMovie, m.ID),
 		Is4kRequest: m.Is4kRequest, RootPathOverride: m.RootPathOverride, QualityOverride: m.QualityOverride,
 		Has4KRequest: m.Has4KRequest, Approved4K: m.Approved4K, MarkedAsApproved4K: m.MarkedAsApproved4K,
 		RequestedDate4k: m.RequestedDate4k, Available4K: m.Available4K, MarkedAsAvailable4K: m.MarkedAsAvailable4K,
-		Denied4K: m.Denied4K, MarkedAsDenied4K: m.MarkedAsDenied4K, DeniedReason4K: nilIfEmpty(m.DeniedReason4K),
-		RequestCombination: comb, LangCode: nilIfEmpty(m.LangCode),
+		Denied4K: m.Denied4K, MarkedAsDenied4K: m.MarkedAsDenied4K, DeniedReason4K: db.NilIfEmpty(m.DeniedReason4K),
+		RequestCombination: comb, LangCode: db.NilIfEmpty(m.LangCode),
 		WatchedByRequestedUser: m.WatchedByRequestedUser, PlayedByUsersCount: m.PlayedByUsersCount,
 		Extra: m.Extra,
 	}
 }
 
 // seasonRequestViews projects a child's SeasonRequests.
-func seasonRequestViews(c *childRequest) []*state.SeasonRequests {
+func seasonRequestViews(c *db.ChildRequest) []*state.SeasonRequests {
 	out := []*state.SeasonRequests{}
 	for _, s := range c.SeasonRequests {
 		eps := []*state.EpisodeRequests{}
@@ -58,7 +59,7 @@ func seasonRequestViews(c *childRequest) []*state.SeasonRequests {
 			eps = append(eps, &state.EpisodeRequests{
 				ID: e.ID, EpisodeNumber: e.EpisodeNumber, Title: e.Title, AirDate: e.AirDate, URL: e.URL,
 				Available: e.Available, Approved: e.Approved, Requested: e.Requested, Denied: e.Denied,
-				DeniedReason: nilIfEmpty(e.DeniedReason), SeasonID: e.SeasonID,
+				DeniedReason: db.NilIfEmpty(e.DeniedReason), SeasonID: e.SeasonID,
 				AirDateDisplay: airDateDisplay(e.AirDate.Format(time.RFC3339)), RequestStatus: episodeStatus(e),
 				Extra: e.Extra,
 			})
@@ -80,15 +81,15 @@ type childViewOpts struct {
 	Seasons bool
 	// Loaded, with Parent, says which siblings the query loaded (EF fixes
 	// up only tracked children into parentRequest.childRequests); nil: all.
-	Loaded func(*childRequest) bool
+	Loaded func(*db.ChildRequest) bool
 }
 
 // childView projects ChildRequests, with what o adds.
-func (st *store) childView(c *childRequest, p *principal, o childViewOpts) *state.ChildRequests {
+func (st *store) childView(c *db.ChildRequest, p *principal, o childViewOpts) *state.ChildRequests {
 	v := &state.ChildRequests{
-		BaseRequest:     st.baseView(&c.reqBase, requestTypeTV, p),
+		BaseRequest:     st.baseView(&c.ReqBase, db.RequestTypeTV, p),
 		ParentRequestID: c.ParentRequestID, IssueID: c.IssueID, SeriesType: c.SeriesType,
-		Subscribed:  st.requests.subscribed(p, requestTypeTV, c.ID) || st.requests.subscribed(p, requestTypeTV, c.ParentRequestID),
+		Subscribed:  st.subscribed(p, db.RequestTypeTV, c.ID) || st.subscribed(p, db.RequestTypeTV, c.ParentRequestID),
 		ReleaseYear: c.ReleaseYear, SeasonRequests: []*state.SeasonRequests{},
 		RequestedUserPlayedProgress: c.RequestedUserPlayedProgress,
 		Extra:                       c.Extra,
@@ -97,9 +98,9 @@ func (st *store) childView(c *childRequest, p *principal, o childViewOpts) *stat
 		v.SeasonRequests = seasonRequestViews(c)
 	}
 	if o.Parent {
-		if pr := st.requests.parentByID(c.ParentRequestID); pr != nil {
+		if pr := st.Requests.ParentByID(c.ParentRequestID); pr != nil {
 			v.ParentRequest = parentFields(pr)
-			for _, other := range st.requests.childrenOf(pr.ID) {
+			for _, other := range st.Requests.ChildrenOf(pr.ID) {
 				if other.ID != c.ID && (o.Loaded == nil || o.Loaded(other)) {
 					v.ParentRequest.ChildRequests = append(v.ParentRequest.ChildRequests, st.childView(other, p, childViewOpts{Seasons: o.Seasons}))
 				}
@@ -110,9 +111,9 @@ func (st *store) childView(c *childRequest, p *principal, o childViewOpts) *stat
 }
 
 // parentFields projects TvRequests with no children yet ([]).
-func parentFields(pr *tvParent) *state.TvRequests {
+func parentFields(pr *db.TvParent) *state.TvRequests {
 	return &state.TvRequests{
-		ID: pr.ID, TvDbID: pr.TvDbID, ExternalProviderID: pr.ExternalProviderID, ImdbID: nilIfEmpty(pr.ImdbID),
+		ID: pr.ID, TvDbID: pr.TvDbID, ExternalProviderID: pr.ExternalProviderID, ImdbID: db.NilIfEmpty(pr.ImdbID),
 		QualityOverride: pr.QualityOverride, RootFolder: pr.RootFolder, LanguageProfile: pr.LanguageProfile,
 		Overview: pr.Overview, Title: pr.Title, PosterPath: pr.PosterPath, Background: pr.Background,
 		ReleaseDate: pr.ReleaseDate, Status: pr.Status, TotalSeasons: pr.TotalSeasons,
@@ -121,33 +122,33 @@ func parentFields(pr *tvParent) *state.TvRequests {
 }
 
 // parentView projects TvRequests with its children (seasons unless lite).
-func (st *store) parentView(pr *tvParent, p *principal, lite bool) *state.TvRequests {
+func (st *store) parentView(pr *db.TvParent, p *principal, lite bool) *state.TvRequests {
 	v := parentFields(pr)
-	for _, c := range st.requests.childrenOf(pr.ID) {
+	for _, c := range st.Requests.ChildrenOf(pr.ID) {
 		v.ChildRequests = append(v.ChildRequests, st.childView(c, p, childViewOpts{Seasons: !lite}))
 	}
 	return v
 }
 
 // albumRequestView projects AlbumRequest.
-func (st *store) albumRequestView(a *albumRequest, p *principal) *state.AlbumRequest {
+func (st *store) albumRequestView(a *db.AlbumRequest, p *principal) *state.AlbumRequest {
 	return &state.AlbumRequest{
-		BaseRequest:    st.baseView(&a.reqBase, requestTypeAlbum, p),
+		BaseRequest:    st.baseView(&a.ReqBase, db.RequestTypeAlbum, p),
 		ForeignAlbumID: a.ForeignAlbumID, ForeignArtistID: a.ForeignArtistID, Disk: a.Disk, Cover: a.Cover,
 		Rating: a.Rating, ReleaseDate: a.ReleaseDate, ArtistName: a.ArtistName,
-		Subscribed: st.requests.subscribed(p, requestTypeAlbum, a.ID),
+		Subscribed: st.subscribed(p, db.RequestTypeAlbum, a.ID),
 		Extra:      a.Extra,
 	}
 }
 
 // engineOK is a successful RequestEngineResult.
 func engineOK(message string, requestID int) *state.RequestEngineResult {
-	return &state.RequestEngineResult{Result: true, Message: nilIfEmpty(message), RequestID: requestID}
+	return &state.RequestEngineResult{Result: true, Message: db.NilIfEmpty(message), RequestID: requestID}
 }
 
 // engineFail is a failed RequestEngineResult (HTTP 200 upstream).
 func engineFail(code, message string) *state.RequestEngineResult {
-	return &state.RequestEngineResult{IsError: true, ErrorMessage: &message, ErrorCode: nilIfEmpty(code)}
+	return &state.RequestEngineResult{IsError: true, ErrorMessage: &message, ErrorCode: db.NilIfEmpty(code)}
 }
 
 // tryAgain is the failed RequestEngineResult of a movie or album the

@@ -1,5 +1,7 @@
 package mockombi
 
+import "github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+
 // Route patterns shared with tests. Each is a Go 1.22 style pattern: a method,
 // one space, and a path whose literal segments match case-insensitively.
 const (
@@ -111,10 +113,10 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/Request/movie/{requestId}", manageOwn, s.requestMovieDelete},
 		{"DELETE /api/v1/Request/movie/all", powerUser, s.requestMovieDeleteAll},
 		{"PUT /api/v1/Request/movie", powerUser, s.requestMovieUpdate},
-		{"POST /api/v1/Request/movie/approve", powerUser, s.moderate(movieKind, modApprove)},
-		{"POST /api/v1/Request/movie/available", powerUser, s.moderate(movieKind, modAvailable)},
-		{"POST /api/v1/Request/movie/unavailable", powerUser, s.moderate(movieKind, modUnavailable)},
-		{"PUT /api/v1/Request/movie/deny", powerUser, s.moderate(movieKind, modDeny)},
+		{"POST /api/v1/Request/movie/approve", powerUser, s.moderate(db.MovieKind, db.ModApprove)},
+		{"POST /api/v1/Request/movie/available", powerUser, s.moderate(db.MovieKind, db.ModAvailable)},
+		{"POST /api/v1/Request/movie/unavailable", powerUser, s.moderate(db.MovieKind, db.ModUnavailable)},
+		{"PUT /api/v1/Request/movie/deny", powerUser, s.moderate(db.MovieKind, db.ModDeny)},
 		{"GET /api/v1/Request/movie/remaining", user, s.requestMovieRemaining},
 		{"POST /api/v1/Request/movie/subscribe/{requestId}", user, s.requestSubscribe},
 		{"POST /api/v1/Request/movie/unsubscribe/{requestId}", user, s.requestSubscribe},
@@ -131,10 +133,10 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/Request/tv/root/{requestId}/{rootFolderId}", powerUser, s.requestTVRoot},
 		{"PUT /api/v1/Request/tv/quality/{requestId}/{qualityId}", powerUser, s.requestTVQuality},
 		{"PUT /api/v1/Request/tv/child", powerUser, s.requestTVChildUpdate},
-		{"PUT /api/v1/Request/tv/deny", powerUser, s.moderate(tvKind, modDeny)},
-		{"POST /api/v1/Request/tv/approve", powerUser, s.moderate(tvKind, modApprove)},
-		{"POST /api/v1/Request/tv/available", powerUser, s.moderate(tvKind, modAvailable)},
-		{"POST /api/v1/Request/tv/unavailable", powerUser, s.moderate(tvKind, modUnavailable)},
+		{"PUT /api/v1/Request/tv/deny", powerUser, s.moderate(db.TvKind, db.ModDeny)},
+		{"POST /api/v1/Request/tv/approve", powerUser, s.moderate(db.TvKind, db.ModApprove)},
+		{"POST /api/v1/Request/tv/available", powerUser, s.moderate(db.TvKind, db.ModAvailable)},
+		{"POST /api/v1/Request/tv/unavailable", powerUser, s.moderate(db.TvKind, db.ModUnavailable)},
 		{"DELETE /api/v1/Request/tv/child/{requestId}", manageOwn, s.requestTVChildDelete},
 		{"GET /api/v1/Request/tv/{requestId}/child", user, s.requestTVChildren},
 		{"GET /api/v1/Request/tv/remaining", user, s.requestTVRemaining},
@@ -150,10 +152,10 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/request/music", user, s.requestAlbumCreate},
 		{"GET /api/v1/request/music/search/{searchTerm}", user, s.requestAlbumSearch},
 		{"DELETE /api/v1/request/music/{requestId}", manageOwn, s.requestAlbumDelete},
-		{"POST /api/v1/request/music/approve", powerUser, s.moderate(albumKind, modApprove)},
-		{"POST /api/v1/request/music/available", powerUser, s.moderate(albumKind, modAvailable)},
-		{"POST /api/v1/request/music/unavailable", powerUser, s.moderate(albumKind, modUnavailable)},
-		{"PUT /api/v1/request/music/deny", powerUser, s.moderate(albumKind, modDeny)},
+		{"POST /api/v1/request/music/approve", powerUser, s.moderate(db.AlbumKind, db.ModApprove)},
+		{"POST /api/v1/request/music/available", powerUser, s.moderate(db.AlbumKind, db.ModAvailable)},
+		{"POST /api/v1/request/music/unavailable", powerUser, s.moderate(db.AlbumKind, db.ModUnavailable)},
+		{"PUT /api/v1/request/music/deny", powerUser, s.moderate(db.AlbumKind, db.ModDeny)},
 		{"GET /api/v1/request/music/remaining", user, s.requestAlbumRemaining},
 
 		// Requests v2 (requests_list.go, requests_create.go, requests_update.go)

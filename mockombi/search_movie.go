@@ -2,10 +2,12 @@ package mockombi
 
 import (
 	"cmp"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // searchMovie is GET /api/v1/Search/movie/{searchTerm}.
@@ -23,12 +25,12 @@ type movieQuery struct {
 func (s *Server) writeMovieResults(w http.ResponseWriter, r *http.Request, q movieQuery) {
 	p := principalOf(r)
 	s.writeView(w, r, "movie search\x00"+q.term+"\x00"+strconv.Itoa(q.year), func(st *store) any {
-		out := []map[string]any{}
-		for _, m := range st.search.movies {
+		out := []*state.SearchMovieViewModel{}
+		for _, m := range st.Search.Movies {
 			if !containsFold(m.Title, q.term) && !containsFold(m.OriginalTitle, q.term) {
 				continue
 			}
-			if q.year != 0 && m.year() != q.year {
+			if q.year != 0 && m.Year() != q.year {
 				continue
 			}
 			out = append(out, st.movieView(m, p, false))
@@ -65,15 +67,15 @@ func (s *Server) searchMovieActor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r)
-	out := []map[string]any{}
+	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
 		ids := map[int]bool{}
-		for _, pe := range st.search.people {
+		for _, pe := range st.Search.People {
 			if in.SearchTerm != "" && containsFold(pe.Name, in.SearchTerm) {
 				ids[pe.ID] = true
 			}
 		}
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			if slices.ContainsFunc(m.Cast, func(id int) bool { return ids[id] }) || slices.ContainsFunc(m.Crew, func(id int) bool { return ids[id] }) {
 				out = append(out, st.movieView(m, p, false))
 			}
@@ -106,15 +108,12 @@ func (s *Server) searchMovieInfoRefine(w http.ResponseWriter, r *http.Request) {
 // writeMovieInfo answers one SearchMovieViewModel. An id TMDB does not know
 // gives the empty view Ombi builds from TMDB's error body (id 0).
 func (s *Server) writeMovieInfo(w http.ResponseWriter, r *http.Request, id int) {
-	var out map[string]any
+	var out any = emptyMovieView()
 	s.store.Read(func(st *store) {
-		if m := st.search.movie(id); m != nil {
+		if m := st.Search.Movie(id); m != nil {
 			out = st.movieView(m, principalOf(r), true)
 		}
 	})
-	if out == nil {
-		out = emptyMovieView()
-	}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -141,11 +140,11 @@ func (s *Server) searchMovieSimilar(w http.ResponseWriter, r *http.Request) {
 
 // writeSimilar answers the similar movies of a TMDB id ([] when unknown).
 func (s *Server) writeSimilar(w http.ResponseWriter, r *http.Request, id int) {
-	out := []map[string]any{}
+	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
-		if m := st.search.movie(id); m != nil {
+		if m := st.Search.Movie(id); m != nil {
 			for _, sid := range m.Similar {
-				if sm := st.search.movie(sid); sm != nil {
+				if sm := st.Search.Movie(sid); sm != nil {
 					out = append(out, st.movieView(sm, principalOf(r), false))
 				}
 			}
@@ -155,12 +154,12 @@ func (s *Server) writeSimilar(w http.ResponseWriter, r *http.Request, id int) {
 }
 
 // movieList returns the catalogue movies of a named list, most popular first.
-func (st *store) movieList(name string) []*catalogMovie {
-	var out []*catalogMovie
+func (st *store) movieList(name string) []*db.CatalogMovie {
+	var out []*db.CatalogMovie
 	switch name {
 	case "requested":
-		for _, rq := range st.requests.movies {
-			if m := st.search.movie(rq.TheMovieDbID); m != nil {
+		for _, rq := range st.Requests.Movies {
+			if m := st.Search.Movie(rq.TheMovieDbID); m != nil {
 				out = append(out, m)
 			}
 		}
@@ -168,12 +167,12 @@ func (st *store) movieList(name string) []*catalogMovie {
 	case "mostwatched":
 		name = "popular"
 	}
-	for _, m := range st.search.movies {
+	for _, m := range st.Search.Movies {
 		if slices.Contains(m.Lists, name) {
 			out = append(out, m)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *catalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
+	slices.SortStableFunc(out, func(a, b *db.CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
 	return out
 }
 
@@ -181,7 +180,7 @@ func (st *store) movieList(name string) []*catalogMovie {
 func (s *Server) searchMovieListV1(w http.ResponseWriter, r *http.Request) {
 	name := segmentAfter(r, "movie")
 	s.writeView(w, r, "movie list\x00"+name, func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchMovieViewModel{}
 		for _, m := range st.movieList(name) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -197,7 +196,7 @@ func (s *Server) searchMovieBrowse(w http.ResponseWriter, r *http.Request) {
 	}
 	name := segmentAfter(r, "movie")
 	s.writeView(w, r, "movie browse\x00"+name+"\x00"+strconv.Itoa(pos)+"\x00"+strconv.Itoa(take), func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchMovieViewModel{}
 		for _, m := range window(st.movieList(name), pos, take) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -223,11 +222,11 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	out := []map[string]any{}
+	out := []*state.SearchMovieViewModel{}
 	s.store.Read(func(st *store) {
-		var hits []*catalogMovie
-		for _, m := range st.search.movies {
-			y := m.year()
+		var hits []*db.CatalogMovie
+		for _, m := range st.Search.Movies {
+			y := m.Year()
 			if in.ReleaseYear != nil && y != *in.ReleaseYear {
 				continue
 			}
@@ -245,7 +244,7 @@ func (s *Server) searchAdvancedMovie(w http.ResponseWriter, r *http.Request) {
 			}
 			hits = append(hits, m)
 		}
-		slices.SortStableFunc(hits, func(a, b *catalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
+		slices.SortStableFunc(hits, func(a, b *db.CatalogMovie) int { return cmp.Compare(b.Popularity, a.Popularity) })
 		for _, m := range window(hits, pos, take) {
 			out = append(out, st.movieView(m, principalOf(r), false))
 		}
@@ -261,7 +260,7 @@ func anyIn(want, have []int) bool {
 // streamsOn reports whether a title streams on any of the provider ids.
 func (st *store) streamsOn(streaming []map[string]any, providers []int) bool {
 	for _, sv := range streaming {
-		for _, wp := range st.search.ref.WatchProviders["movie"] {
+		for _, wp := range st.Search.Ref.WatchProviders["movie"] {
 			id, _ := wp["provider_id"].(float64)
 			if wp["provider_name"] == sv["streamingProvider"] && slices.Contains(providers, int(id)) {
 				return true
@@ -277,13 +276,13 @@ func (s *Server) searchMovieDetails(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeMovieFull(w, r, func(st *store) (*catalogMovie, bool) { return st.search.movie(id), true })
+	s.writeMovieFull(w, r, func(st *store) (*db.CatalogMovie, bool) { return st.Search.Movie(id), true })
 }
 
 // searchMovieByIMDb is GET /api/v2/Search/movie/imdb/{imdbid}.
 func (s *Server) searchMovieByIMDb(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("imdbid")
-	s.writeMovieFull(w, r, func(st *store) (*catalogMovie, bool) { return st.search.movieByIMDb(id), true })
+	s.writeMovieFull(w, r, func(st *store) (*db.CatalogMovie, bool) { return st.Search.MovieByIMDb(id), true })
 }
 
 // searchMovieByRequest is GET /api/v2/Search/movie/request/{requestId}; an
@@ -293,23 +292,23 @@ func (s *Server) searchMovieByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeMovieFull(w, r, func(st *store) (*catalogMovie, bool) {
-		rq := st.requests.movieByID(id)
+	s.writeMovieFull(w, r, func(st *store) (*db.CatalogMovie, bool) {
+		rq := st.Requests.MovieByID(id)
 		if rq == nil {
 			return nil, false
 		}
-		return st.search.movie(rq.TheMovieDbID), true
+		return st.Search.Movie(rq.TheMovieDbID), true
 	})
 }
 
 // writeMovieFull answers MovieFullInfoViewModel for the movie find returns.
 // find reports false when upstream would throw (500); an unknown TMDB id gives
 // the empty view Ombi builds from TMDB's not-found body.
-func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*catalogMovie, bool)) {
-	var out map[string]any
+func (s *Server) writeMovieFull(w http.ResponseWriter, r *http.Request, find func(st *store) (*db.CatalogMovie, bool)) {
+	var out *state.MovieFullInfoViewModel
 	found := true
 	s.store.Read(func(st *store) {
-		var m *catalogMovie
+		var m *db.CatalogMovie
 		m, found = find(st)
 		if m != nil {
 			out = st.movieFullView(m, principalOf(r))
@@ -331,30 +330,26 @@ func (s *Server) searchCollection(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	out := &state.CollectionsViewModel{Collection: []*state.CollectionPart{}}
 	s.store.Read(func(st *store) {
-		c := st.search.collection(id)
+		c := st.Search.Collection(id)
 		if c == nil {
 			return
 		}
-		parts := []map[string]any{}
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			if m.CollectionID == nil || *m.CollectionID != id {
 				continue
 			}
-			v := searchViewBase(m.TheMovieDbID, 1)
-			maps.Copy(v, map[string]any{"theMovieDbId": strconv.Itoa(m.TheMovieDbID), "overview": m.Overview,
-				"posterPath": m.PosterPath, "title": m.Title, "releaseDate": m.ReleaseDate, "imdbId": m.ImdbID})
-			st.overlayMovie(v, m.TheMovieDbID, principalOf(r))
-			parts = append(parts, v)
+			v := &state.CollectionPart{SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Overview: m.Overview,
+				PosterPath: m.PosterPath, Title: m.Title, ReleaseDate: m.ReleaseDate}
+			v.ImdbID = ref(m.ImdbID)
+			v.Movie4K = st.overlayMovie(&v.SearchViewModel, m.TheMovieDbID, principalOf(r))
+			out.Collection = append(out.Collection, v)
 		}
-		slices.SortStableFunc(parts, func(a, b map[string]any) int {
-			return compareAny(a["releaseDate"], b["releaseDate"])
+		slices.SortStableFunc(out.Collection, func(a, b *state.CollectionPart) int {
+			return compareAny(a.ReleaseDate, b.ReleaseDate)
 		})
-		out = mergeExtra(map[string]any{"name": c.Name, "overview": c.Overview, "collection": parts}, c.Extra)
+		out.Name, out.Overview, out.Extra = ref(c.Name), ref(c.Overview), c.Extra
 	})
-	if out == nil {
-		out = map[string]any{"name": nil, "overview": nil, "collection": []any{}}
-	}
 	writeJSON(w, http.StatusOK, out)
 }

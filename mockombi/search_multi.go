@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -26,18 +27,18 @@ func (s *Server) searchActorCredits(w http.ResponseWriter, r *http.Request) {
 	cast, crew := []any{}, []any{}
 	s.store.Read(func(st *store) {
 		if tv {
-			for _, sh := range st.search.shows {
+			for _, sh := range st.Search.Shows {
 				if slices.Contains(sh.Cast, id) {
 					cast = append(cast, tmdbCast.bind(map[string]any{"id": sh.TheMovieDbID, "name": sh.Title, "original_name": sh.Title,
 						"first_air_date": sh.FirstAired, "character": "Lead", "credit_id": fmt.Sprintf("525%07d%d", sh.TheMovieDbID, id%1000),
 						"episode_count": 10, "poster_path": sh.PosterPath, "backdrop_path": sh.BackdropPath, "genre_ids": sh.GenreIDs,
 						"origin_country": []string{"US"}, "original_language": "en", "overview": sh.Overview, "popularity": 50.0,
-						"vote_average": sh.voteAverage(), "vote_count": 1200, "adult": false}))
+						"vote_average": sh.AverageVote(), "vote_count": 1200, "adult": false}))
 				}
 			}
 			return
 		}
-		for _, m := range st.search.movies {
+		for _, m := range st.Search.Movies {
 			credit := map[string]any{"adult": m.Adult, "backdrop_path": m.BackdropPath, "genre_ids": m.GenreIDs, "id": m.TheMovieDbID,
 				"original_language": m.OriginalLanguage, "original_title": m.OriginalTitle, "overview": m.Overview, "popularity": m.Popularity,
 				"poster_path": m.PosterPath, "release_date": dateOnly(m.ReleaseDate), "title": m.Title, "video": m.Video,
@@ -78,31 +79,31 @@ func (s *Server) searchMulti(w http.ResponseWriter, r *http.Request) {
 	music := []*state.MultiSearchResult{}
 	s.store.Read(func(st *store) {
 		if in.Movies {
-			for _, m := range st.search.movies {
+			for _, m := range st.Search.Movies {
 				if containsFold(m.Title, term) {
 					hits = append(hits, hit{m.Popularity, &state.MultiSearchResult{ID: strconv.Itoa(m.TheMovieDbID), MediaType: "movie",
-						Title: fmt.Sprintf("%s (%d)", m.Title, m.year()), Poster: nilIfEmpty(m.PosterPath), Overview: ref(m.Overview)}})
+						Title: fmt.Sprintf("%s (%d)", m.Title, m.Year()), Poster: db.NilIfEmpty(m.PosterPath), Overview: ref(m.Overview)}})
 				}
 			}
 		}
 		if in.TvShows {
-			for _, sh := range st.search.shows {
+			for _, sh := range st.Search.Shows {
 				if containsFold(sh.Title, term) {
 					// TMDB multi results carry no release_date for TV, so no year is appended
-					hits = append(hits, hit{sh.voteAverage() * 10, &state.MultiSearchResult{ID: strconv.Itoa(sh.TheMovieDbID), MediaType: "tv",
-						Title: sh.Title, Poster: nilIfEmpty(sh.PosterPath), Overview: ref(sh.Overview)}})
+					hits = append(hits, hit{sh.AverageVote() * 10, &state.MultiSearchResult{ID: strconv.Itoa(sh.TheMovieDbID), MediaType: "tv",
+						Title: sh.Title, Poster: db.NilIfEmpty(sh.PosterPath), Overview: ref(sh.Overview)}})
 				}
 			}
 		}
 		if in.People {
-			for _, pe := range st.search.people {
+			for _, pe := range st.Search.People {
 				if containsFold(pe.Name, term) {
 					hits = append(hits, hit{pe.Popularity, &state.MultiSearchResult{ID: strconv.Itoa(pe.ID), MediaType: "person", Title: pe.Name}})
 				}
 			}
 		}
 		if in.Music {
-			for _, a := range st.search.artists {
+			for _, a := range st.Search.Artists {
 				if containsFold(a.ArtistName, term) {
 					music = append(music, &state.MultiSearchResult{ID: a.ForeignArtistID, MediaType: "Artist", Title: a.ArtistName})
 				}

@@ -2,14 +2,16 @@ package mockombi
 
 import (
 	"net/http"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // searchArtist is GET /api/v1/Search/music/artist/{searchTerm}.
 func (s *Server) searchArtist(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	out := []map[string]any{}
+	out := []*state.SearchArtistViewModel{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.search.artists {
+		for _, a := range st.Search.Artists {
 			if containsFold(a.ArtistName, term) {
 				out = append(out, artistView(a))
 			}
@@ -21,9 +23,9 @@ func (s *Server) searchArtist(w http.ResponseWriter, r *http.Request) {
 // searchAlbum is GET /api/v1/Search/music/album/{searchTerm}.
 func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
-	out := []map[string]any{}
+	out := []*state.SearchAlbumViewModel{}
 	s.store.Read(func(st *store) {
-		for _, a := range st.search.artists {
+		for _, a := range st.Search.Artists {
 			for i := range a.Albums {
 				if containsFold(a.Albums[i].Title, term) {
 					out = append(out, st.albumView(a, &a.Albums[i]))
@@ -36,9 +38,9 @@ func (s *Server) searchAlbum(w http.ResponseWriter, r *http.Request) {
 
 // searchAlbumInfo is GET /api/v1/Search/music/album/info/{foreignAlbumId}.
 func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
-	var out map[string]any
+	var out *state.SearchAlbumViewModel
 	s.store.Read(func(st *store) {
-		if a, al := st.search.album(r.PathValue("foreignAlbumId")); al != nil {
+		if a, al := st.Search.Album(r.PathValue("foreignAlbumId")); al != nil {
 			out = st.albumView(a, al)
 		}
 	})
@@ -47,9 +49,9 @@ func (s *Server) searchAlbumInfo(w http.ResponseWriter, r *http.Request) {
 
 // searchArtistAlbums is GET /api/v1/Search/music/artist/album/{foreignArtistId}.
 func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
-	out := []map[string]any{}
+	out := []*state.SearchAlbumViewModel{}
 	s.store.Read(func(st *store) {
-		if a := st.search.artist(r.PathValue("foreignArtistId")); a != nil {
+		if a := st.Search.Artist(r.PathValue("foreignArtistId")); a != nil {
 			for i := range a.Albums {
 				out = append(out, st.albumView(a, &a.Albums[i]))
 			}
@@ -60,9 +62,9 @@ func (s *Server) searchArtistAlbums(w http.ResponseWriter, r *http.Request) {
 
 // searchArtistInfo is GET /api/v2/Search/artist/{artistId}.
 func (s *Server) searchArtistInfo(w http.ResponseWriter, r *http.Request) {
-	var out map[string]any
+	var out *state.ArtistInformation
 	s.store.Read(func(st *store) {
-		if a := st.search.artist(r.PathValue("artistId")); a != nil {
+		if a := st.Search.Artist(r.PathValue("artistId")); a != nil {
 			out = st.artistInformation(a)
 		}
 	})
@@ -76,15 +78,15 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.ArtistInformation
 	found := false
 	s.store.Read(func(st *store) {
-		rq := st.requests.albumByID(id)
+		rq := st.Requests.AlbumByID(id)
 		if rq == nil {
 			return
 		}
 		found = true
-		if a := st.search.artist(rq.ForeignArtistID); a != nil {
+		if a := st.Search.Artist(rq.ForeignArtistID); a != nil {
 			out = st.artistInformation(a)
 		}
 	})
@@ -101,9 +103,9 @@ func (s *Server) searchArtistByRequest(w http.ResponseWriter, r *http.Request) {
 // searchReleaseGroup is GET /api/v2/Search/artist/album/{albumId}: the
 // ReleaseGroup MusicSearchEngineV2.GetAlbum builds.
 func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
-	var out map[string]any
+	var out *state.ReleaseGroup
 	s.store.Read(func(st *store) {
-		if _, al := st.search.album(r.PathValue("albumId")); al != nil {
+		if _, al := st.Search.Album(r.PathValue("albumId")); al != nil {
 			out = st.releaseGroupView(al)
 		}
 	})
@@ -114,9 +116,9 @@ func (s *Server) searchReleaseGroup(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchAlbumArt(w http.ResponseWriter, r *http.Request) {
 	image := ""
 	s.store.Read(func(st *store) {
-		if _, al := st.search.album(r.PathValue("musicBrainzId")); al != nil {
+		if _, al := st.Search.Album(r.PathValue("musicBrainzId")); al != nil {
 			image = al.Cover
 		}
 	})
-	writeJSON(w, http.StatusOK, map[string]any{"image": image})
+	writeJSON(w, http.StatusOK, &state.AlbumArt{Image: image})
 }

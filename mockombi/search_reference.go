@@ -4,6 +4,8 @@ import (
 	"maps"
 	"net/http"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // rottenTomatoesFailure is the 500 Ombi gives now that the Rotten Tomatoes API is gone.
@@ -13,8 +15,8 @@ const rottenTomatoesFailure = "Response status code does not indicate success: 4
 func (s *Server) searchRatingsMovie(w http.ResponseWriter, r *http.Request) {
 	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
 		var out map[string]any
-		for _, m := range st.search.movies {
-			if strings.EqualFold(m.Title, name) && m.year() == year {
+		for _, m := range st.Search.Movies {
+			if strings.EqualFold(m.Title, name) && m.Year() == year {
 				out = m.Ratings
 			}
 		}
@@ -26,8 +28,8 @@ func (s *Server) searchRatingsMovie(w http.ResponseWriter, r *http.Request) {
 func (s *Server) searchRatingsTV(w http.ResponseWriter, r *http.Request) {
 	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
 		var out map[string]any
-		for _, sh := range st.search.shows {
-			if strings.EqualFold(sh.Title, name) && sh.year() == year {
+		for _, sh := range st.Search.Shows {
+			if strings.EqualFold(sh.Title, name) && sh.Year() == year {
 				out = sh.Ratings
 			}
 		}
@@ -61,10 +63,10 @@ func (s *Server) searchStream(w http.ResponseWriter, r *http.Request) {
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
 		if tv {
-			if sh := st.search.showByTMDB(id); sh != nil {
+			if sh := st.Search.ShowByTMDB(id); sh != nil {
 				out = append(out, sh.Streaming...)
 			}
-		} else if m := st.search.movie(id); m != nil {
+		} else if m := st.Search.Movie(id); m != nil {
 			out = append(out, m.Streaming...)
 		}
 	})
@@ -74,8 +76,8 @@ func (s *Server) searchStream(w http.ResponseWriter, r *http.Request) {
 // searchGenres is GET /api/v2/Search/Genres/{media} (and the TheMovieDb twin).
 func (s *Server) searchGenres(w http.ResponseWriter, r *http.Request) {
 	media := strings.ToLower(r.PathValue("media"))
-	out := []idName{}
-	s.store.Read(func(st *store) { out = append(out, st.search.ref.Genres[media]...) })
+	out := []state.IDName{}
+	s.store.Read(func(st *store) { out = append(out, st.Search.Ref.Genres[media]...) })
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -85,7 +87,7 @@ func (s *Server) searchLanguages(w http.ResponseWriter, r *http.Request) {
 	mojibake := s.quirk(QuirkLanguageMojibake)
 	out := []map[string]string{}
 	s.store.Read(func(st *store) {
-		for i, l := range st.search.ref.Languages {
+		for i, l := range st.Search.Ref.Languages {
 			l = maps.Clone(l)
 			if mojibake && !isASCII(l["name"]) {
 				if i%2 == 0 {

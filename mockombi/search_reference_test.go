@@ -2,14 +2,16 @@ package mockombi
 
 import (
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 func TestSearch_reference(t *testing.T) {
 	s := newTestServer(t, Options{})
 	h := asUser(t, s)
-	var genres []idName
+	var genres []state.IDName
 	getJSON(t, s, call{method: "GET", path: "/api/v2/search/Genres/movie", header: h}, &genres)
-	if len(genres) != 19 || genres[0] != (idName{ID: 28, Name: "Action"}) {
+	if len(genres) != 19 || genres[0] != (state.IDName{ID: 28, Name: "Action"}) {
 		t.Errorf("movie genres = %v", genres)
 	}
 	getJSON(t, s, call{method: "GET", path: "/api/v2/search/Genres/tv", header: h}, &genres)

@@ -2,9 +2,13 @@ package mockombi
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 func TestSearch_lists(t *testing.T) {
@@ -470,7 +474,7 @@ func TestSearch_artistInformationModel(t *testing.T) {
 		}
 	}
 	links, ok := a["links"].(map[string]any)
-	if !ok || len(links) != len(artistLinkNames) {
+	if !ok || len(links) != len(artistLinkFields(&state.ArtistLinks{})) {
 		t.Errorf("links = %v, want the ArtistLinks object", a["links"])
 	}
 	if a["endYear"] != "" || a["isEnded"] != true || a["type"] != "Group" {
@@ -569,5 +573,31 @@ func TestSearch_seasonBackReferencesNull(t *testing.T) {
 	getJSON(t, s, call{method: "GET", path: "/api/v1/Request/movie/info/1", header: asAdmin(t, s)}, &mr)
 	if v, has := mr["issues"]; !has || v != nil {
 		t.Errorf("movie request issues = %v (present %v), want null: MovieRequestRepository does not include them", v, has)
+	}
+}
+
+// TestSearch_artistLinks: a relation fills the ArtistLinks property of its
+// name, compared ignoring case, with http made https; a relation without a
+// URL fills nothing and a later one of the same name wins.
+func TestSearch_artistLinks(t *testing.T) {
+	tests := []struct {
+		name  string
+		links []map[string]any
+		want  state.ArtistLinks
+	}{
+		{"none", nil, state.ArtistLinks{}},
+		{"by name ignoring case", []map[string]any{{"name": "LastFM", "url": "http://last.fm/x"}, {"name": "musicbrainz", "url": "https://mb.example"}},
+			state.ArtistLinks{LastFm: ref("https://last.fm/x")}},
+		{"later wins, empty url skipped", []map[string]any{{"name": "discogs", "url": "https://a.example"}, {"name": "Discogs", "url": "https://b.example"}, {"name": "discogs", "url": ""}},
+			state.ArtistLinks{Discogs: ref("https://b.example")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := artistLinks(&db.CatalogArtist{Links: tt.links}); !reflect.DeepEqual(got, tt.want) {
+				g, _ := state.Encode(got)
+				w, _ := state.Encode(tt.want)
+				t.Errorf("artistLinks = %s, want %s", g, w)
+			}
+		})
 	}
 }

@@ -5,14 +5,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // showList returns the catalogue shows of a named list.
-func (st *store) showList(name string) []*catalogShow {
-	var out []*catalogShow
+func (st *store) showList(name string) []*db.CatalogShow {
+	var out []*db.CatalogShow
 	if name == "requested" {
-		for _, pr := range st.requests.tv {
-			if sh := st.search.showByTMDB(pr.ExternalProviderID); sh != nil {
+		for _, pr := range st.Requests.Tv {
+			if sh := st.Search.ShowByTMDB(pr.ExternalProviderID); sh != nil {
 				out = append(out, sh)
 			}
 		}
@@ -21,7 +24,7 @@ func (st *store) showList(name string) []*catalogShow {
 	if name == "mostwatched" {
 		name = "popular" // [Obsolete] upstream: same as popular
 	}
-	for _, sh := range st.search.shows {
+	for _, sh := range st.Search.Shows {
 		if slices.Contains(sh.Lists, name) {
 			out = append(out, sh)
 		}
@@ -35,8 +38,8 @@ func (s *Server) searchTV(w http.ResponseWriter, r *http.Request) {
 	term := r.PathValue("searchTerm")
 	s.writeView(w, r, "tv search\x00"+term, func(st *store) any {
 		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-		out := []map[string]any{}
-		for _, sh := range st.search.shows {
+		out := []*state.SearchTvShowViewModel{}
+		for _, sh := range st.Search.Shows {
 			if sh.TvDbID == 0 || (!containsFold(sh.Title, term) && !slices.ContainsFunc(sh.Aliases, func(a string) bool { return containsFold(a, term) })) {
 				continue
 			}
@@ -68,11 +71,11 @@ func (s *Server) searchTVInfo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-	var out map[string]any
+	var out *state.SearchTvShowViewModel
 	s.store.Read(func(st *store) {
-		if sh := st.search.showByTVDB(id); sh != nil {
+		if sh := st.Search.ShowByTVDB(id); sh != nil {
 			out = st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Seasons: true})
-			out["rating"] = "Ombi.Api.TvMaze.Models.Rating"
+			out.Rating = "Ombi.Api.TvMaze.Models.Rating"
 		}
 	})
 	writeRecord(w, out)
@@ -83,7 +86,7 @@ func (s *Server) searchTVListV1(w http.ResponseWriter, r *http.Request) {
 	name := segmentAfter(r, "tv")
 	s.writeView(w, r, "tv list v1\x00"+name, func(st *store) any {
 		quirk := s.quirk(QuirkV1TVTVDBInMovieDBID)
-		out := []map[string]any{}
+		out := []*state.SearchTvShowViewModel{}
 		for _, sh := range st.showList(name) {
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{V1: true, TVDBQuirk: quirk, Flags: true}))
 		}
@@ -99,7 +102,7 @@ func (s *Server) searchTVBrowse(w http.ResponseWriter, r *http.Request) {
 	}
 	name := segmentAfter(r, "tv")
 	s.writeView(w, r, "tv browse\x00"+name+"\x00"+strconv.Itoa(pos)+"\x00"+strconv.Itoa(take), func(st *store) any {
-		out := []map[string]any{}
+		out := []*state.SearchTvShowViewModel{}
 		for _, sh := range window(st.showList(name), pos, take) {
 			out = append(out, st.tvView(sh, principalOf(r), tvViewOpts{Flags: true}))
 		}
@@ -113,7 +116,7 @@ func (s *Server) searchTVRequested(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	out := []map[string]any{}
+	out := []*state.SearchFullInfoTvShowViewModel{}
 	s.store.Read(func(st *store) {
 		for _, sh := range window(st.showList("requested"), pos, take) {
 			out = append(out, st.tvFullView(sh, principalOf(r)))
@@ -134,9 +137,9 @@ func (s *Server) searchTVDetails(w http.ResponseWriter, r *http.Request) {
 		writeProblemErrors(w, http.StatusBadRequest, map[string][]string{"id": {"The value '" + raw + "' is not valid."}})
 		return
 	}
-	var out map[string]any
+	var out *state.SearchFullInfoTvShowViewModel
 	s.store.Read(func(st *store) {
-		if sh := st.search.showByTMDB(id); sh != nil {
+		if sh := st.Search.ShowByTMDB(id); sh != nil {
 			out = st.tvFullView(sh, principalOf(r))
 		}
 	})
@@ -149,15 +152,15 @@ func (s *Server) searchTVByRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out map[string]any
+	var out *state.SearchFullInfoTvShowViewModel
 	found := false
 	s.store.Read(func(st *store) {
-		pr := st.requests.parentByID(id)
+		pr := st.Requests.ParentByID(id)
 		if pr == nil {
 			return
 		}
 		found = true
-		if sh := st.search.showByTMDB(pr.ExternalProviderID); sh != nil {
+		if sh := st.Search.ShowByTMDB(pr.ExternalProviderID); sh != nil {
 			out = st.tvFullView(sh, principalOf(r))
 		}
 	})

@@ -5,118 +5,97 @@ import (
 	"maps"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // tmdbImage is a full TMDB image URL, or nil.
-func tmdbImage(size, p string) any {
+func tmdbImage(size, p string) *string {
 	if p == "" {
 		return nil
 	}
-	return "https://image.tmdb.org/t/p/" + size + p
+	return ref("https://image.tmdb.org/t/p/" + size + p)
 }
 
-// searchViewBase is the SearchViewModel part every search result carries.
-func searchViewBase(id int, typ int) map[string]any {
-	return map[string]any{
-		"id": id, "approved": false, "denied": nil, "deniedReason": nil, "requested": false,
-		"requestId": 0, "available": false, "plexUrl": nil, "embyUrl": nil, "jellyfinUrl": nil,
-		"quality": nil, "type": typ, "imdbId": nil, "theTvDbId": nil, "theMovieDbId": nil,
-		"subscribed": false, "showSubscribe": false,
-	}
+// movieBase is the SearchViewModel of a movie result: its TMDB id as a
+// string, no other id.
+func movieBase(m *db.CatalogMovie) state.SearchViewModel {
+	return state.SearchViewModel{TheMovieDbID: ref(strconv.Itoa(m.TheMovieDbID)), Type: db.RequestTypeMovie}
 }
 
 // movieView is SearchMovieViewModel; lists leave imdbId out as TMDB list
 // results do, details (full) fill it.
-func (st *store) movieView(m *catalogMovie, p *principal, full bool) map[string]any {
-	v := searchViewBase(m.TheMovieDbID, 1)
-	maps.Copy(v, map[string]any{
-		"theMovieDbId": strconv.Itoa(m.TheMovieDbID), "adult": m.Adult, "backdropPath": nullIfEmpty(m.BackdropPath),
-		"genreIds": m.GenreIDs, "originalLanguage": m.OriginalLanguage, "originalTitle": m.OriginalTitle,
-		"overview": m.Overview, "popularity": m.Popularity, "posterPath": nullIfEmpty(m.PosterPath),
-		"releaseDate": m.ReleaseDate, "title": m.Title, "video": m.Video, "voteAverage": m.VoteAverage,
-		"voteCount": m.VoteCount, "alreadyInCp": false, "trailer": nil, "homepage": nil,
-		"rootPathOverride": 0, "qualityOverride": 0, "releaseDates": nil,
-		"digitalReleaseDate": m.DigitalReleaseDate,
-		// SearchMovieViewModel's 4K properties, at their defaults until
-		// ExistingRule copies a request's
-		"has4KRequest": false, "approved4K": false, "markedAsApproved4K": time.Time{}, "requestedDate4k": time.Time{},
-		"available4K": false, "markedAsAvailable4K": nil, "denied4K": nil, "markedAsDenied4K": time.Time{}, "deniedReason4K": nil,
-	})
-	if full {
-		v["imdbId"] = m.ImdbID
-		v["trailer"] = m.Trailer
-		v["homepage"] = m.Homepage
-		v["releaseDates"] = releaseDates(m)
+func (st *store) movieView(m *db.CatalogMovie, p *principal, full bool) *state.SearchMovieViewModel {
+	v := &state.SearchMovieViewModel{
+		SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Adult: m.Adult, BackdropPath: db.NilIfEmpty(m.BackdropPath),
+		DigitalReleaseDate: m.DigitalReleaseDate, GenreIDs: m.GenreIDs, OriginalLanguage: m.OriginalLanguage,
+		OriginalTitle: m.OriginalTitle, Overview: m.Overview, Popularity: m.Popularity, PosterPath: db.NilIfEmpty(m.PosterPath),
+		ReleaseDate: m.ReleaseDate, Title: m.Title, Video: m.Video, VoteAverage: m.VoteAverage, VoteCount: m.VoteCount,
+		Extra: m.Extra,
 	}
-	st.overlayMovie(v, m.TheMovieDbID, p)
-	return mergeExtra(v, m.Extra)
+	if full {
+		v.ImdbID, v.Trailer, v.Homepage = ref(m.ImdbID), ref(m.Trailer), ref(m.Homepage)
+		v.ReleaseDates = releaseDates(m)
+	}
+	if k := st.overlayMovie(&v.SearchViewModel, m.TheMovieDbID, p); k != nil {
+		v.Movie4K = *k
+	}
+	return v
 }
 
 // releaseDates is TMDB's release_dates block in Ombi's shape.
-func releaseDates(m *catalogMovie) any {
+func releaseDates(m *db.CatalogMovie) *state.ReleaseDates {
 	if m.ReleaseDate == nil {
 		return nil
 	}
-	dates := []map[string]any{{"releaseDate": m.ReleaseDate, "type": 3}}
+	dates := []state.ReleaseDate{{ReleaseDate: m.ReleaseDate, Type: 3}}
 	if m.DigitalReleaseDate != nil {
-		dates = append(dates, map[string]any{"releaseDate": m.DigitalReleaseDate, "type": 4})
+		dates = append(dates, state.ReleaseDate{ReleaseDate: m.DigitalReleaseDate, Type: 4})
 	}
-	return map[string]any{"results": []map[string]any{{"isoCode": "US", "releaseDate": dates}}}
+	return &state.ReleaseDates{Results: []state.ReleaseDateCountry{{IsoCode: "US", ReleaseDate: dates}}}
 }
 
 // movieFullView is MovieFullInfoViewModel (v2 movie details).
-func (st *store) movieFullView(m *catalogMovie, p *principal) map[string]any {
-	v := st.movieView(m, p, true)
-	ss := &st.search
-	var coll any
+func (st *store) movieFullView(m *db.CatalogMovie, p *principal) *state.MovieFullInfoViewModel {
+	ss := &st.Search
+	v := &state.MovieFullInfoViewModel{SearchMovieViewModel: *st.movieView(m, p, true)}
 	if m.CollectionID != nil {
-		if c := ss.collection(*m.CollectionID); c != nil {
-			coll = map[string]any{"id": c.ID, "name": c.Name, "posterPath": c.PosterPath, "backdropPath": c.BackdropPath}
+		if c := ss.Collection(*m.CollectionID); c != nil {
+			v.BelongsToCollection = &state.CollectionRef{ID: c.ID, Name: c.Name, PosterPath: c.PosterPath, BackdropPath: c.BackdropPath}
 		}
 	}
-	cast := []map[string]any{}
+	cast := []state.MovieCast{}
 	for i, id := range m.Cast {
-		if pe := ss.person(id); pe != nil {
-			cast = append(cast, map[string]any{"cast_id": i + 1, "character": "Role " + strconv.Itoa(i+1), "credit_id": fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i),
-				"gender": 2, "id": pe.ID, "name": pe.Name, "order": i, "profile_path": pe.ProfilePath})
+		if pe := ss.Person(id); pe != nil {
+			cast = append(cast, state.MovieCast{CastID: i + 1, Character: "Role " + strconv.Itoa(i+1), CreditID: fmt.Sprintf("52fe4%07dc3a36847f8%d", m.TheMovieDbID%10000000, i),
+				Gender: 2, ID: pe.ID, Name: pe.Name, Order: i, ProfilePath: pe.ProfilePath})
 		}
 	}
-	crew := []map[string]any{}
+	crew := []state.MovieCrew{}
 	for i, id := range m.Crew {
-		if pe := ss.person(id); pe != nil {
-			crew = append(crew, map[string]any{"credit_id": fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i), "department": "Directing",
-				"gender": 2, "id": pe.ID, "job": "Director", "name": pe.Name, "profile_path": pe.ProfilePath})
+		if pe := ss.Person(id); pe != nil {
+			crew = append(crew, state.MovieCrew{CreditID: fmt.Sprintf("5e8f1%07dd9a1b2c3%d", m.TheMovieDbID%10000000, i), Department: "Directing",
+				Gender: 2, ID: pe.ID, Job: "Director", Name: pe.Name, ProfilePath: pe.ProfilePath})
 		}
 	}
-	similar := []map[string]any{}
+	similar := []state.SimilarMovie{}
 	for _, id := range m.Similar {
-		if s := ss.movie(id); s != nil {
-			similar = append(similar, map[string]any{"adult": s.Adult, "backdrop_path": s.BackdropPath, "genre_ids": s.GenreIDs, "id": s.TheMovieDbID,
-				"original_language": s.OriginalLanguage, "original_title": s.OriginalTitle, "overview": s.Overview, "poster_path": s.PosterPath,
-				"release_date": dateOnly(s.ReleaseDate), "title": s.Title, "video": s.Video, "vote_average": s.VoteAverage, "vote_count": s.VoteCount, "popularity": s.Popularity})
+		if s := ss.Movie(id); s != nil {
+			similar = append(similar, state.SimilarMovie{Adult: s.Adult, BackdropPath: s.BackdropPath, GenreIDs: s.GenreIDs, ID: s.TheMovieDbID,
+				OriginalLanguage: s.OriginalLanguage, OriginalTitle: s.OriginalTitle, Overview: s.Overview, PosterPath: s.PosterPath,
+				ReleaseDate: dateOnly(s.ReleaseDate), Title: s.Title, Video: s.Video, VoteAverage: s.VoteAverage, VoteCount: s.VoteCount, Popularity: s.Popularity})
 		}
 	}
-	keywords := []map[string]any{}
-	for _, id := range m.KeywordIDs {
-		for _, k := range ss.ref.Keywords {
-			if k.ID == id {
-				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
-			}
-		}
-	}
-	maps.Copy(v, map[string]any{
-		"belongsToCollection": coll, "budget": m.Budget, "genres": ss.genreNames("movie", m.GenreIDs),
-		"productionCompanies": m.ProductionCompanies, "revenue": m.Revenue, "runtime": m.Runtime,
-		"tagline": m.Tagline, "status": m.Status,
-		"videos": map[string]any{"results": []map[string]any{{"id": "5d1a1a" + strconv.Itoa(m.TheMovieDbID), "iso_639_1": "en", "iso_3166_1": "US",
-			"key": strings.TrimPrefix(m.Trailer, "https://www.youtube.com/watch?v="), "name": "Official Trailer", "site": "YouTube", "size": 1080, "type": "Trailer"}}},
-		"credits":         map[string]any{"cast": cast, "crew": crew},
-		"similar":         map[string]any{"page": 1, "results": similar, "total_pages": 1, "total_results": len(similar)},
-		"recommendations": map[string]any{"page": 1, "results": similar, "total_pages": 1, "total_results": len(similar)},
-		"externalIds":     map[string]any{"imdbId": m.ImdbID, "facebookId": nil, "instagramId": nil, "twitterId": nil},
-		"keywords":        map[string]any{"keywordsValue": keywords},
-	})
+	page := state.SimilarMovies{Page: 1, Results: similar, TotalPages: 1, TotalResults: len(similar)}
+	v.Budget, v.Genres, v.ProductionCompanies = m.Budget, ss.GenreNames("movie", m.GenreIDs), m.ProductionCompanies
+	v.Revenue, v.Runtime, v.Tagline, v.Status = m.Revenue, m.Runtime, m.Tagline, m.Status
+	v.Videos = state.Videos{Results: []state.Video{{ID: "5d1a1a" + strconv.Itoa(m.TheMovieDbID), Iso639_1: "en", Iso3166_1: "US",
+		Key: strings.TrimPrefix(m.Trailer, "https://www.youtube.com/watch?v="), Name: "Official Trailer", Site: "YouTube", Size: 1080, Type: "Trailer"}}}
+	v.Credits = state.MovieCredits{Cast: cast, Crew: crew}
+	v.Similar, v.Recommendations = page, page
+	v.ExternalIDs = state.ExternalIDs{ImdbID: m.ImdbID}
+	v.Keywords = state.Keywords{KeywordsValue: ss.Keywords(m.KeywordIDs)}
 	return v
 }
 
@@ -138,79 +117,94 @@ type tvViewOpts struct {
 	Rating string
 }
 
-// tvIDs fills id/theMovieDbId/theTvDbId for a TV result by origin: v1 routes
-// use the TVDB id (and, with the quirk on, put it in theMovieDbId as well);
-// v2 routes use the TMDB id.
-func tvIDs(v map[string]any, sh *catalogShow, o tvViewOpts) {
+// tvIDs is the id and the SearchViewModel ids of a TV result by origin:
+// v1 routes use the TVDB id (and, with the quirk on, put it in
+// theMovieDbId as well); v2 routes use the TMDB id.
+func tvIDs(sh *db.CatalogShow, o tvViewOpts) (int, state.SearchViewModel) {
+	v := state.SearchViewModel{ImdbID: ref(sh.ImdbID)}
 	switch {
 	case o.V1 && o.TVDBQuirk:
-		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TvDbID), nil
+		v.TheMovieDbID = ref(strconv.Itoa(sh.TvDbID))
+		return sh.TvDbID, v
 	case o.V1:
-		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TvDbID, strconv.Itoa(sh.TheMovieDbID), strconv.Itoa(sh.TvDbID)
+		v.TheMovieDbID, v.TheTvDbID = ref(strconv.Itoa(sh.TheMovieDbID)), ref(strconv.Itoa(sh.TvDbID))
+		return sh.TvDbID, v
 	default:
-		v["id"], v["theMovieDbId"], v["theTvDbId"] = sh.TheMovieDbID, strconv.Itoa(sh.TheMovieDbID), strconv.Itoa(sh.TvDbID)
+		v.TheMovieDbID, v.TheTvDbID = ref(strconv.Itoa(sh.TheMovieDbID)), ref(strconv.Itoa(sh.TvDbID))
+		return sh.TheMovieDbID, v
 	}
+}
+
+// tvShow is the part of a show's views both share, filled as o says, with
+// the request flags on base when o.Flags.
+func (st *store) tvShow(sh *db.CatalogShow, base *state.SearchViewModel, p *principal, o tvViewOpts) state.TvShow {
+	v := state.TvShow{
+		Title: sh.Title, Aliases: sh.Aliases, Banner: sh.Banner, SeriesID: sh.TvMazeID,
+		Status: sh.Status, FirstAired: sh.FirstAired, NetworkID: sh.NetworkID,
+		Runtime: sh.Runtime, Overview: sh.Overview, LastUpdated: 1732000000 + sh.TvMazeID,
+		AirsDayOfWeek: sh.AirsDayOfWeek, AirsTime: sh.AirsTime, Rating: sh.TmdbRating(),
+		Trailer: sh.Trailer, Homepage: sh.Homepage, SeasonRequests: []*state.SearchSeason{},
+		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath),
+	}
+	if o.Rating != "" {
+		v.Rating = o.Rating
+	}
+	if o.Seasons {
+		v.SeasonRequests = st.seasonViews(sh, o.Flags)
+	}
+	if o.Flags {
+		st.overlayTV(base, &v, sh, p)
+	}
+	return v
 }
 
 // tvView is SearchTvShowViewModel (v1 search/lists, v2 browse), filled as
 // o says.
-func (st *store) tvView(sh *catalogShow, p *principal, o tvViewOpts) map[string]any {
-	v := searchViewBase(0, 0)
-	tvIDs(v, sh, o)
+func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) *state.SearchTvShowViewModel {
+	id, base := tvIDs(sh, o)
 	genres := []string{}
-	for _, g := range st.search.genreNames("tv", sh.GenreIDs) {
-		genres = append(genres, g["name"].(string))
+	for _, g := range st.Search.GenreNames("tv", sh.GenreIDs) {
+		genres = append(genres, g.Name)
 	}
 	network, _ := sh.Network["name"].(string)
-	maps.Copy(v, map[string]any{
-		"title": sh.Title, "aliases": sh.Aliases, "banner": sh.Banner, "seriesId": sh.TvMazeID,
-		"status": sh.Status, "firstAired": sh.FirstAired, "network": network, "networkId": sh.NetworkID,
-		"runtime": sh.Runtime, "genre": genres, "overview": sh.Overview, "lastUpdated": 1732000000 + sh.TvMazeID,
-		"airsDayOfWeek": sh.AirsDayOfWeek, "airsTime": sh.AirsTime, "rating": sh.tmdbRating(),
-		"siteRating": 0, "trailer": sh.Trailer, "homepage": sh.Homepage, "seasonRequests": []any{},
-		"requestAll": false, "firstSeason": false, "latestSeason": false, "fullyAvailable": false, "partlyAvailable": false,
-		"backdropPath": nullIfEmpty(sh.BackdropPath), "posterPath": nullIfEmpty(sh.PosterPath), "imdbId": sh.ImdbID,
-	})
-	if o.Rating != "" {
-		v["rating"] = o.Rating
-	}
-	if o.Seasons {
-		v["seasonRequests"] = st.seasonViews(sh, o.Flags)
-	}
-	if o.Flags {
-		st.overlayTV(v, sh, p)
-	}
-	return mergeExtra(v, sh.Extra)
+	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra}
+	v.TvShow = st.tvShow(sh, &base, p, o)
+	v.SearchViewModel = base
+	return v
 }
 
 // tvFullView is SearchFullInfoTvShowViewModel (v2 TV details, by TMDB id).
-func (st *store) tvFullView(sh *catalogShow, p *principal) map[string]any {
-	v := st.tvView(sh, p, tvViewOpts{Seasons: true, Flags: true})
-	delete(v, "genre")
-	cast := []map[string]any{}
+func (st *store) tvFullView(sh *db.CatalogShow, p *principal) *state.SearchFullInfoTvShowViewModel {
+	o := tvViewOpts{Seasons: true, Flags: true}
+	id, base := tvIDs(sh, o)
+	cast := []state.TvCast{}
 	for _, id := range sh.Cast {
-		if pe := st.search.person(id); pe != nil {
-			cast = append(cast, map[string]any{"id": pe.ID, "person": pe.Name, "character": "Lead", "image": tmdbImage("w300", pe.ProfilePath), "self": false, "voice": false})
+		if pe := st.Search.Person(id); pe != nil {
+			cast = append(cast, state.TvCast{ID: pe.ID, Person: pe.Name, Character: "Lead", Image: tmdbImage("w300", pe.ProfilePath)})
 		}
 	}
-	keywords := []map[string]any{}
-	for _, id := range sh.KeywordIDs {
-		for _, k := range st.search.ref.Keywords {
-			if k.ID == id {
-				keywords = append(keywords, map[string]any{"id": k.ID, "name": k.Name})
-			}
-		}
+	v := &state.SearchFullInfoTvShowViewModel{
+		ID: id, Genres: st.Search.GenreNames("tv", sh.GenreIDs), Network: sh.Network,
+		Images: state.TvImages{Medium: tmdbImage("w500", sh.PosterPath), Original: tmdbImage("original", sh.PosterPath)},
+		Cast:   cast, Crew: []state.TvCast{}, Certification: sh.Certification, Tagline: sh.Tagline,
+		Keywords:    state.Keywords{KeywordsValue: st.Search.Keywords(sh.KeywordIDs)},
+		ExternalIDs: state.ExternalIDs{ImdbID: sh.ImdbID},
+		// the list view's genre (by name) is not a member here
+		Extra: withoutKey(sh.Extra, "genre"),
 	}
-	maps.Copy(v, map[string]any{
-		"genres": st.search.genreNames("tv", sh.GenreIDs), "network": sh.Network,
-		"images":        map[string]any{"medium": tmdbImage("w500", sh.PosterPath), "original": tmdbImage("original", sh.PosterPath)},
-		"cast":          cast,
-		"crew":          []map[string]any{},
-		"certification": sh.Certification, "tagline": sh.Tagline,
-		"keywords":    map[string]any{"keywordsValue": keywords},
-		"externalIds": map[string]any{"imdbId": sh.ImdbID, "facebookId": nil, "instagramId": nil, "twitterId": nil},
-	})
+	v.TvShow = st.tvShow(sh, &base, p, o)
+	v.SearchViewModel = base
 	return v
+}
+
+// withoutKey is m less key (m itself when it has no such key).
+func withoutKey(m map[string]any, key string) map[string]any {
+	if _, ok := m[key]; !ok {
+		return m
+	}
+	out := maps.Clone(m)
+	delete(out, key)
+	return out
 }
 
 // seasonViews is the show's episode tree as SeasonRequests with per-episode
@@ -218,61 +212,64 @@ func (st *store) tvFullView(sh *catalogShow, p *principal) map[string]any {
 // search engines build these with new SeasonRequests/EpisodeRequests
 // (TvSearchEngine.cs, V2/TvSearchEngineV2.cs), so the childRequest and
 // season back-references are null, not omitted.
-func (st *store) seasonViews(sh *catalogShow, flags bool) []map[string]any {
-	state := map[[2]int]*episodeRequest{}
+func (st *store) seasonViews(sh *db.CatalogShow, flags bool) []*state.SearchSeason {
+	requested := map[[2]int]*db.EpisodeRequest{}
 	if flags {
-		if parent := st.requests.parentByTMDB(sh.TheMovieDbID); parent != nil {
-			for _, c := range st.requests.childrenOf(parent.ID) {
+		if parent := st.Requests.ParentByTMDB(sh.TheMovieDbID); parent != nil {
+			for _, c := range st.Requests.ChildrenOf(parent.ID) {
 				for _, s := range c.SeasonRequests {
 					for _, e := range s.Episodes {
-						state[[2]int{s.SeasonNumber, e.EpisodeNumber}] = e
+						requested[[2]int{s.SeasonNumber, e.EpisodeNumber}] = e
 					}
 				}
 			}
 		}
 	}
-	out := []map[string]any{}
+	out := []*state.SearchSeason{}
 	for _, s := range sh.Seasons {
-		eps := []map[string]any{}
+		eps := []*state.SearchEpisode{}
 		allAvailable := len(s.Episodes) > 0
 		for _, e := range s.Episodes {
-			ev := map[string]any{"episodeNumber": e.EpisodeNumber, "title": e.Title, "airDate": e.AirDate, "url": e.URL,
-				"available": false, "approved": false, "requested": false, "denied": nil, "deniedReason": nil,
-				"requestStatus": "", "airDateDisplay": airDateDisplay(e.AirDate), "id": 0, "seasonId": 0, "season": nil}
-			if r, ok := state[[2]int{s.SeasonNumber, e.EpisodeNumber}]; ok {
-				ev["available"], ev["approved"], ev["requested"], ev["denied"] = r.Available, r.Approved, r.Requested, r.Denied
-				ev["requestStatus"] = episodeStatus(r)
+			ev := &state.SearchEpisode{EpisodeNumber: e.EpisodeNumber, Title: e.Title, AirDate: e.AirDate, URL: e.URL,
+				AirDateDisplay: airDateDisplay(e.AirDate)}
+			if r, ok := requested[[2]int{s.SeasonNumber, e.EpisodeNumber}]; ok {
+				ev.Available, ev.Approved, ev.Requested, ev.Denied = r.Available, r.Approved, r.Requested, r.Denied
+				ev.RequestStatus = episodeStatus(r)
 			}
-			if ev["available"] != true {
+			if !ev.Available {
 				allAvailable = false
 			}
 			eps = append(eps, ev)
 		}
-		out = append(out, map[string]any{"seasonNumber": s.SeasonNumber, "overview": s.Overview, "episodes": eps,
-			"seasonAvailable": allAvailable, "id": 0, "childRequestId": 0, "childRequest": nil})
+		out = append(out, &state.SearchSeason{SeasonNumber: s.SeasonNumber, Overview: s.Overview, Episodes: eps,
+			SeasonAvailable: allAvailable})
 	}
 	return out
 }
 
-// overlayMovie sets request flags from the movie request of a TMDB id.
-func (st *store) overlayMovie(v map[string]any, tmdb int, p *principal) {
-	r := st.requests.movieByTMDB(tmdb)
+// overlayMovie sets request flags from the movie request of a TMDB id and
+// returns the 4K part ExistingRule copies from it; nil when there is no
+// request.
+func (st *store) overlayMovie(v *state.SearchViewModel, tmdb int, p *principal) *state.Movie4K {
+	r := st.Requests.MovieByTMDB(tmdb)
 	if r == nil {
-		return
+		return nil
 	}
 	// ExistingRule: requested only when there is a non-4K request date
 	// (a 4K-only request has RequestedDate MinValue), denied is Denied ?? false;
 	// the request's root and quality overrides are not copied
-	v["requested"], v["requestId"], v["approved"], v["available"] = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
-	v["denied"], v["deniedReason"] = r.Denied != nil && *r.Denied, nullIfEmpty(r.DeniedReason)
-	v["has4KRequest"], v["approved4K"], v["available4K"], v["denied4K"] = r.Has4KRequest, r.Approved4K, r.Available4K, r.Denied4K
-	v["deniedReason4K"], v["requestedDate4k"], v["markedAsApproved4K"] = nullIfEmpty(r.DeniedReason4K), r.RequestedDate4k, r.MarkedAsApproved4K
-	v["markedAsAvailable4K"], v["markedAsDenied4K"] = r.MarkedAsAvailable4K, r.MarkedAsDenied4K
-	v["subscribed"] = st.requests.subscribed(p, 1, r.ID)
-	v["showSubscribe"] = p != nil && r.RequestedUserID != p.id
+	v.Requested, v.RequestID, v.Approved, v.Available = !r.RequestedDate.IsZero(), r.ID, r.Approved, r.Available
+	v.Denied, v.DeniedReason = ref(r.Denied != nil && *r.Denied), db.NilIfEmpty(r.DeniedReason)
+	v.Subscribed = st.subscribed(p, 1, r.ID)
+	v.ShowSubscribe = p != nil && r.RequestedUserID != p.id
 	if r.Available {
-		v["plexUrl"] = fmt.Sprintf("https://app.plex.tv/web/app#!/server/%s/details?key=%%2Flibrary%%2Fmetadata%%2F%d", plexMachineID, 10000+tmdb%9000)
-		v["quality"] = "1080p"
+		v.PlexURL = ref(fmt.Sprintf("https://app.plex.tv/web/app#!/server/%s/details?key=%%2Flibrary%%2Fmetadata%%2F%d", plexMachineID, 10000+tmdb%9000))
+		v.Quality = ref("1080p")
+	}
+	return &state.Movie4K{
+		Has4KRequest: r.Has4KRequest, Approved4K: r.Approved4K, Available4K: r.Available4K, Denied4K: r.Denied4K,
+		DeniedReason4K: db.NilIfEmpty(r.DeniedReason4K), RequestedDate4k: r.RequestedDate4k, MarkedAsApproved4K: r.MarkedAsApproved4K,
+		MarkedAsAvailable4K: r.MarkedAsAvailable4K, MarkedAsDenied4K: r.MarkedAsDenied4K,
 	}
 }
 
@@ -280,53 +277,50 @@ func (st *store) overlayMovie(v map[string]any, tmdb int, p *principal) {
 const plexMachineID = "9a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
 
 // overlayTV sets request flags on a show from its parent request.
-func (st *store) overlayTV(v map[string]any, sh *catalogShow, p *principal) {
-	parent := st.requests.parentByTMDB(sh.TheMovieDbID)
+func (st *store) overlayTV(v *state.SearchViewModel, t *state.TvShow, sh *db.CatalogShow, p *principal) {
+	parent := st.Requests.ParentByTMDB(sh.TheMovieDbID)
 	if parent == nil {
 		return
 	}
-	children := st.requests.childrenOf(parent.ID)
+	children := st.Requests.ChildrenOf(parent.ID)
 	approved, available, any := len(children) > 0, len(children) > 0, false
 	for _, c := range children {
 		approved = approved && c.Approved
 		available = available && c.Available
 		any = any || c.Available
 	}
-	v["requested"], v["requestId"], v["approved"] = true, parent.ID, approved
-	v["available"], v["fullyAvailable"], v["partlyAvailable"] = available, available, any && !available
-	v["subscribed"] = st.requests.subscribed(p, 0, parent.ID)
+	v.Requested, v.RequestID, v.Approved = true, parent.ID, approved
+	v.Available, t.FullyAvailable, t.PartlyAvailable = available, available, any && !available
+	v.Subscribed = st.subscribed(p, 0, parent.ID)
 }
 
 // emptyMovieView is what Ombi answers for an unknown TMDB id: the view model
 // mapped from TMDB's not-found body.
-func emptyMovieView() map[string]any {
-	v := searchViewBase(0, 1)
-	maps.Copy(v, map[string]any{"theMovieDbId": "0", "title": nil, "overview": nil, "posterPath": nil, "backdropPath": nil,
-		"releaseDate": nil, "genreIds": nil, "adult": false, "video": false, "voteAverage": 0, "voteCount": 0, "popularity": 0})
-	return v
+func emptyMovieView() *state.EmptyMovieView {
+	return &state.EmptyMovieView{SearchViewModel: state.SearchViewModel{TheMovieDbID: ref("0"), Type: db.RequestTypeMovie}}
 }
 
 // artistView is SearchArtistViewModel (note the upstream typo forignArtistId).
-func artistView(a *catalogArtist) map[string]any {
-	return mergeExtra(map[string]any{"artistName": a.ArtistName, "forignArtistId": a.ForeignArtistID, "overview": a.Overview,
-		"disambiguation": a.Disambiguation, "banner": a.Banner, "poster": a.Poster, "logo": a.Logo, "monitored": false,
-		"artistType": a.Type, "cleanName": strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), "links": a.Links}, a.Extra)
+func artistView(a *db.CatalogArtist) *state.SearchArtistViewModel {
+	return &state.SearchArtistViewModel{ArtistName: a.ArtistName, ForignArtistID: a.ForeignArtistID, Overview: a.Overview,
+		Disambiguation: a.Disambiguation, Banner: a.Banner, Poster: a.Poster, Logo: a.Logo,
+		ArtistType: a.Type, CleanName: strings.ToLower(strings.ReplaceAll(a.ArtistName, " ", "")), Links: a.Links, Extra: a.Extra}
 }
 
 // albumView is SearchAlbumViewModel with request flags.
-func (st *store) albumView(a *catalogArtist, al *catalogAlbum) map[string]any {
-	v := searchViewBase(0, 2)
-	maps.Copy(v, map[string]any{"title": al.Title, "foreignAlbumId": al.ForeignAlbumID, "monitored": false, "albumType": al.AlbumType,
-		"rating": al.Rating, "releaseDate": al.ReleaseDate, "artistName": a.ArtistName, "foreignArtistId": a.ForeignArtistID,
-		"cover": al.Cover, "disk": al.Disk, "percentOfTracks": 0, "genres": al.Genres, "partiallyAvailable": false, "fullyAvailable": false})
-	if rq := st.requests.albumByForeignID(al.ForeignAlbumID); rq != nil {
-		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
-		v["denied"], v["deniedReason"], v["fullyAvailable"] = rq.Denied, nullIfEmpty(rq.DeniedReason), rq.Available
+func (st *store) albumView(a *db.CatalogArtist, al *db.CatalogAlbum) *state.SearchAlbumViewModel {
+	v := &state.SearchAlbumViewModel{SearchViewModel: state.SearchViewModel{Type: db.RequestTypeAlbum},
+		Title: al.Title, ForeignAlbumID: al.ForeignAlbumID, AlbumType: al.AlbumType,
+		Rating: al.Rating, ReleaseDate: al.ReleaseDate, ArtistName: a.ArtistName, ForeignArtistID: a.ForeignArtistID,
+		Cover: al.Cover, Disk: al.Disk, Genres: al.Genres, Extra: al.Extra}
+	if rq := st.Requests.AlbumByForeignID(al.ForeignAlbumID); rq != nil {
+		v.Requested, v.RequestID, v.Approved, v.Available = true, rq.ID, rq.Approved, rq.Available
+		v.Denied, v.DeniedReason, v.FullyAvailable = rq.Denied, db.NilIfEmpty(rq.DeniedReason), rq.Available
 		if rq.Available {
-			v["percentOfTracks"] = 100
+			v.PercentOfTracks = 100
 		}
 	}
-	return mergeExtra(v, al.Extra)
+	return v
 }
 
 // releaseGroupView is the v2 ReleaseGroup (Core/Models/Search/V2/Music/ReleaseGroup.cs):
@@ -334,38 +328,40 @@ func (st *store) albumView(a *catalogArtist, al *catalogAlbum) map[string]any {
 // MusicBrainz primary type as releaseType and the request flags ExistingRule
 // sets for a release group (requested, requestId, approved, available; not
 // denied).
-func (st *store) releaseGroupView(al *catalogAlbum) map[string]any {
-	v := searchViewBase(0, requestTypeAlbum)
-	maps.Copy(v, map[string]any{"id": al.ForeignAlbumID, "title": al.Title, "releaseDate": al.ReleaseDate.Format("2006-01-02"),
-		"releaseType": nullIfEmpty(al.AlbumType), "percentOfTracks": 0, "monitored": false,
-		"partiallyAvailable": false, "fullyAvailable": false})
-	if rq := st.requests.albumByForeignID(al.ForeignAlbumID); rq != nil {
-		v["requested"], v["requestId"], v["approved"], v["available"] = true, rq.ID, rq.Approved, rq.Available
+func (st *store) releaseGroupView(al *db.CatalogAlbum) *state.ReleaseGroup {
+	v := &state.ReleaseGroup{SearchViewModel: state.SearchViewModel{Type: db.RequestTypeAlbum},
+		ID: al.ForeignAlbumID, Title: al.Title, ReleaseDate: al.ReleaseDate.Format("2006-01-02"),
+		ReleaseType: db.NilIfEmpty(al.AlbumType)}
+	if rq := st.Requests.AlbumByForeignID(al.ForeignAlbumID); rq != nil {
+		v.Requested, v.RequestID, v.Approved, v.Available = true, rq.ID, rq.Approved, rq.Available
 		if rq.Available {
-			v["percentOfTracks"], v["fullyAvailable"] = 100, true
+			v.PercentOfTracks, v.FullyAvailable = 100, true
 		}
 	}
 	return v
 }
 
-// artistLinkNames are the ArtistLinks properties, all null unless a
-// MusicBrainz relation fills them.
-var artistLinkNames = []string{"image", "imdb", "lastFm", "discogs", "allMusic", "homePage", "youTube", "facebook", "twitter",
-	"bbcMusic", "mySpace", "onlineCommunity", "spotify", "instagram", "vk", "deezer", "google", "apple"}
+// artistLinkFields are the ArtistLinks properties by the relation names
+// that fill them.
+func artistLinkFields(l *state.ArtistLinks) map[string]**string {
+	return map[string]**string{"image": &l.Image, "imdb": &l.Imdb, "lastFm": &l.LastFm, "discogs": &l.Discogs,
+		"allMusic": &l.AllMusic, "homePage": &l.HomePage, "youTube": &l.YouTube, "facebook": &l.Facebook,
+		"twitter": &l.Twitter, "bbcMusic": &l.BbcMusic, "mySpace": &l.MySpace, "onlineCommunity": &l.OnlineCommunity,
+		"spotify": &l.Spotify, "instagram": &l.Instagram, "vk": &l.Vk, "deezer": &l.Deezer, "google": &l.Google,
+		"apple": &l.Apple}
+}
 
 // artistLinks is ArtistLinks from the artist's relation URLs, matched by
 // name ("lastfm", "discogs", ...) as GetLinksForArtist sorts them.
-func artistLinks(a *catalogArtist) map[string]any {
-	links := make(map[string]any, len(artistLinkNames))
-	for _, n := range artistLinkNames {
-		links[n] = nil
-	}
+func artistLinks(a *db.CatalogArtist) state.ArtistLinks {
+	var links state.ArtistLinks
+	fields := artistLinkFields(&links)
 	for _, l := range a.Links {
 		name, _ := l["name"].(string)
 		url, _ := l["url"].(string)
-		for _, n := range artistLinkNames {
+		for n, field := range fields {
 			if strings.EqualFold(name, n) && url != "" {
-				links[n] = strings.Replace(url, "http://", "https://", 1)
+				*field = ref(strings.Replace(url, "http://", "https://", 1))
 			}
 		}
 	}
@@ -374,8 +370,8 @@ func artistLinks(a *catalogArtist) map[string]any {
 
 // bandMembers is BandMember[] (name, attributes, isCurrentMember, start,
 // end); data that says isActive instead of isCurrentMember is read as it.
-func bandMembers(a *catalogArtist) []map[string]any {
-	out := []map[string]any{}
+func bandMembers(a *db.CatalogArtist) []state.BandMember {
+	out := []state.BandMember{}
 	for _, m := range a.Members {
 		current, ok := m["isCurrentMember"].(bool)
 		if !ok {
@@ -388,8 +384,8 @@ func bandMembers(a *catalogArtist) []map[string]any {
 		if attrs == nil {
 			attrs = []any{}
 		}
-		out = append(out, map[string]any{"name": m["name"], "attributes": attrs, "isCurrentMember": current,
-			"start": m["start"], "end": m["end"]})
+		out = append(out, state.BandMember{Name: m["name"], Attributes: attrs, IsCurrentMember: current,
+			Start: m["start"], End: m["end"]})
 	}
 	return out
 }
@@ -399,8 +395,8 @@ func bandMembers(a *catalogArtist) []map[string]any {
 // MusicSearchEngineV2.GetArtistInformation fills it: endYear "" when the
 // artist has not ended (so isEnded is true: EndYear != null), region from
 // the area, banner, logo, poster, fanArt and overview from Lidarr.
-func (st *store) artistInformation(a *catalogArtist) map[string]any {
-	groups := []map[string]any{}
+func (st *store) artistInformation(a *db.CatalogArtist) *state.ArtistInformation {
+	groups := []*state.ReleaseGroup{}
 	for i := range a.Albums {
 		groups = append(groups, st.releaseGroupView(&a.Albums[i]))
 	}
@@ -408,8 +404,8 @@ func (st *store) artistInformation(a *catalogArtist) map[string]any {
 	if area, ok := a.Extra["area"].(map[string]any); ok {
 		region = area["name"]
 	}
-	return map[string]any{"id": a.ForeignArtistID, "name": a.ArtistName, "startYear": a.StartYear, "endYear": "", "isEnded": true,
-		"type": a.Type, "country": a.Country, "region": region, "disambiguation": a.Disambiguation, "banner": a.Banner, "logo": a.Logo,
-		"poster": a.Poster, "fanArt": a.Banner, "overview": a.Overview, "releaseGroups": groups, "members": bandMembers(a),
-		"links": artistLinks(a)}
+	return &state.ArtistInformation{ID: a.ForeignArtistID, Name: a.ArtistName, StartYear: a.StartYear, EndYear: "", IsEnded: true,
+		Type: a.Type, Country: a.Country, Region: region, Disambiguation: a.Disambiguation, Banner: a.Banner, Logo: a.Logo,
+		Poster: a.Poster, FanArt: a.Banner, Overview: a.Overview, ReleaseGroups: groups, Members: bandMembers(a),
+		Links: artistLinks(a)}
 }

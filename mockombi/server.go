@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 // DefaultAPIKey is the API key used when Options.APIKey is empty.
@@ -124,13 +126,6 @@ type Options struct {
 	Stubs []Stub
 }
 
-// User is a login account of the mock.
-type User struct {
-	Username string
-	Password string
-	Role     string // "admin" | "power_user" | "user"
-}
-
 // DefaultUsers returns the accounts used when Options.Users is nil: one per role.
 func DefaultUsers() []User {
 	return []User{
@@ -139,13 +134,6 @@ func DefaultUsers() []User {
 		{Username: "user", Password: "OmbiUser1!", Role: RoleUser},
 	}
 }
-
-// Role names accepted in User.Role.
-const (
-	RoleAdmin     = "admin"
-	RolePowerUser = "power_user"
-	RoleUser      = "user"
-)
 
 // Credentials is what GET /_mock/credentials returns.
 type Credentials struct {
@@ -158,13 +146,6 @@ type CredentialUser struct {
 	Username string `json:"username"`
 	Password string `json:"password"`
 	Role     string `json:"role"`
-}
-
-// Canary is one planted secret: its name, its exact value and where it lives.
-type Canary struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-	Where string `json:"where"`
 }
 
 // Server is a stateful mock of the Ombi HTTP API with a control API under /_mock/.
@@ -224,7 +205,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.router = rt
 	s.hits = newRouteHits(rt)
-	var doc *stateDoc
+	var doc *db.StateDoc
 	if opts.DataFile != "" {
 		b, err := os.ReadFile(opts.DataFile)
 		if err != nil {
@@ -234,11 +215,11 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	st, err := newStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, opts.Clock)
+	dbs, err := db.NewStore(opts.DataSet, doc, s.users, opts.Users, opts.Stubs, served(), opts.Clock)
 	if err != nil {
 		return nil, fmt.Errorf("load mockombi seed: %w", err)
 	}
-	s.store = st
+	s.store = &store{dbs}
 	if opts.Proxy != "" {
 		if s.proxy, err = newProxy(opts); err != nil {
 			return nil, err
@@ -371,7 +352,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // start, with the stubs the mock started with), clears journal, route hits,
 // faults and quirks, and rotates auth so earlier tokens stop working.
 func (s *Server) Reset() {
-	if err := s.store.reset(); err != nil {
+	if err := s.store.Reset(); err != nil {
 		panic(fmt.Errorf("reload mockombi seed: %w", err)) // the seed loaded once, so it is a defect
 	}
 	s.journal.clear()
@@ -445,7 +426,7 @@ func (s *Server) ClearFaults() { s.faults.clear() }
 // WriteState writes the current store as a data document (the format
 // DataFile and POST /_mock/state read).
 func (s *Server) WriteState(w io.Writer) error {
-	b, err := s.store.export()
+	b, err := s.store.Export()
 	if err != nil {
 		return err
 	}
@@ -461,7 +442,7 @@ func (s *Server) ReplaceState(doc []byte) error {
 	if err != nil {
 		return err
 	}
-	return s.store.replace(d)
+	return s.store.Replace(d)
 }
 
 // RestoreState puts back a state this mock wrote (WriteState), as it was:
@@ -470,11 +451,11 @@ func (s *Server) ReplaceState(doc []byte) error {
 // start from (an issue whose category is gone, say). Logins, tokens,
 // faults, quirks and the journal stay as they are.
 func (s *Server) RestoreState(doc []byte) error {
-	d, err := parseStateChecked(doc, "state", s.opts.Users, false)
+	d, err := db.ParseDoc(doc, "state", s.opts.Users, served(), false)
 	if err != nil {
 		return err
 	}
-	return s.store.replace(d)
+	return s.store.Replace(d)
 }
 
 // SetQuirk switches a named quirk; an unknown name is an error.
@@ -493,7 +474,7 @@ func QuirkDefault(name string) (on, known bool) {
 // Canaries lists every planted secret.
 func (s *Server) Canaries() []Canary {
 	var out []Canary
-	s.store.Read(func(st *store) { out = append(out, st.canaries...) })
+	s.store.Read(func(st *store) { out = append(out, st.Canaries...) })
 	return out
 }
 
@@ -504,7 +485,7 @@ func (s *Server) RotateAuth() { s.auth.rotate() }
 func (s *Server) Credentials() Credentials {
 	c := Credentials{APIKey: s.opts.APIKey, Users: []CredentialUser{}}
 	s.store.Read(func(st *store) {
-		for _, u := range st.logins {
+		for _, u := range st.Logins {
 			c.Users = append(c.Users, CredentialUser(u))
 		}
 	})

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 func TestServer_CORS(t *testing.T) {
@@ -226,10 +228,10 @@ func TestServer_largeDataSetIsDeterministic(t *testing.T) {
 		t.Fatalf("large data set differs between runs (%d)", ra.status)
 	}
 	var huge map[string]any
-	do(t, a, call{method: "GET", path: "/api/v2/Search/tv/moviedb/" + itoa(largeShowID(1)), header: apiKey()}).json(t, &huge)
+	do(t, a, call{method: "GET", path: "/api/v2/Search/tv/moviedb/" + itoa(db.LargeShowID(1)), header: apiKey()}).json(t, &huge)
 	seasons, _ := huge["seasonRequests"].([]any)
-	if len(seasons) != hugeSeasons {
-		t.Fatalf("huge show has %d seasons, want %d", len(seasons), hugeSeasons)
+	if len(seasons) != db.HugeSeasons {
+		t.Fatalf("huge show has %d seasons, want %d", len(seasons), db.HugeSeasons)
 	}
 }
 

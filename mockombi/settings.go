@@ -3,66 +3,19 @@ package mockombi
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // notificationAgents are the agents with a Settings/notifications/{agent} route.
 var notificationAgents = []string{"email", "discord", "telegram", "pushbullet", "pushover", "slack",
 	"mattermost", "twilio", "mobile", "gotify", "ntfy", "webhook", "newsletter"}
-
-// settingsState holds every settings document by lower-case wire key
-// ("ombi", "radarr", "notifications/email", ...), plus the feature list,
-// custom page, themes and the about model.
-type settingsState struct {
-	sections map[string]any
-}
-
-// newSettingsState loads settings.json.
-func newSettingsState(sd *seedSet) (settingsState, error) {
-	sections := map[string]any{}
-	if err := sd.decode("settings.json", &sections); err != nil {
-		return settingsState{}, err
-	}
-	seedNotificationTemplates(sections)
-	return settingsState{sections: sections}, nil
-}
-
-// doc returns a section as an object (nil when absent or not an object).
-func (ss *settingsState) doc(key string) map[string]any {
-	m, _ := ss.sections[key].(map[string]any)
-	return m
-}
-
-// flag reads a boolean field of a section.
-func (ss *settingsState) flag(key, field string) bool {
-	b, _ := ss.doc(key)[field].(bool)
-	return b
-}
-
-// text reads a string field of a section.
-func (ss *settingsState) text(key, field string) string {
-	s, _ := ss.doc(key)[field].(string)
-	return s
-}
-
-// servers returns the saved servers of plex, emby or jellyfin.
-func (ss *settingsState) servers(key string) []map[string]any {
-	var out []map[string]any
-	list, _ := ss.doc(key)["servers"].([]any)
-	for _, v := range list {
-		if m, ok := v.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
 
 // deepCopyJSON copies a decoded JSON value so callers never share state.
 func deepCopyJSON(v any) any {
@@ -110,7 +63,7 @@ func (s *Server) settingsGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.sections[key]) })
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.Sections[key]) })
 	if out == nil {
 		noContent(w)
 		return
@@ -136,7 +89,7 @@ func (s *Server) settingsSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.Write(func(st *store) {
-		if old := st.settings.doc(key); old != nil {
+		if old := st.Settings.Doc(key); old != nil {
 			if id, ok := old["id"]; ok {
 				in["id"] = id
 			}
@@ -144,7 +97,7 @@ func (s *Server) settingsSave(w http.ResponseWriter, r *http.Request) {
 		if key == "ombi" {
 			in["wizard"] = true
 		}
-		st.settings.sections[key] = in
+		st.Settings.Sections[key] = in
 	})
 	writeJSON(w, http.StatusOK, true)
 }
@@ -156,7 +109,7 @@ func (s *Server) settingsResetAPIKey(w http.ResponseWriter, _ *http.Request) {
 	_, _ = rand.Read(b)
 	key := hex.EncodeToString(b)
 	s.store.Write(func(st *store) {
-		if d := st.settings.doc("ombi"); d != nil {
+		if d := st.Settings.Doc("ombi"); d != nil {
 			d["apiKey"] = key
 		}
 	})
@@ -168,22 +121,22 @@ func (s *Server) settingsScalar(w http.ResponseWriter, r *http.Request) {
 	key := settingsKey(r)
 	var out any
 	s.store.Read(func(st *store) {
-		ss := &st.settings
+		ss := &st.Settings
 		switch key {
 		case "baseurl":
-			out = ss.doc("ombi")["baseUrl"]
+			out = ss.Doc("ombi")["baseUrl"]
 		case "defaultlanguage":
-			out = ss.doc("ombi")["defaultLanguageCode"]
+			out = ss.Doc("ombi")["defaultLanguageCode"]
 		case "clientid":
-			out = ss.text("plex", "installId")
+			out = ss.Text("plex", "installId")
 		case "issuesenabled":
-			out = ss.flag("issues", "enabled")
+			out = ss.Flag("issues", "enabled")
 		case "voteenabled":
-			out = ss.flag("vote", "enabled")
+			out = ss.Flag("vote", "enabled")
 		case "lidarrenabled":
-			out = ss.flag("lidarr", "enabled")
+			out = ss.Flag("lidarr", "enabled")
 		case "notifications/email/enabled":
-			out = ss.flag("notifications/email", "enabled")
+			out = ss.Flag("notifications/email", "enabled")
 		}
 	})
 	if out == nil {
@@ -196,7 +149,7 @@ func (s *Server) settingsScalar(w http.ResponseWriter, r *http.Request) {
 // settingsAbout answers GET Settings/about (AboutViewModel, anonymous).
 func (s *Server) settingsAbout(w http.ResponseWriter, _ *http.Request) {
 	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.sections["about"]) })
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.Sections["about"]) })
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -240,10 +193,10 @@ func (s *Server) settingsSaveJobs(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.store.Write(func(st *store) {
-		if old := st.settings.doc("jobs"); old != nil {
+		if old := st.Settings.Doc("jobs"); old != nil {
 			in["id"] = old["id"]
 		}
-		st.settings.sections["jobs"] = in
+		st.Settings.Sections["jobs"] = in
 	})
 	writeJSON(w, http.StatusOK, &state.JobSettingsViewModel{Result: true})
 }
@@ -336,16 +289,10 @@ func cronValue(v string, f cronField) bool {
 	return err == nil && n >= f.lo && n <= f.hi
 }
 
-// featureList returns the stored FeatureEnablement list.
-func (ss *settingsState) featureList() []any {
-	l, _ := ss.sections["features"].([]any)
-	return l
-}
-
 // featuresList answers v2 GET Features.
 func (s *Server) featuresList(w http.ResponseWriter, _ *http.Request) {
 	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.settings.featureList()) })
+	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.FeatureList()) })
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -363,13 +310,13 @@ func (s *Server) featuresToggle(w http.ResponseWriter, r *http.Request) {
 	found := false
 	var out any
 	s.store.Write(func(st *store) {
-		for _, f := range st.settings.featureList() {
+		for _, f := range st.Settings.FeatureList() {
 			if m, ok := f.(map[string]any); ok && m["name"] == in.Name {
 				m["enabled"] = enable
 				found = true
 			}
 		}
-		out = deepCopyJSON(st.settings.featureList())
+		out = deepCopyJSON(st.Settings.FeatureList())
 	})
 	if !found {
 		writeOmbiError(w, http.StatusInternalServerError, "Sequence contains no matching element")
@@ -378,28 +325,11 @@ func (s *Server) featuresToggle(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// jsonNumber reads an int from a decoded JSON value.
-func jsonNumber(v any) (int, bool) {
-	switch t := v.(type) {
-	case int:
-		return t, true
-	case float64:
-		return int(t), true
-	case json.Number:
-		n, err := t.Int64()
-		return int(n), err == nil
-	case string:
-		n, err := strconv.Atoi(t)
-		return n, err == nil
-	}
-	return 0, false
-}
-
 // wizardDone is the WizardActionFilter of the v2 Wizard routes: once the
 // ombi section has wizard=true every call answers 401 with an empty body.
 func (s *Server) wizardDone(w http.ResponseWriter) bool {
 	done := false
-	s.store.Read(func(st *store) { done = st.settings.flag("ombi", "wizard") })
+	s.store.Read(func(st *store) { done = st.Settings.Flag("ombi", "wizard") })
 	if done {
 		w.WriteHeader(http.StatusUnauthorized)
 	}
@@ -416,13 +346,13 @@ func (s *Server) wizardConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	var out any
 	s.store.Write(func(st *store) {
-		c := st.settings.doc("customization")
+		c := st.Settings.Doc("customization")
 		if c == nil {
 			c = map[string]any{}
-			st.settings.sections["customization"] = c
+			st.Settings.Sections["customization"] = c
 		}
 		for _, k := range []string{"applicationName", "applicationUrl", "logo"} {
-			if v, _ := fieldFold(in, k).(string); v != "" {
+			if v, _ := db.FieldFold(in, k).(string); v != "" {
 				c[k] = v
 			}
 		}

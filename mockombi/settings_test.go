@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 )
 
 func TestSettingsAuthLevels(t *testing.T) {
@@ -261,7 +263,7 @@ func TestSettings_notificationTemplatesSeeded(t *testing.T) {
 	typesOf := func(list []any) []string {
 		var out []string
 		for _, it := range list {
-			out = append(out, templateTypeName(it))
+			out = append(out, db.TemplateTypeName(it))
 		}
 		return out
 	}
@@ -286,7 +288,7 @@ func TestSettings_notificationTemplatesSeeded(t *testing.T) {
 	// the seeded rows keep Ombi's ids: Email's NewRequest is 1, Discord's 15
 	for _, it := range get("discord")["notificationTemplates"].([]any) {
 		m := it.(map[string]any)
-		if templateTypeName(m) == "NewRequest" && m["id"] != float64(15) {
+		if db.TemplateTypeName(m) == "NewRequest" && m["id"] != float64(15) {
 			t.Errorf("discord NewRequest id = %v, want 15", m["id"])
 		}
 	}
@@ -302,7 +304,7 @@ func TestSettings_notificationTemplatesSeeded(t *testing.T) {
 		t.Errorf("webhook carries notificationTemplates; WebhookNotificationViewModel has none")
 	}
 	nl := get("newsletter")["notificationTemplate"].(map[string]any)
-	if templateTypeName(nl) != "Newsletter" || nl["agent"] != float64(0) || nl["id"] != float64(10) {
+	if db.TemplateTypeName(nl) != "Newsletter" || nl["agent"] != float64(0) || nl["id"] != float64(10) {
 		t.Errorf("newsletter template = %v", nl)
 	}
 	// a save keeps the posted templates (TemplateRepository.UpdateRange)
@@ -324,7 +326,7 @@ func TestSettings_wizardRoutes(t *testing.T) {
 	s := newTestServer(t, Options{})
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v2/wizard/config", body: `{"applicationName":"Mine"}`}), http.StatusUnauthorized)
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v2/wizard/database", body: `{"type":"Sqlite"}`}), http.StatusUnauthorized)
-	s.store.Write(func(st *store) { st.settings.doc("ombi")["wizard"] = false })
+	s.store.Write(func(st *store) { st.Settings.Doc("ombi")["wizard"] = false })
 	var c map[string]any
 	getJSON(t, s, call{method: "POST", path: "/api/v2/wizard/config", body: `{"applicationName":"Mine","applicationUrl":""}`}, &c)
 	if c["applicationName"] != "Mine" || c["applicationUrl"] != "https://requests.example.org" {

@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,31 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-)
 
-// Stub is a canned answer that a route gives instead of its own: a call
-// with the stub's method and a path that fits the stub's path gets
-// Status, Headers and Body, before authentication and the route's handler
-// (faults still come first). The newest stub that fits answers.
-type Stub struct {
-	// Method is the HTTP method, e.g. GET; "*" matches any.
-	Method string `json:"method"`
-	// Path is the path below the base path, exact ("/api/v1/Status") or
-	// a route pattern whose {name} segments match any one segment
-	// ("/api/v1/Request/movie/{id}"), compared ignoring case and escaping.
-	Path string `json:"path"`
-	// Status is the answer's status, 200-599.
-	Status int `json:"status"`
-	// Headers are set on the answer, e.g. {"Content-Type": "text/plain"};
-	// without a Content-Type a JSON body is served as application/json,
-	// any other body as text/plain.
-	Headers map[string]string `json:"headers,omitempty"`
-	// Body is the answer's body text, at most MaxStubBody bytes.
-	Body string `json:"body,omitempty"`
-	// Times is how many calls the stub answers before it is spent and
-	// removed; 0 means every call.
-	Times int `json:"times,omitempty"`
-}
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
+)
 
 // MaxStubBody is the longest body a stub may carry.
 const MaxStubBody = MaxFaultBody
@@ -205,9 +184,9 @@ func (ss *stubSet) list() []ActiveStub {
 	return out
 }
 
-// export is the live stubs as a data document keeps them: a stub with a
+// Export is the live stubs as a data document keeps them: a stub with a
 // count keeps the calls it has left; nil when there are none.
-func (ss *stubSet) export() []Stub {
+func (ss *stubSet) Export() []Stub {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	var out []Stub
@@ -302,7 +281,7 @@ func serveStub(w http.ResponseWriter, r *http.Request, st Stub) {
 // stubs is the stub set of the loaded state.
 func (s *Server) stubs() *stubSet {
 	var ss *stubSet
-	s.store.Read(func(st *store) { ss = st.stubs })
+	s.store.Read(func(st *store) { ss, _ = st.Stubs.(*stubSet) })
 	return ss
 }
 
@@ -322,3 +301,29 @@ func (s *Server) RemoveStub(id int) bool { return s.stubs().remove(id) }
 
 // ClearStubs removes every stub.
 func (s *Server) ClearStubs() { s.stubs().clear() }
+
+// checkStub is validateStub as the store's data document check reads it.
+func checkStub(st Stub) (field, problem string, ok bool) {
+	var se *StubError
+	if errors.As(validateStub(st), &se) {
+		return se.Field, se.Problem, false
+	}
+	return "", "", true
+}
+
+// served is how the store checks and builds the recordings and stubs of a
+// data document, which this package serves.
+func served() db.Served {
+	return db.Served{
+		CheckStub:       checkStub,
+		CheckRecordings: recordingProblems,
+		NewReplay:       func(recs []Recording) db.Replay { return newReplaySet(recs) },
+		NewStubs:        func(stubs []Stub) db.Stubs { return newStubSet(stubs) },
+	}
+}
+
+// parseState validates a data document and turns it into seed files.
+// extraLogins are the Options.Users that will be added to its users.
+func parseState(b []byte, source string, extraLogins []User) (*db.StateDoc, error) {
+	return db.ParseDoc(b, source, extraLogins, served(), true)
+}

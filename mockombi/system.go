@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -18,87 +18,6 @@ const ombiVersion = "4.59.3"
 var jobNames = []string{"update", "plexuserimporter", "plexwatchlist", "embyuserimporter", "jellyfinuserimporter",
 	"plexcontentcacher", "clearmediaserverdata", "plexrecentlyadded", "embycontentcacher", "embyrecentlyadded",
 	"jellyfincontentcacher", "arrAvailability", "autodeleterequests", "newsletter"}
-
-// logFile is one Serilog daily file under <storage>/Logs.
-type logFile struct {
-	name     string
-	modified time.Time
-	text     string
-}
-
-// systemState holds log files and the jobs that were triggered.
-type systemState struct {
-	logs    []logFile
-	jobRuns map[string]int
-}
-
-// newSystemState generates the log files: three days of realistic lines in
-// the default set, a 100,000-line latest file in the large set. Secrets
-// leaked into log lines are planted canaries.
-func newSystemState(sd *seedSet) (systemState, error) {
-	conn := sd.plant("log_connection_string", "System/logs/log20261129.txt: MySQL connection string password")
-	plex := sd.plant("log_plex_token", "System/logs/log20261129.txt: X-Plex-Token query parameter")
-	apiKey := sd.plant("log_sonarr_apikey", "System/logs/log20261128.txt: Sonarr ApiKey header")
-	latest := 400
-	if sd.large {
-		latest = 100000
-	}
-	days := []struct {
-		name  string
-		day   time.Time
-		lines int
-	}{
-		{"log20261129.txt", time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), latest},
-		{"log20261128.txt", time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC), 300},
-		{"log20261127.txt", time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC), 200},
-	}
-	var ss systemState
-	ss.jobRuns = map[string]int{}
-	for _, d := range days {
-		var b strings.Builder
-		for i := range d.lines {
-			ts := d.day.Add(time.Duration(i) * 37 * time.Second)
-			b.WriteString(logLine(ts, i, d.name, conn, plex, apiKey))
-			b.WriteByte('\n')
-		}
-		ss.logs = append(ss.logs, logFile{name: d.name, modified: d.day.Add(23 * time.Hour), text: b.String()})
-	}
-	return ss, nil
-}
-
-// logLine renders one Serilog line; a few carry leaked secrets the way real
-// Ombi logs do (EF connection errors, Plex URLs, Arr request headers).
-func logLine(ts time.Time, i int, file, conn, plex, apiKey string) string {
-	stamp := ts.Format("2006-01-02 15:04:05.000 -07:00")
-	switch {
-	case i == 7 && file == "log20261129.txt":
-		return stamp + " [Error] An error occurred using the connection to database 'Ombi' on server 'db'. Connection string: Server=db;Port=3306;Database=Ombi;User=ombi;Password=" + conn
-	case i == 13 && file == "log20261129.txt":
-		return stamp + " [Warning] Plex request failed: GET https://plex.example.org:32400/library/sections?X-Plex-Token=" + plex
-	case i == 5 && file == "log20261128.txt":
-		return stamp + " [Debug] Sending GET http://192.168.1.30:8989/api/v3/system/status with header X-Api-Key: " + apiKey
-	}
-	msgs := []string{
-		"[Information] Starting Plex Content Cacher",
-		"[Information] Finished Plex Content Cacher, found 1843 items",
-		"[Debug] Request finished HTTP/1.1 GET http://ombi:5000/api/v1/Status - 200",
-		"[Information] Starting Sonarr sync",
-		"[Warning] TheMovieDb rate limit reached, retrying in 2 seconds",
-		"[Information] Running job Ombi.Schedule.Jobs.Ombi.IssuesPurge",
-		"[Error] Exception in Radarr availability checker: System.Net.Http.HttpRequestException: Connection refused (192.168.1.31:7878)",
-	}
-	return stamp + " " + msgs[i%len(msgs)] + " #" + strconv.Itoa(i)
-}
-
-// find returns a log file by exact name.
-func (ss *systemState) find(name string) *logFile {
-	for i := range ss.logs {
-		if ss.logs[i].name == name {
-			return &ss.logs[i]
-		}
-	}
-	return nil
-}
 
 // systemStatus answers GET Status: the JSON number 200.
 func (s *Server) systemStatus(w http.ResponseWriter, _ *http.Request) {
@@ -113,7 +32,7 @@ func (s *Server) systemStatusInfo(w http.ResponseWriter, _ *http.Request) {
 // systemStatusWizard answers GET Status/Wizard: {result: true} once set up.
 func (s *Server) systemStatusWizard(w http.ResponseWriter, _ *http.Request) {
 	var done bool
-	s.store.Read(func(st *store) { done = st.settings.flag("ombi", "wizard") })
+	s.store.Read(func(st *store) { done = st.Settings.Flag("ombi", "wizard") })
 	writeJSON(w, http.StatusOK, &state.WizardStatus{Result: done})
 }
 
@@ -147,12 +66,12 @@ func (s *Server) systemStats(w http.ResponseWriter, r *http.Request) {
 	s.store.Read(func(st *store) {
 		var movieUsers, tvUsers []string
 		completedTV := 0
-		for _, m := range st.requests.movies {
+		for _, m := range st.Requests.Movies {
 			if in(m.RequestedDate) {
 				movieUsers = append(movieUsers, m.RequestedUserID)
 			}
 		}
-		for _, c := range st.requests.children {
+		for _, c := range st.Requests.Children {
 			if in(c.RequestedDate) {
 				tvUsers = append(tvUsers, c.RequestedUserID)
 				if c.MarkedAsAvailable != nil && in(*c.MarkedAsAvailable) {
@@ -223,7 +142,7 @@ func (s *Server) systemJobRun(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	s.store.Write(func(st *store) { st.system.jobRuns[jobNames[i]]++ })
+	s.store.Write(func(st *store) { st.System.JobRuns[jobNames[i]]++ })
 	writeJSON(w, http.StatusOK, true)
 }
 
@@ -253,20 +172,20 @@ func (s *Server) systemNews(w http.ResponseWriter, _ *http.Request) {
 // array (logs_string_array) or the legacy object form.
 // Implements S-VERIFY-0173 (the logs_string_array quirk).
 func (s *Server) systemLogs(w http.ResponseWriter, _ *http.Request) {
-	var files []logFile
-	s.store.Read(func(st *store) { files = slices.Clone(st.system.logs) })
-	slices.SortFunc(files, func(a, b logFile) int { return strings.Compare(b.name, a.name) })
+	var files []db.LogFile
+	s.store.Read(func(st *store) { files = slices.Clone(st.System.Logs) })
+	slices.SortFunc(files, func(a, b db.LogFile) int { return strings.Compare(b.Name, a.Name) })
 	if s.quirk(QuirkLogsStringArray) {
 		names := make([]string, 0, len(files))
 		for _, f := range files {
-			names = append(names, f.name)
+			names = append(names, f.Name)
 		}
 		writeJSON(w, http.StatusOK, names)
 		return
 	}
 	out := make([]state.LogFile, 0, len(files))
 	for _, f := range files {
-		out = append(out, state.LogFile{Name: f.name, Size: len(f.text), LastModified: f.modified})
+		out = append(out, state.LogFile{Name: f.Name, Size: len(f.Text), LastModified: f.Modified})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -306,8 +225,8 @@ func (s *Server) logText(name string) (string, bool) {
 	var text string
 	var ok bool
 	s.store.Read(func(st *store) {
-		if f := st.system.find(name); f != nil {
-			text, ok = f.text, true
+		if f := st.System.Find(name); f != nil {
+			text, ok = f.Text, true
 		}
 	})
 	return text, ok
@@ -330,7 +249,7 @@ func (s *Server) systemHubUsers(w http.ResponseWriter, _ *http.Request) {
 		out = []state.HubUser{}
 		for _, a := range st.sortedUsers() {
 			if a.LastLoggedIn != nil {
-				out = append(out, state.HubUser{UserID: a.ID, DisplayName: a.displayName(), UserType: a.UserType})
+				out = append(out, state.HubUser{UserID: a.ID, DisplayName: a.DisplayName(), UserType: a.UserType})
 			}
 		}
 	})

@@ -48,8 +48,8 @@ func TestSystemStatusAndJobs(t *testing.T) {
 	}
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Job/format-disk", header: actingAs("api")}), http.StatusNotFound)
 	s.store.Read(func(st *store) {
-		if st.system.jobRuns["arrAvailability"] != 1 || st.system.jobRuns["plexcontentcacher"] != 1 {
-			t.Errorf("job runs = %v", st.system.jobRuns)
+		if st.System.JobRuns["arrAvailability"] != 1 || st.System.JobRuns["plexcontentcacher"] != 1 {
+			t.Errorf("job runs = %v", st.System.JobRuns)
 		}
 	})
 }

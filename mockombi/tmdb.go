@@ -3,14 +3,16 @@ package mockombi
 import (
 	"net/http"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // tmdbKeywords is GET /api/v1/TheMovieDb/Keywords?searchTerm=.
 func (s *Server) tmdbKeywords(w http.ResponseWriter, r *http.Request) {
 	term := queryFold(r, "searchTerm")
-	out := []idName{}
+	out := []state.IDName{}
 	s.store.Read(func(st *store) {
-		for _, k := range st.search.ref.Keywords {
+		for _, k := range st.Search.Ref.Keywords {
 			if containsFold(k.Name, term) {
 				out = append(out, k)
 			}
@@ -25,9 +27,9 @@ func (s *Server) tmdbKeyword(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out *idName
+	var out *state.IDName
 	s.store.Read(func(st *store) {
-		for _, k := range st.search.ref.Keywords {
+		for _, k := range st.Search.Ref.Keywords {
 			if k.ID == id {
 				out = &k
 			}
@@ -49,7 +51,7 @@ func (s *Server) tmdbWatchProviders(w http.ResponseWriter, r *http.Request) {
 	term := queryFold(r, "searchTerm")
 	out := []map[string]any{}
 	s.store.Read(func(st *store) {
-		for _, p := range st.search.ref.WatchProviders[media] {
+		for _, p := range st.Search.Ref.WatchProviders[media] {
 			name, _ := p["provider_name"].(string)
 			if containsFold(name, term) {
 				out = append(out, p)

@@ -95,7 +95,7 @@ func TestUIServiceCalls_routed(t *testing.T) {
 	calls := readUICalls(t)
 	s := newTestServer(t, Options{})
 	var adminID string
-	s.store.Read(func(st *store) { adminID = st.users.byName("admin").ID })
+	s.store.Read(func(st *store) { adminID = st.Users.ByName("admin").ID })
 	routed, omitted, notInOmbi := 0, 0, 0
 	for _, c := range calls {
 		path := uiPath(c, adminID)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/db"
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
@@ -18,27 +19,6 @@ const (
 	voteMediaMovie = state.VoteMediaMovie
 	voteMediaAlbum = state.VoteMediaAlbum
 )
-
-// newVoteState loads votes.json.
-func newVoteState(sd *seedSet) (state.Votes, error) {
-	var seed struct {
-		Votes []map[string]any `json:"votes"`
-	}
-	if err := sd.decode("votes.json", &seed); err != nil {
-		return state.Votes{}, err
-	}
-	var vs state.Votes
-	for _, raw := range seed.Votes {
-		var v state.Vote
-		if err := seedRecord(raw, &v); err != nil {
-			return state.Votes{}, fmt.Errorf("decode vote: %w", err)
-		}
-		v.Extra = undocumentedFields(raw, "id", "requestId", "voteType", "requestType", "voter", "date", "deleted")
-		vs.List = append(vs.List, &v)
-		sd.seenID("vote", v.ID)
-	}
-	return vs, nil
-}
 
 // voteRequestType maps a route media segment to a RequestType.
 func voteRequestType(media string) int {
@@ -62,30 +42,30 @@ type votable struct {
 // approved nor denied) in Ombi's order: movies, albums, then TV children.
 func (st *store) votables() []votable {
 	var out []votable
-	pending := func(b *reqBase) bool { return !b.Available && !b.Approved && !b.isDenied() }
-	for _, m := range st.requests.movies {
-		if pending(&m.reqBase) {
+	pending := func(b *db.ReqBase) bool { return !b.Available && !b.Approved && !b.IsDenied() }
+	for _, m := range st.Requests.Movies {
+		if pending(&m.ReqBase) {
 			out = append(out, votable{m.ID, voteMediaMovie, m.Title, "https://image.tmdb.org/t/p/w500/" + m.PosterPath,
 				"https://image.tmdb.org/t/p/w1280" + m.Background, m.Overview})
 		}
 	}
-	for _, a := range st.requests.albums {
-		if pending(&a.reqBase) {
+	for _, a := range st.Requests.Albums {
+		if pending(&a.ReqBase) {
 			out = append(out, votable{a.ID, voteMediaAlbum, a.Title, a.Cover, a.Cover, a.ArtistName})
 		}
 	}
-	for _, c := range st.requests.children {
-		if !pending(&c.reqBase) {
+	for _, c := range st.Requests.Children {
+		if !pending(&c.ReqBase) {
 			continue
 		}
 		v := votable{requestID: c.ID, requestType: voteMediaTV, title: c.Title}
-		for _, p := range st.requests.tv {
+		for _, p := range st.Requests.Tv {
 			if p.ID == c.ParentRequestID {
 				v.title, v.image, v.background = p.Title, p.PosterPath, p.Background
 			}
 		}
 		seasons := slices.Clone(c.SeasonRequests)
-		slices.SortFunc(seasons, func(a, b *seasonRequest) int { return a.SeasonNumber - b.SeasonNumber })
+		slices.SortFunc(seasons, func(a, b *db.SeasonRequest) int { return a.SeasonNumber - b.SeasonNumber })
 		var b strings.Builder
 		for _, sr := range seasons {
 			nums := make([]int, 0, len(sr.Episodes))
@@ -133,7 +113,7 @@ func (s *Server) votesList(w http.ResponseWriter, r *http.Request) {
 		for _, c := range st.votables() {
 			up, down := 0, 0
 			var mine *state.Vote
-			for _, v := range st.votes.List {
+			for _, v := range st.Votes.List {
 				if v.RequestID != c.requestID || v.RequestType != c.requestType {
 					continue
 				}
@@ -180,11 +160,11 @@ func (s *Server) votesCast(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	res := state.VoteEngineResult{Result: true}
 	s.store.Write(func(st *store) {
-		if !st.settings.flag("vote", "enabled") {
+		if !st.Settings.Flag("vote", "enabled") {
 			return
 		}
 		var current *state.Vote
-		for _, v := range st.votes.List {
+		for _, v := range st.Votes.List {
 			if a := st.lookupUser(v.Voter); v.RequestID == id && a != nil && a.ID == p.id {
 				current = v
 			}
@@ -195,9 +175,9 @@ func (s *Server) votesCast(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if current != nil {
-			st.votes.Delete(current)
+			st.Votes.Delete(current)
 		}
-		st.votes.List = append(st.votes.List, &state.Vote{ID: st.nextID("vote"), RequestID: id, VoteType: dir,
+		st.Votes.List = append(st.Votes.List, &state.Vote{ID: st.NextID("vote"), RequestID: id, VoteType: dir,
 			RequestType: media, Voter: p.id, Date: s.now().UTC(), Extra: state.Extra{}})
 		if dir == voteUp {
 			st.approveByVotes(id, media, s.now().UTC())
@@ -221,7 +201,7 @@ func (s *Server) votesByRequest(w http.ResponseWriter, r *http.Request) {
 	var out []*state.VoteRecord
 	s.store.Read(func(st *store) {
 		out = []*state.VoteRecord{}
-		for _, v := range st.votes.List {
+		for _, v := range st.Votes.List {
 			if v.RequestID != id || v.RequestType != media {
 				continue
 			}
@@ -239,7 +219,7 @@ func (s *Server) votesByRequest(w http.ResponseWriter, r *http.Request) {
 // the section's maximum (VoteSettings movieVoteMax, tvShowVoteMax, musicVoteMax).
 func (st *store) approveByVotes(id, media int, now time.Time) {
 	total := 0
-	for _, v := range st.votes.List {
+	for _, v := range st.Votes.List {
 		if v.RequestID == id && v.RequestType == media {
 			if v.VoteType == voteUp {
 				total++
@@ -249,13 +229,13 @@ func (st *store) approveByVotes(id, media int, now time.Time) {
 		}
 	}
 	field := map[int]string{voteMediaMovie: "movieVoteMax", voteMediaTV: "tvShowVoteMax", voteMediaAlbum: "musicVoteMax"}[media]
-	limit, ok := jsonNumber(st.settings.doc("vote")[field])
+	limit, ok := db.JsonNumber(st.Settings.Doc("vote")[field])
 	if !ok || total < limit {
 		return
 	}
 	// media is a RequestType value, as a mediaKind is; approving a TV child
 	// approves its episodes too
-	if rq, ok := st.requests.requestOf(mediaKind(media), id); ok && !rq.base().Approved {
-		rq.moderate(modApprove, "", now.UTC())
+	if rq, ok := st.Requests.RequestOf(db.MediaKind(media), id); ok && !rq.Base().Approved {
+		rq.Moderate(db.ModApprove, "", now.UTC())
 	}
 }

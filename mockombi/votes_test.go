@@ -123,7 +123,7 @@ func TestVotesAutoApprove(t *testing.T) {
 		body: `{"enabled":true,"movieVoteMax":3,"musicVoteMax":1,"tvShowVoteMax":10}`}), http.StatusOK)
 	approved := func(id int) bool {
 		var ok bool
-		s.store.Read(func(st *store) { ok = st.requests.movieByID(id).Approved })
+		s.store.Read(func(st *store) { ok = st.Requests.MovieByID(id).Approved })
 		return ok
 	}
 	if approved(3) {
@@ -142,7 +142,7 @@ func TestVotesAutoApprove(t *testing.T) {
 	}
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Vote/up/album/2", header: actingAs("user")}), http.StatusOK)
 	s.store.Read(func(st *store) {
-		if !st.requests.albumByID(2).Approved {
+		if !st.Requests.AlbumByID(2).Approved {
 			t.Error("album 2 not approved at musicVoteMax 1")
 		}
 	})

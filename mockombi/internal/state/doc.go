@@ -8,9 +8,9 @@
 // answers were built as maps, so the sorted order keeps every answer byte
 // for byte as it was. A flat view declares its fields in that order, as
 // encoding/json writes a struct's fields in declaration order. A view
-// that embeds a shared part (BaseRequest), leaves out an empty omitempty
-// member or carries undocumented members (an Extra) is written by
-// marshalWith, which sorts all its members together. Members gives a
+// that embeds a shared part (BaseRequest, SearchViewModel), leaves out an
+// empty omitempty member or carries undocumented members (an Extra) is
+// written by marshalWith, which sorts all its members together. Members gives a
 // view's members by wire name, as the map it stands for.
 //
 // Nothing here locks: the mock's store guards this state with its lock.

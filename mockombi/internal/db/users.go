@@ -1,4 +1,4 @@
-package mockombi
+package db
 
 import (
 	"crypto/sha256"
@@ -13,9 +13,9 @@ import (
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// account is one Ombi user (OmbiUser). Login passwords come from Options;
+// Account is one Ombi user (OmbiUser). Login passwords come from Options;
 // seed-only users (Plex, Emby, the system user) have none.
-type account struct {
+type Account struct {
 	ID                  string
 	UserName            string
 	Email               string
@@ -36,9 +36,9 @@ type account struct {
 	Raw map[string]any
 }
 
-// userState holds every account in seed order.
-type userState struct {
-	accounts []*account
+// UserState holds every account in seed order.
+type UserState struct {
+	Accounts []*Account
 	// encoded keeps each account's encoded OmbiUser (*account ->
 	// *encodedOmbiUser), see ombiUserJSON; nil keeps none.
 	encoded *sync.Map
@@ -65,15 +65,15 @@ type seedUser struct {
 // newUserState loads users.json, then makes sure every login account and the
 // system user Api exist. A login whose name matches a seed record takes that
 // record (and its planted secrets) with the login's password and role.
-func newUserState(sd *seedSet, logins []User) (userState, error) {
+func newUserState(sd *seedSet, logins []User) (UserState, error) {
 	var raws []map[string]any
 	if err := sd.decode("users.json", &raws); err != nil {
-		return userState{}, err
+		return UserState{}, err
 	}
-	us := userState{encoded: &sync.Map{}}
+	us := UserState{encoded: &sync.Map{}}
 	defer func() {
 		// Ombi also serialises normalizedEmail: the upper-cased email is a secret too
-		for _, a := range us.accounts {
+		for _, a := range us.Accounts {
 			if m := canaryPattern.FindString(a.Email); m != "" {
 				sd.canaries = append(sd.canaries, Canary{Name: canaryName(m) + ".normalized", Value: strings.ToUpper(m),
 					Where: "users: " + a.UserName + " normalizedEmail (OmbiUser)"})
@@ -84,9 +84,9 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 		b, _ := json.Marshal(raw)
 		var su seedUser
 		if err := json.Unmarshal(b, &su); err != nil {
-			return userState{}, fmt.Errorf("decode user %v: %w", raw["userName"], err)
+			return UserState{}, fmt.Errorf("decode user %v: %w", raw["userName"], err)
 		}
-		acc := &account{
+		acc := &Account{
 			ID: su.ID, UserName: su.UserName, Email: su.Email, Alias: su.Alias, UserType: su.UserType,
 			Roles: su.Roles, Language: su.Language, StreamingCountry: su.StreamingCountry,
 			UserAccessToken: su.UserAccessToken, MediaServerToken: su.MediaServerToken,
@@ -99,13 +99,13 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 			acc.Password = pw
 		}
 		delete(raw, "password")
-		us.accounts = append(us.accounts, acc)
+		us.Accounts = append(us.Accounts, acc)
 	}
 	for _, l := range logins {
-		acc := us.byName(l.Username)
+		acc := us.ByName(l.Username)
 		if acc == nil {
-			acc = &account{
-				ID:              stableUUID("user:" + l.Username),
+			acc = &Account{
+				ID:              StableUUID("user:" + l.Username),
 				UserName:        l.Username,
 				Email:           sd.plant("email_"+safeName(l.Username), "users: "+l.Username+" email") + "@mail.example",
 				UserType:        1,
@@ -113,23 +113,23 @@ func newUserState(sd *seedSet, logins []User) (userState, error) {
 				UserAccessToken: sd.plant("access_token_"+safeName(l.Username), "users: "+l.Username+" userAccessToken"),
 				Raw:             map[string]any{},
 			}
-			us.accounts = append(us.accounts, acc)
+			us.Accounts = append(us.Accounts, acc)
 		}
 		acc.Password = l.Password
 		acc.Roles = ombiRoles(l.Role)
 	}
-	if us.byName(systemUserName) == nil {
-		us.accounts = append(us.accounts, &account{
-			ID: stableUUID("user:" + systemUserName), UserName: systemUserName, UserType: 0,
+	if us.ByName(SystemUserName) == nil {
+		us.Accounts = append(us.Accounts, &Account{
+			ID: StableUUID("user:" + SystemUserName), UserName: SystemUserName, UserType: 0,
 			Roles: []string{}, Raw: map[string]any{},
 		})
 	}
 	return us, nil
 }
 
-// byName finds an account by user name, ignoring case (NormalizedUserName).
-func (us *userState) byName(name string) *account {
-	for _, a := range us.accounts {
+// ByName finds an account by user name, ignoring case (NormalizedUserName).
+func (us *UserState) ByName(name string) *Account {
+	for _, a := range us.Accounts {
 		if strings.EqualFold(a.UserName, name) {
 			return a
 		}
@@ -137,12 +137,12 @@ func (us *userState) byName(name string) *account {
 	return nil
 }
 
-// byLogin finds an account by user name or email, ignoring case.
-func (us *userState) byLogin(login string) *account {
-	if a := us.byName(login); a != nil {
+// ByLogin finds an account by user name or email, ignoring case.
+func (us *UserState) ByLogin(login string) *Account {
+	if a := us.ByName(login); a != nil {
 		return a
 	}
-	for _, a := range us.accounts {
+	for _, a := range us.Accounts {
 		if a.Email != "" && strings.EqualFold(a.Email, login) {
 			return a
 		}
@@ -150,9 +150,9 @@ func (us *userState) byLogin(login string) *account {
 	return nil
 }
 
-// byID finds an account by id.
-func (us *userState) byID(id string) *account {
-	for _, a := range us.accounts {
+// ByID finds an account by id.
+func (us *UserState) ByID(id string) *Account {
+	for _, a := range us.Accounts {
 		if a.ID == id {
 			return a
 		}
@@ -173,7 +173,7 @@ type ombiUserKey struct {
 }
 
 // ombiUserKey reads the key of an account's projection.
-func (a *account) ombiUserKey() ombiUserKey {
+func (a *Account) ombiUserKey() ombiUserKey {
 	k := ombiUserKey{
 		id: a.ID, userName: a.UserName, email: a.Email, alias: a.Alias, userType: a.UserType,
 		language: a.Language, streamingCountry: a.StreamingCountry, userAccessToken: a.UserAccessToken,
@@ -186,19 +186,19 @@ func (a *account) ombiUserKey() ombiUserKey {
 	return k
 }
 
-// ombiUser projects an account as the OmbiUser entity Ombi nests in requests
+// OmbiUser projects an account as the OmbiUser entity Ombi nests in requests
 // (requestedUser) and issues: identity fields, limits and its tokens.
-func (a *account) ombiUser() *state.OmbiUser { return projectOmbiUser(a.ombiUserKey(), a.Raw) }
+func (a *Account) OmbiUser() *state.OmbiUser { return projectOmbiUser(a.ombiUserKey(), a.Raw) }
 
 // projectOmbiUser is the OmbiUser of an account's key and seed record; it
 // reads nothing else, so ombiUserJSON can keep its encoding by the two.
 func projectOmbiUser(k ombiUserKey, raw map[string]any) *state.OmbiUser {
 	u := &state.OmbiUser{
 		ID: k.id, UserName: k.userName, NormalizedUserName: strings.ToUpper(k.userName),
-		Email: nilIfEmpty(k.email), NormalizedEmail: nilIfEmpty(strings.ToUpper(k.email)),
-		Alias: nilIfEmpty(k.alias), UserType: k.userType, Language: nilIfEmpty(k.language),
-		StreamingCountry: nilIfEmpty(k.streamingCountry), UserAccessToken: nilIfEmpty(k.userAccessToken),
-		MediaServerToken: nilIfEmpty(k.mediaServerToken), MovieRequestLimit: k.movieLimit,
+		Email: NilIfEmpty(k.email), NormalizedEmail: NilIfEmpty(strings.ToUpper(k.email)),
+		Alias: NilIfEmpty(k.alias), UserType: k.userType, Language: NilIfEmpty(k.language),
+		StreamingCountry: NilIfEmpty(k.streamingCountry), UserAccessToken: NilIfEmpty(k.userAccessToken),
+		MediaServerToken: NilIfEmpty(k.mediaServerToken), MovieRequestLimit: k.movieLimit,
 		EpisodeRequestLimit: k.episodeLimit, MusicRequestLimit: k.musicLimit, LastLoggedIn: k.lastLoggedIn,
 		IsSystemUser: k.userType == 0, UserAlias: k.userName,
 	}
@@ -209,12 +209,8 @@ func projectOmbiUser(k ombiUserKey, raw map[string]any) *state.OmbiUser {
 	return u
 }
 
-// ref is a pointer to a copy of v, for a view's nullable member that is
-// set.
-func ref[T any](v T) *T { return &v }
-
-// nilIfEmpty maps "" to nil (JSON null), as Ombi serialises unset strings.
-func nilIfEmpty(s string) *string {
+// NilIfEmpty maps "" to nil (JSON null), as Ombi serialises unset strings.
+func NilIfEmpty(s string) *string {
 	if s == "" {
 		return nil
 	}
@@ -229,13 +225,13 @@ type encodedOmbiUser struct {
 	body json.RawMessage
 }
 
-// ombiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
+// OmbiUserJSON is ombiUser(a) encoded as writeJSON encodes it (a
 // json.RawMessage, which writeJSON copies in). The encoding is kept per account (in us.encoded) and used again
 // while the account's key and seed record are the ones it was built from:
 // any change of a field the projection reads makes a new one. It must run
 // under the store's lock, as every account read does; readers sharing the
 // read lock may build it twice, and the last one kept wins.
-func (us *userState) ombiUserJSON(a *account) any {
+func (us *UserState) OmbiUserJSON(a *Account) any {
 	key := a.ombiUserKey()
 	if us.encoded != nil {
 		if v, ok := us.encoded.Load(a); ok {
@@ -245,7 +241,7 @@ func (us *userState) ombiUserJSON(a *account) any {
 		}
 	}
 	m := projectOmbiUser(key, a.Raw)
-	body, err := encodeJSON(m)
+	body, err := state.Encode(m)
 	if err != nil {
 		return m // the answer's encoding meets the error, as without the cache
 	}
@@ -260,16 +256,16 @@ func sameMap(a, b map[string]any) bool {
 	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
 }
 
-// displayName is what Ombi shows for a user: alias, else user name.
-func (a *account) displayName() string {
+// DisplayName is what Ombi shows for a user: alias, else user name.
+func (a *Account) DisplayName() string {
 	if a.Alias != "" {
 		return a.Alias
 	}
 	return a.UserName
 }
 
-// stableUUID derives a fixed GUID-shaped id from a seed string.
-func stableUUID(seed string) string {
+// StableUUID derives a fixed GUID-shaped id from a seed string.
+func StableUUID(seed string) string {
 	h := sha256.Sum256([]byte(seed))
 	x := hex.EncodeToString(h[:16])
 	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
@@ -287,12 +283,4 @@ func safeName(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// nullIfEmpty maps "" to JSON null, as Ombi serialises unset strings.
-func nullIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package mockombi
+package db
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 
 // stateVersion is the version of the data document format; a document may
 // omit it.
-const stateVersion = 1
+const StateVersion = 1
 
 // maxStateProblems is how many problems a StateError lists at most.
 const maxStateProblems = 50
@@ -51,9 +51,9 @@ func (e *StateError) Error() string {
 	return msg
 }
 
-// stateDoc is a validated data document, split into the seed files the
+// StateDoc is a validated data document, split into the seed files the
 // domain loaders read.
-type stateDoc struct {
+type StateDoc struct {
 	source string
 	files  map[string]seedFile
 	// logins are the document's users that carry a password.
@@ -87,11 +87,11 @@ type stateIssues struct {
 // stateShape is a data document as the validator sees it.
 type stateShape struct {
 	Version     *int                 `json:"version"`
-	Movies      []*catalogMovie      `json:"movies"`
+	Movies      []*CatalogMovie      `json:"movies"`
 	Collections []*catalogCollection `json:"collections"`
 	People      []*catalogPerson     `json:"people"`
-	Shows       []*catalogShow       `json:"shows"`
-	Artists     []*catalogArtist     `json:"artists"`
+	Shows       []*CatalogShow       `json:"shows"`
+	Artists     []*CatalogArtist     `json:"artists"`
 	Users       []stateUser          `json:"users"`
 	Requests    *requestsSeed        `json:"requests"`
 	Issues      *stateIssues         `json:"issues"`
@@ -101,15 +101,11 @@ type stateShape struct {
 	Stubs       []Stub               `json:"stubs"`
 }
 
-// parseState validates a data document and turns it into seed files.
-// extraLogins are the Options.Users that will be added to its users.
-func parseState(b []byte, source string, extraLogins []User) (*stateDoc, error) {
-	return parseStateChecked(b, source, extraLogins, true)
-}
-
-// parseStateChecked is parseState; without semantics it checks the shape
-// only, for a state this mock exported itself (RestoreState).
-func parseStateChecked(b []byte, source string, extraLogins []User, semantics bool) (*stateDoc, error) {
+// ParseDoc validates a data document and turns it into seed files.
+// extraLogins are the Options.Users that will be added to its users;
+// served checks the recordings and stubs. Without semantics it checks the
+// shape only, for a state this mock exported itself (RestoreState).
+func ParseDoc(b []byte, source string, extraLogins []User, served Served, semantics bool) (*StateDoc, error) {
 	fail := func(problems ...string) error { return &StateError{Source: source, Problems: problems} }
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -122,7 +118,7 @@ func parseStateChecked(b []byte, source string, extraLogins []User, semantics bo
 	}
 	top, ok := raw.(map[string]any)
 	if !ok {
-		return nil, fail("$: want an object with " + strings.Join(stateSections(), ", ") + ", got " + describeJSON(raw))
+		return nil, fail("$: want an object with " + strings.Join(stateSections(), ", ") + ", got " + DescribeJSON(raw))
 	}
 	c := &shapeChecker{lenient: map[reflect.Type]bool{
 		reflect.TypeFor[stateUser](): true, reflect.TypeFor[state.Issue](): true,
@@ -133,14 +129,14 @@ func parseStateChecked(b []byte, source string, extraLogins []User, semantics bo
 	fields := jsonFields(reflect.TypeFor[stateShape]())
 	good := map[string]any{}
 	c.broken = map[string]bool{}
-	for _, k := range sortedKeys(top) {
+	for _, k := range SortedKeys(top) {
 		ft, ok := fields[k]
 		if !ok {
-			c.addf("$%s: unknown section; want one of %s", pathKey(k), strings.Join(stateSections(), ", "))
+			c.addf("$%s: unknown section; want one of %s", PathKey(k), strings.Join(stateSections(), ", "))
 			continue
 		}
 		before := len(c.problems)
-		c.check(top[k], ft, "$"+pathKey(k))
+		c.check(top[k], ft, "$"+PathKey(k))
 		if len(c.problems) > before {
 			c.broken[k] = true
 		} else {
@@ -153,13 +149,13 @@ func parseStateChecked(b []byte, source string, extraLogins []User, semantics bo
 	}
 	if semantics {
 		c.semantics(&doc, extraLogins)
+		for _, p := range served.CheckRecordings(doc.Recordings) {
+			c.addf("%s", p)
+		}
 	}
 	for i, st := range doc.Stubs { // a stub's rules hold for a restored state too
-		if err := validateStub(st); err != nil {
-			var se *StubError
-			if errors.As(err, &se) {
-				c.addf("$.stubs[%d].%s: %s", i, se.Field, se.Problem)
-			}
+		if field, problem, ok := served.CheckStub(st); !ok {
+			c.addf("$.stubs[%d].%s: %s", i, field, problem)
 		}
 	}
 	if len(c.problems) > 0 {
@@ -169,7 +165,7 @@ func parseStateChecked(b []byte, source string, extraLogins []User, semantics bo
 }
 
 // buildStateDoc splits a validated document into the seed files.
-func buildStateDoc(source string, top map[string]any, doc *stateShape) (*stateDoc, error) {
+func buildStateDoc(source string, top map[string]any, doc *stateShape) (*StateDoc, error) {
 	section := func(name string, empty any) any {
 		if v, ok := top[name]; ok && v != nil {
 			return v
@@ -189,7 +185,7 @@ func buildStateDoc(source string, top map[string]any, doc *stateShape) (*stateDo
 	}
 	prefixes := map[string]string{"movies.json": "", "tv.json": "/shows", "music.json": "/artists", "users.json": "/users",
 		"requests.json": "/requests", "issues.json": "/issues", "votes.json": ""}
-	d := &stateDoc{source: source, files: map[string]seedFile{}, recordings: doc.Recordings, stubs: doc.Stubs}
+	d := &StateDoc{source: source, files: map[string]seedFile{}, recordings: doc.Recordings, stubs: doc.Stubs}
 	for name, v := range files {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -230,9 +226,9 @@ func mustJSON(v any) []byte {
 // loginRole is the Credentials role of a set of Ombi roles.
 func loginRole(roles []string) string {
 	switch {
-	case slices.Contains(roles, ombiRoleAdmin):
+	case slices.Contains(roles, OmbiRoleAdmin):
 		return RoleAdmin
-	case slices.Contains(roles, ombiRolePowerUser):
+	case slices.Contains(roles, OmbiRolePowerUser):
 		return RolePowerUser
 	}
 	return RoleUser
@@ -241,7 +237,7 @@ func loginRole(roles []string) string {
 // knownOmbiRoles are the role names a data document's users may carry:
 // Ombi's seeded roles and ApiUser.
 func knownOmbiRoles() []string {
-	return append(slices.Clone(allOmbiRoles), ombiRoleAPIUser)
+	return append(slices.Clone(AllOmbiRoles), OmbiRoleAPIUser)
 }
 
 // jsonSyntaxProblem places a decode error at its line and column.
@@ -300,7 +296,7 @@ func (c *shapeChecker) check(v any, t reflect.Type, path string) {
 	if t == reflect.TypeFor[time.Time]() {
 		s, ok := v.(string)
 		if _, err := time.Parse(time.RFC3339, s); !ok || err != nil {
-			c.addf("%s: want an RFC 3339 date-time such as \"2026-01-31T20:00:00Z\", got %s", path, describeJSON(v))
+			c.addf("%s: want an RFC 3339 date-time such as \"2026-01-31T20:00:00Z\", got %s", path, DescribeJSON(v))
 		}
 		return
 	}
@@ -310,26 +306,26 @@ func (c *shapeChecker) check(v any, t reflect.Type, path string) {
 	case reflect.Interface:
 	case reflect.Bool:
 		if _, ok := v.(bool); !ok {
-			c.addf("%s: want true or false, got %s", path, describeJSON(v))
+			c.addf("%s: want true or false, got %s", path, DescribeJSON(v))
 		}
 	case reflect.String:
 		if _, ok := v.(string); !ok {
-			c.addf("%s: want a string, got %s", path, describeJSON(v))
+			c.addf("%s: want a string, got %s", path, DescribeJSON(v))
 		}
 	case reflect.Int, reflect.Int64, reflect.Int32:
 		n, ok := v.(json.Number)
 		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); !ok || err != nil {
-			c.addf("%s: want an integer, got %s", path, describeJSON(v))
+			c.addf("%s: want an integer, got %s", path, DescribeJSON(v))
 		}
 	case reflect.Float64:
 		n, ok := v.(json.Number)
 		if _, err := n.Float64(); !ok || err != nil {
-			c.addf("%s: want a number, got %s", path, describeJSON(v))
+			c.addf("%s: want a number, got %s", path, DescribeJSON(v))
 		}
 	case reflect.Slice:
 		list, ok := v.([]any)
 		if !ok {
-			c.addf("%s: want an array, got %s", path, describeJSON(v))
+			c.addf("%s: want an array, got %s", path, DescribeJSON(v))
 			return
 		}
 		for i, e := range list {
@@ -338,29 +334,29 @@ func (c *shapeChecker) check(v any, t reflect.Type, path string) {
 	case reflect.Map:
 		m, ok := v.(map[string]any)
 		if !ok {
-			c.addf("%s: want an object, got %s", path, describeJSON(v))
+			c.addf("%s: want an object, got %s", path, DescribeJSON(v))
 			return
 		}
-		for _, k := range sortedKeys(m) {
-			c.check(m[k], t.Elem(), path+pathKey(k))
+		for _, k := range SortedKeys(m) {
+			c.check(m[k], t.Elem(), path+PathKey(k))
 		}
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
-			c.addf("%s: want an object, got %s", path, describeJSON(v))
+			c.addf("%s: want an object, got %s", path, DescribeJSON(v))
 			return
 		}
 		fields := jsonFields(t)
-		for _, k := range sortedKeys(m) {
+		for _, k := range SortedKeys(m) {
 			ft, known := fields[k]
 			switch {
 			case known:
-				c.check(m[k], ft, path+pathKey(k))
+				c.check(m[k], ft, path+PathKey(k))
 			case c.lenient[t]:
 			case fields["extra"] != nil:
-				c.addf("%s: unknown field; put undocumented fields under \"extra\"", path+pathKey(k))
+				c.addf("%s: unknown field; put undocumented fields under \"extra\"", path+PathKey(k))
 			default:
-				c.addf("%s: unknown field", path+pathKey(k))
+				c.addf("%s: unknown field", path+PathKey(k))
 			}
 		}
 	}
@@ -389,8 +385,8 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// describeJSON names a decoded JSON value for a problem message.
-func describeJSON(v any) string {
+// DescribeJSON names a decoded JSON value for a problem message.
+func DescribeJSON(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return "null"
@@ -413,8 +409,8 @@ func describeJSON(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// pathKey is the path step to an object key: .name, or ["odd/name"].
-func pathKey(k string) string {
+// PathKey is the path step to an object key: .name, or ["odd/name"].
+func PathKey(k string) string {
 	ok := k != ""
 	for i, r := range k {
 		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
@@ -427,16 +423,16 @@ func pathKey(k string) string {
 	return "[" + strconv.Quote(k) + "]"
 }
 
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
+// SortedKeys lists a map's keys in order.
+func SortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
 // semantics checks what the types cannot: required fields, unique ids and
 // references between sections.
 func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
-	if d.Version != nil && *d.Version != stateVersion {
-		c.addf("$.version: %d is not supported; want %d", *d.Version, stateVersion)
+	if d.Version != nil && *d.Version != StateVersion {
+		c.addf("$.version: %d is not supported; want %d", *d.Version, StateVersion)
 	}
 	seen := func() func(key any, path, field string) {
 		first := map[any]string{}
@@ -565,9 +561,9 @@ func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
 			}
 		}
 	}
-	userIDs := map[string]bool{stableUUID("user:" + systemUserName): true}
+	userIDs := map[string]bool{StableUUID("user:" + SystemUserName): true}
 	for _, l := range extraLogins {
-		userIDs[stableUUID("user:"+l.Username)] = true
+		userIDs[StableUUID("user:"+l.Username)] = true
 	}
 	dupUserID, dupUserName := seen(), seen()
 	for i, u := range d.Users {
@@ -694,7 +690,7 @@ func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
 		for i, sub := range rq.Subscriptions {
 			p := fmt.Sprintf("$.requests.subscriptions[%d]", i)
 			userRef(sub.UserID, p+".userId")
-			if sub.RequestType < requestTypeTV || sub.RequestType > requestTypeAlbum {
+			if sub.RequestType < RequestTypeTV || sub.RequestType > RequestTypeAlbum {
 				c.addf("%s.requestType: %d; want 0 (TV), 1 (movie) or 2 (album)", p, sub.RequestType)
 			}
 		}
@@ -741,24 +737,23 @@ func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
 			dupVote(v.ID, p, "id")
 		}
 	}
-	for _, k := range sortedKeys(d.Settings) {
+	for _, k := range SortedKeys(d.Settings) {
 		switch d.Settings[k].(type) {
 		case map[string]any, []any:
 		default:
-			c.addf("$.settings%s: want an object (or, for features and themes, an array), got %s", pathKey(k), describeJSON(d.Settings[k]))
+			c.addf("$.settings%s: want an object (or, for features and themes, an array), got %s", PathKey(k), DescribeJSON(d.Settings[k]))
 		}
 	}
-	c.recordingProblems(d.Recordings)
 }
 
 // stateOut is the exported data document, sections in a fixed order.
 type stateOut struct {
 	Version     int                  `json:"version"`
-	Movies      []*catalogMovie      `json:"movies"`
+	Movies      []*CatalogMovie      `json:"movies"`
 	Collections []*catalogCollection `json:"collections"`
 	People      []*catalogPerson     `json:"people"`
-	Shows       []*catalogShow       `json:"shows"`
-	Artists     []*catalogArtist     `json:"artists"`
+	Shows       []*CatalogShow       `json:"shows"`
+	Artists     []*CatalogArtist     `json:"artists"`
 	Users       []map[string]any     `json:"users"`
 	Requests    requestsSeed         `json:"requests"`
 	Issues      stateIssuesOut       `json:"issues"`
@@ -774,30 +769,30 @@ type stateIssuesOut struct {
 	Issues     []*state.Issue         `json:"issues"`
 }
 
-// export encodes the current store as a data document. It encodes under the
+// Export encodes the current store as a data document. It encodes under the
 // read lock, so the bytes are a consistent snapshot, and writes nothing.
-func (st *store) export() ([]byte, error) {
+func (st *Store) Export() ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
-	st.Read(func(st *store) {
+	st.Read(func(st *Store) {
 		out := stateOut{
-			Version: stateVersion, Movies: nonNil(st.search.movies), Collections: nonNil(st.search.collections),
-			People: nonNil(st.search.people), Shows: nonNil(st.search.shows), Artists: nonNil(st.search.artists),
-			Users: []map[string]any{}, Votes: nonNil(st.votes.List), Settings: st.settings.sections,
-			Recordings: st.replay.list(), Stubs: st.stubs.export(),
+			Version: StateVersion, Movies: NonNil(st.Search.Movies), Collections: NonNil(st.Search.collections),
+			People: NonNil(st.Search.People), Shows: NonNil(st.Search.Shows), Artists: NonNil(st.Search.Artists),
+			Users: []map[string]any{}, Votes: NonNil(st.Votes.List), Settings: st.Settings.Sections,
+			Recordings: st.Replay.List(), Stubs: st.Stubs.Export(),
 		}
-		for _, a := range st.users.accounts {
+		for _, a := range st.Users.Accounts {
 			out.Users = append(out.Users, a.stateRecord())
 		}
-		rs := &st.requests
-		out.Requests = requestsSeed{Movies: nonNil(rs.movies), TV: []*tvParent{}, Albums: nonNil(rs.albums),
-			Retry: nonNil(rs.retry), Subscriptions: nonNil(rs.subs)}
-		for _, p := range rs.tv {
+		rs := &st.Requests
+		out.Requests = requestsSeed{Movies: NonNil(rs.Movies), TV: []*TvParent{}, Albums: NonNil(rs.Albums),
+			Retry: NonNil(rs.Retry), Subscriptions: NonNil(rs.Subs)}
+		for _, p := range rs.Tv {
 			cp := *p
-			cp.ChildRequests = nonNil(rs.childrenOf(p.ID))
+			cp.ChildRequests = NonNil(rs.ChildrenOf(p.ID))
 			out.Requests.TV = append(out.Requests.TV, &cp)
 		}
-		out.Issues = stateIssuesOut{Categories: nonNil(st.issues.Categories), Issues: nonNil(st.issues.List)}
+		out.Issues = stateIssuesOut{Categories: NonNil(st.Issues.Categories), Issues: NonNil(st.Issues.List)}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -809,8 +804,8 @@ func (st *store) export() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// nonNil turns a nil slice into an empty one, so it exports as [].
-func nonNil[T any](s []T) []T {
+// NonNil turns a nil slice into an empty one, so it exports as [].
+func NonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
 	}
@@ -819,13 +814,13 @@ func nonNil[T any](s []T) []T {
 
 // stateRecord is an account as a data document's user: its seed record with
 // the current typed fields and, for a login account, its password.
-func (a *account) stateRecord() map[string]any {
+func (a *Account) stateRecord() map[string]any {
 	m := maps.Clone(a.Raw)
 	if m == nil {
 		m = map[string]any{}
 	}
 	maps.Copy(m, map[string]any{"id": a.ID, "userName": a.UserName, "email": a.Email, "alias": a.Alias, "userType": a.UserType,
-		"roles": nonNil(a.Roles), "language": a.Language, "streamingCountry": a.StreamingCountry, "userAccessToken": a.UserAccessToken,
+		"roles": NonNil(a.Roles), "language": a.Language, "streamingCountry": a.StreamingCountry, "userAccessToken": a.UserAccessToken,
 		"mediaServerToken": a.MediaServerToken, "movieRequestLimit": a.MovieRequestLimit, "episodeRequestLimit": a.EpisodeRequestLimit,
 		"musicRequestLimit": a.MusicRequestLimit, "lastLoggedIn": a.LastLoggedIn})
 	if a.Password != "" {

@@ -1,13 +1,15 @@
-package mockombi
+package db
 
 import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// catalogMovie is one TMDB movie the mock knows.
-type catalogMovie struct {
+// CatalogMovie is one TMDB movie the mock knows.
+type CatalogMovie struct {
 	TheMovieDbID        int              `json:"theMovieDbId"`
 	ImdbID              string           `json:"imdbId"`
 	Title               string           `json:"title"`
@@ -43,8 +45,8 @@ type catalogMovie struct {
 	Extra               map[string]any   `json:"extra"`
 }
 
-// year is the release year, 0 when unknown.
-func (m *catalogMovie) year() int {
+// Year is the release year, 0 when unknown.
+func (m *CatalogMovie) Year() int {
 	if m.ReleaseDate == nil {
 		return 0
 	}
@@ -59,15 +61,15 @@ type catalogEpisode struct {
 	URL           string `json:"url"`
 }
 
-// catalogSeason is one season of a catalogue show.
-type catalogSeason struct {
+// CatalogSeason is one season of a catalogue show.
+type CatalogSeason struct {
 	SeasonNumber int              `json:"seasonNumber"`
 	Overview     string           `json:"overview"`
 	Episodes     []catalogEpisode `json:"episodes"`
 }
 
-// catalogShow is one TV show with its TMDB, TVDB, TVMaze and IMDb ids.
-type catalogShow struct {
+// CatalogShow is one TV show with its TMDB, TVDB, TVMaze and IMDb ids.
+type CatalogShow struct {
 	TheMovieDbID  int              `json:"theMovieDbId"`
 	TvDbID        int              `json:"tvDbId"`
 	TvMazeID      int              `json:"tvMazeId"`
@@ -97,34 +99,34 @@ type catalogShow struct {
 	Cast          []int            `json:"cast"`
 	Streaming     []map[string]any `json:"streaming"`
 	Ratings       map[string]any   `json:"ratings"`
-	Seasons       []catalogSeason  `json:"seasons"`
+	Seasons       []CatalogSeason  `json:"seasons"`
 	Extra         map[string]any   `json:"extra"`
 }
 
-// voteAverage is TMDB's vote_average for the show; data without one falls
+// AverageVote is TMDB's vote_average for the show; data without one falls
 // back to siteRating.
-func (sh *catalogShow) voteAverage() float64 {
+func (sh *CatalogShow) AverageVote() float64 {
 	if sh.VoteAverage > 0 {
 		return sh.VoteAverage
 	}
 	return float64(sh.SiteRating)
 }
 
-// tmdbRating is Ombi's TV rating: TMDB's vote_average (a float) as .NET's
+// TmdbRating is Ombi's TV rating: TMDB's vote_average (a float) as .NET's
 // float.ToString() writes it, e.g. "8.9" (Mapping/Profiles/TvProfile.cs,
 // TvProfileV2.cs).
-func (sh *catalogShow) tmdbRating() string {
-	return strconv.FormatFloat(float64(float32(sh.voteAverage())), 'f', -1, 32)
+func (sh *CatalogShow) TmdbRating() string {
+	return strconv.FormatFloat(float64(float32(sh.AverageVote())), 'f', -1, 32)
 }
 
-// year is the first-aired year, 0 when unknown.
-func (sh *catalogShow) year() int {
+// Year is the first-aired year, 0 when unknown.
+func (sh *CatalogShow) Year() int {
 	y, _ := strconv.Atoi(strings.SplitN(sh.FirstAired, "-", 2)[0])
 	return y
 }
 
-// episode finds an episode of the show.
-func (sh *catalogShow) episode(season, number int) *catalogEpisode {
+// Episode finds an episode of the show.
+func (sh *CatalogShow) Episode(season, number int) *catalogEpisode {
 	for i := range sh.Seasons {
 		if sh.Seasons[i].SeasonNumber != season {
 			continue
@@ -138,8 +140,8 @@ func (sh *catalogShow) episode(season, number int) *catalogEpisode {
 	return nil
 }
 
-// catalogAlbum is one MusicBrainz release group.
-type catalogAlbum struct {
+// CatalogAlbum is one MusicBrainz release group.
+type CatalogAlbum struct {
 	ForeignAlbumID string           `json:"foreignAlbumId"`
 	Title          string           `json:"title"`
 	ReleaseDate    time.Time        `json:"releaseDate"`
@@ -152,8 +154,8 @@ type catalogAlbum struct {
 	Extra          map[string]any   `json:"extra"`
 }
 
-// catalogArtist is one MusicBrainz artist with its albums.
-type catalogArtist struct {
+// CatalogArtist is one MusicBrainz artist with its albums.
+type CatalogArtist struct {
 	ForeignArtistID string           `json:"foreignArtistId"`
 	ArtistName      string           `json:"artistName"`
 	Type            string           `json:"type"`
@@ -166,7 +168,7 @@ type catalogArtist struct {
 	Logo            string           `json:"logo"`
 	Links           []map[string]any `json:"links"`
 	Members         []map[string]any `json:"members"`
-	Albums          []catalogAlbum   `json:"albums"`
+	Albums          []CatalogAlbum   `json:"albums"`
 	Extra           map[string]any   `json:"extra"`
 }
 
@@ -190,78 +192,72 @@ type catalogCollection struct {
 	Extra        map[string]any `json:"extra"`
 }
 
-// idName is a TMDB {id, name} pair (genres, keywords).
-type idName struct {
-	ID   int    `json:"id"`
-	Name string `json:"name"`
-}
-
 // referenceSeed is reference.json.
 type referenceSeed struct {
-	Genres             map[string][]idName         `json:"genres"`
+	Genres             map[string][]state.IDName   `json:"genres"`
 	Languages          []map[string]string         `json:"languages"`
-	Keywords           []idName                    `json:"keywords"`
+	Keywords           []state.IDName              `json:"keywords"`
 	WatchProviders     map[string][]map[string]any `json:"watchProviders"`
 	StreamingCountries []string                    `json:"streamingCountries"`
 }
 
-// searchState is the read-only media catalogue behind the search routes.
-type searchState struct {
-	movies      []*catalogMovie
-	shows       []*catalogShow
-	artists     []*catalogArtist
-	people      []*catalogPerson
+// SearchState is the read-only media catalogue behind the search routes.
+type SearchState struct {
+	Movies      []*CatalogMovie
+	Shows       []*CatalogShow
+	Artists     []*CatalogArtist
+	People      []*catalogPerson
 	collections []*catalogCollection
-	ref         referenceSeed
+	Ref         referenceSeed
 }
 
 // newSearchState loads movies.json, tv.json, music.json and reference.json,
 // plus the generated catalogue of the large data set.
-func newSearchState(sd *seedSet) (searchState, error) {
-	var ss searchState
+func newSearchState(sd *seedSet) (SearchState, error) {
+	var ss SearchState
 	var mv struct {
 		Collections []*catalogCollection `json:"collections"`
 		People      []*catalogPerson     `json:"people"`
-		Movies      []*catalogMovie      `json:"movies"`
+		Movies      []*CatalogMovie      `json:"movies"`
 	}
 	for _, step := range []struct {
 		file string
 		v    any
-	}{{"movies.json", &mv}, {"tv.json", &ss.shows}, {"music.json", &ss.artists}, {"reference.json", &ss.ref}} {
+	}{{"movies.json", &mv}, {"tv.json", &ss.Shows}, {"music.json", &ss.Artists}, {"reference.json", &ss.Ref}} {
 		if err := sd.decode(step.file, step.v); err != nil {
-			return searchState{}, err
+			return SearchState{}, err
 		}
 	}
-	ss.movies, ss.people, ss.collections = mv.Movies, mv.People, mv.Collections
+	ss.Movies, ss.People, ss.collections = mv.Movies, mv.People, mv.Collections
 	if sd.large {
 		ss.generateLarge()
 	}
 	return ss, nil
 }
 
-// movie finds a movie by TMDB id.
-func (ss *searchState) movie(id int) *catalogMovie {
-	return findBy(ss.movies, func(m *catalogMovie) bool { return m.TheMovieDbID == id })
+// Movie finds a movie by TMDB id.
+func (ss *SearchState) Movie(id int) *CatalogMovie {
+	return findBy(ss.Movies, func(m *CatalogMovie) bool { return m.TheMovieDbID == id })
 }
 
-// movieByIMDb finds a movie by IMDb id, ignoring case.
-func (ss *searchState) movieByIMDb(id string) *catalogMovie {
-	return findBy(ss.movies, func(m *catalogMovie) bool { return strings.EqualFold(m.ImdbID, id) })
+// MovieByIMDb finds a movie by IMDb id, ignoring case.
+func (ss *SearchState) MovieByIMDb(id string) *CatalogMovie {
+	return findBy(ss.Movies, func(m *CatalogMovie) bool { return strings.EqualFold(m.ImdbID, id) })
 }
 
-// showByTMDB finds a show by TMDB id.
-func (ss *searchState) showByTMDB(id int) *catalogShow {
-	return findBy(ss.shows, func(sh *catalogShow) bool { return sh.TheMovieDbID == id })
+// ShowByTMDB finds a show by TMDB id.
+func (ss *SearchState) ShowByTMDB(id int) *CatalogShow {
+	return findBy(ss.Shows, func(sh *CatalogShow) bool { return sh.TheMovieDbID == id })
 }
 
-// showByTVDB finds a show by TVDB id.
-func (ss *searchState) showByTVDB(id int) *catalogShow {
-	return findBy(ss.shows, func(sh *catalogShow) bool { return sh.TvDbID == id })
+// ShowByTVDB finds a show by TVDB id.
+func (ss *SearchState) ShowByTVDB(id int) *CatalogShow {
+	return findBy(ss.Shows, func(sh *CatalogShow) bool { return sh.TvDbID == id })
 }
 
-// album finds an album and its artist by MusicBrainz release-group id.
-func (ss *searchState) album(id string) (*catalogArtist, *catalogAlbum) {
-	for _, a := range ss.artists {
+// Album finds an album and its artist by MusicBrainz release-group id.
+func (ss *SearchState) Album(id string) (*CatalogArtist, *CatalogAlbum) {
+	for _, a := range ss.Artists {
 		for i := range a.Albums {
 			if strings.EqualFold(a.Albums[i].ForeignAlbumID, id) {
 				return a, &a.Albums[i]
@@ -271,28 +267,41 @@ func (ss *searchState) album(id string) (*catalogArtist, *catalogAlbum) {
 	return nil, nil
 }
 
-// artist finds an artist by MusicBrainz id.
-func (ss *searchState) artist(id string) *catalogArtist {
-	return findBy(ss.artists, func(a *catalogArtist) bool { return strings.EqualFold(a.ForeignArtistID, id) })
+// Artist finds an artist by MusicBrainz id.
+func (ss *SearchState) Artist(id string) *CatalogArtist {
+	return findBy(ss.Artists, func(a *CatalogArtist) bool { return strings.EqualFold(a.ForeignArtistID, id) })
 }
 
-// person finds a person by TMDB id.
-func (ss *searchState) person(id int) *catalogPerson {
-	return findBy(ss.people, func(p *catalogPerson) bool { return p.ID == id })
+// Person finds a person by TMDB id.
+func (ss *SearchState) Person(id int) *catalogPerson {
+	return findBy(ss.People, func(p *catalogPerson) bool { return p.ID == id })
 }
 
-// collection finds a collection by id.
-func (ss *searchState) collection(id int) *catalogCollection {
+// Collection finds a collection by id.
+func (ss *SearchState) Collection(id int) *catalogCollection {
 	return findBy(ss.collections, func(c *catalogCollection) bool { return c.ID == id })
 }
 
-// genreNames maps genre ids to {id, name} objects for a media type.
-func (ss *searchState) genreNames(media string, ids []int) []map[string]any {
-	out := []map[string]any{}
+// GenreNames maps genre ids to {id, name} pairs for a media type.
+func (ss *SearchState) GenreNames(media string, ids []int) []state.IDName {
+	out := []state.IDName{}
 	for _, id := range ids {
-		for _, g := range ss.ref.Genres[media] {
+		for _, g := range ss.Ref.Genres[media] {
 			if g.ID == id {
-				out = append(out, map[string]any{"id": g.ID, "name": g.Name})
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// Keywords maps keyword ids to {id, name} pairs.
+func (ss *SearchState) Keywords(ids []int) []state.IDName {
+	out := []state.IDName{}
+	for _, id := range ids {
+		for _, k := range ss.Ref.Keywords {
+			if k.ID == id {
+				out = append(out, k)
 			}
 		}
 	}

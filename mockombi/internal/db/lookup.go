@@ -1,4 +1,4 @@
-package mockombi
+package db
 
 // findBy returns the first of items that match accepts, or nil: the one loop
 // behind the by-id and by-key finders of the request and catalogue state.

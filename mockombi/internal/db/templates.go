@@ -1,4 +1,4 @@
-package mockombi
+package db
 
 import (
 	"maps"
@@ -86,10 +86,10 @@ func seedNotificationTemplates(sections map[string]any) {
 	used := map[int]bool{}
 	maxID := 0
 	note := func(t map[string]any) {
-		agent, _ := jsonNumber(t["agent"])
-		typ, _ := jsonNumber(t["notificationType"])
+		agent, _ := JsonNumber(t["agent"])
+		typ, _ := JsonNumber(t["notificationType"])
 		given[templateKey{agent, typ}] = t
-		if id, ok := jsonNumber(t["id"]); ok {
+		if id, ok := JsonNumber(t["id"]); ok {
 			used[id] = true
 			maxID = max(maxID, id)
 		}
@@ -148,7 +148,7 @@ func seedNotificationTemplates(sections map[string]any) {
 			list = append(list, t)
 		}
 		slices.SortStableFunc(list, func(x, y any) int {
-			return strings.Compare(templateTypeName(x), templateTypeName(y))
+			return strings.Compare(TemplateTypeName(x), TemplateTypeName(y))
 		})
 		switch a.section {
 		case "notifications/webhook":
@@ -170,11 +170,11 @@ func seedNotificationTemplates(sections map[string]any) {
 	}
 }
 
-// templateTypeName is the NotificationType name of a template, for
+// TemplateTypeName is the NotificationType name of a template, for
 // BuildTemplates' OrderBy(x => x.NotificationType.ToString()).
-func templateTypeName(t any) string {
+func TemplateTypeName(t any) string {
 	m, _ := t.(map[string]any)
-	if i, _ := jsonNumber(m["notificationType"]); i >= 0 && i < len(notificationTypeNames) {
+	if i, _ := JsonNumber(m["notificationType"]); i >= 0 && i < len(notificationTypeNames) {
 		return notificationTypeNames[i]
 	}
 	return ""
