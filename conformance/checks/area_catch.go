@@ -10,4 +10,5 @@ func (s *Suite) catchAreas() {
 	s.returnedKeyChecks()
 	s.provenanceChecks()
 	s.pagingTruthChecks()
+	s.writeOutcomeChecks()
 }
