@@ -11,4 +11,6 @@ func (s *Suite) catchAreas() {
 	s.provenanceChecks()
 	s.pagingTruthChecks()
 	s.writeOutcomeChecks()
+	s.roleChecks()
+	s.optInChecks()
 }

@@ -30,6 +30,9 @@ var notDoneAnswers = []struct{ name, body string }{
 	{"unknown-text", `"maybe"`},
 }
 
+// confirmingAnswers are upstream 200 answers that confirm a write.
+var confirmingAnswers = []string{`true`, `{"result":true,"isError":false,"message":"done","requestId":7}`}
+
 // outcomeMutation is what the checks read of a mutation result.
 type outcomeMutation struct {
 	Kind           string `json:"kind"`
@@ -94,15 +97,22 @@ func (s *Suite) writeOutcomeChecks() {
 							got = append(got, outcomeSeen{a.name, a.body, m})
 						}
 					}
-					// The mock's own answer, last (it may change the mock's
-					// state): a route whose success carries upstream_result
-					// answers a business result, so an answer without a
-					// confirming one is not a completed write. A route that
-					// answers no body is judged on upstream_result alone.
-					s.clean()
-					var ref outcomeMutation
-					o := s.call(ctx, srv, name, ex.Args)
-					business := o.OK() && json.Unmarshal(o.Envelope.Data, &ref) == nil && ref.UpstreamResult != nil
+					// A route that reports upstream_result true when upstream
+					// confirms the write (a bare true, or a RequestEngineResult
+					// with result true) answers a business result: an answer
+					// without a confirming one is not a completed write. A
+					// route that answers no body is judged on upstream_result
+					// alone.
+					business := false
+					for _, body := range confirmingAnswers {
+						s.clean()
+						s.faultWrites(mockombi.Fault{Status: http.StatusOK, Headers: map[string]string{"Content-Type": "application/json"}, Body: body})
+						o := s.call(ctx, srv, name, ex.Args)
+						var ref outcomeMutation
+						if o.OK() && json.Unmarshal(o.Envelope.Data, &ref) == nil && ref.UpstreamResult != nil && *ref.UpstreamResult {
+							business = true
+						}
+					}
 					for _, g := range got {
 						where := fmt.Sprintf("%s %s, upstream answered %s (%q)", name, clip(ex.Args, 140), g.name, g.body)
 						if business && g.m.Outcome == "completed" {
