@@ -13,4 +13,5 @@ func (s *Suite) catchAreas() {
 	s.writeOutcomeChecks()
 	s.roleChecks()
 	s.optInChecks()
+	s.answerTruthChecks()
 }

@@ -23,11 +23,11 @@ import (
 // 429 retryable where replay is safe).
 
 // notDoneAnswers are upstream 200 answers that do not confirm a write.
-var notDoneAnswers = []struct{ name, body string }{
-	{"engine-result-false", `{"result":false,"message":"not done","requestId":0}`},
-	{"bare-false", `false`},
-	{"empty-body", ``},
-	{"unknown-text", `"maybe"`},
+var notDoneAnswers = []struct{ name, body, kind string }{
+	{"engine-result-false", `{"result":false,"message":"not done","requestId":0}`, ""},
+	{"bare-false", `false`, ""},
+	{"empty-body", ``, mockombi.FaultEmpty},
+	{"unknown-text", `"maybe"`, ""},
 }
 
 // confirmingAnswers are upstream 200 answers that confirm a write.
@@ -85,7 +85,7 @@ func (s *Suite) writeOutcomeChecks() {
 					var got []outcomeSeen
 					for _, a := range notDoneAnswers {
 						s.clean()
-						s.faultWrites(mockombi.Fault{Status: http.StatusOK, Headers: map[string]string{"Content-Type": "application/json"}, Body: a.body})
+						s.faultWrites(mockombi.Fault{Status: http.StatusOK, Headers: map[string]string{"Content-Type": "application/json"}, Body: a.body, Kind: a.kind})
 						o := s.call(ctx, srv, name, ex.Args)
 						last = o
 						if !reachedWrite(o) {
