@@ -15,7 +15,7 @@ import (
 // This file guards what a write reports as properties over every write
 // tool: an upstream answer that does not say the write was done (a
 // RequestEngineResult with result false and no isError, a bare false, an
-// empty body, a text that is neither true nor false) is never reported as
+// empty body, null, a text that is neither true nor false) is never reported as
 // a completed mutation nor as upstream_result true (04-results: HTTP 200
 // is not success; VERIFY-OUTPUT-BUSINESS-FAILURE-001: empty-success bodies
 // and unknown structures handled independently), and a write refused
@@ -27,6 +27,7 @@ var notDoneAnswers = []struct{ name, body, kind string }{
 	{"engine-result-false", `{"result":false,"message":"not done","requestId":0}`, ""},
 	{"bare-false", `false`, ""},
 	{"empty-body", ``, mockombi.FaultEmpty},
+	{"null", `null`, ""},
 	{"unknown-text", `"maybe"`, ""},
 }
 
