@@ -111,16 +111,19 @@ func (b *SourceBuilds) Close() error {
 	return err
 }
 
-// ConfirmKill reruns the failed checks alone, with seed, against the
-// mutant's binary and the reference server's, and returns those that fail
-// on the first and pass on the second: a whole run on a busy machine can
-// fail a check by timing, and only these count as the mutant's kill.
-func ConfirmKill(ctx context.Context, self, mutantBin, refBin string, failed []string, seed int64) ([]string, error) {
+// ConfirmKill reruns the failed checks alone, with seed and over
+// transport (the mutant's: "" for stdio, or http), against the mutant's
+// binary and the reference server's, and returns those that fail on the
+// first and pass on the second: a whole run on a busy machine can fail a
+// check by timing, and only these count as the mutant's kill. A rerun on
+// another transport than the run's would skip the checks of that
+// transport and drop their kills.
+func ConfirmKill(ctx context.Context, self, mutantBin, refBin, transport string, failed []string, seed int64) ([]string, error) {
 	var ids []string
 	for _, id := range failed {
 		ids = append(ids, regexp.QuoteMeta(id))
 	}
-	alone := mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(ids, "|") + `)\] `}
+	alone := mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(ids, "|") + `)\] `, Transport: transport}
 	again, err := JudgeSource(ctx, self, mutantBin, alone, seed)
 	if err != nil {
 		return nil, err

@@ -115,7 +115,7 @@ func TestSourceMutants(t *testing.T) {
 					// timing: the kill counts only for checks that fail
 					// again alone on the mutant and pass alone on the
 					// reference server
-					v.Failed, err = conformance.ConfirmKill(ctx, cli, bin, serverBinary(t), v.Failed, mutantSeed)
+					v.Failed, err = conformance.ConfirmKill(ctx, cli, bin, serverBinary(t), m.Transport, v.Failed, mutantSeed)
 					if err != nil {
 						t.Fatal(err)
 					}

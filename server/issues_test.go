@@ -59,6 +59,27 @@ func TestWriteIssueManage_setStatusNeedsModerationRole(t *testing.T) {
 	}
 }
 
+// TestReadIssues_providerSummaryEmptyAnswers checks that every "no issues"
+// answer of the provider details route (an empty 200, null, []) is an
+// empty page, never an upstream schema error.
+func TestReadIssues_providerSummaryEmptyAnswers(t *testing.T) {
+	for _, f := range []mockombi.Fault{
+		{Kind: mockombi.FaultEmpty},
+		{Status: 200, Body: `null`},
+		{Status: 200, Body: `[]`},
+	} {
+		e := newAdminEnv(t, mockombi.RoleAdmin)
+		f.Method, f.Path = "GET", "/api/v2/Issues/details/*"
+		if err := e.m.InjectFault(f); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := e.do(t, "read_issues", map[string]any{"action": "provider_summary", "provider_id": "603"})
+		if !r.OK || !strings.Contains(string(r.raw), `"items":[]`) {
+			t.Errorf("provider details answered %s %q: want an empty page, got %s", f.Kind, f.Body, r.raw)
+		}
+	}
+}
+
 func TestProviderGroups_emptyForms(t *testing.T) {
 	for _, raw := range []string{``, `null`, `[]`, ` [] `} {
 		got, err := providerGroups(&call{}, json.RawMessage(raw))

@@ -105,7 +105,9 @@ func logNames(raw json.RawMessage) ([]string, error) {
 // ---- sanitising ----
 
 var logRedactions = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(api[-_ ]?key|apikey|token|password|passwd|pwd|secret|authorization|cookie|webhook)(["']?\s*[:=]\s*["']?)[^\s"',;&]+`),
+	// an Authorization value's scheme (Bearer, Basic, Token) is kept and
+	// the credential after it redacted
+	regexp.MustCompile(`(?i)(api[-_ ]?key|apikey|token|password|passwd|pwd|secret|authorization|cookie|webhook)(["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token)\s+)?)[^\s"',;&]+`),
 	regexp.MustCompile(`(?i)bearer\s+[A-Za-z0-9._~+/=-]+`),
 	regexp.MustCompile(`eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`),
 	regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s/@]+@`),

@@ -64,6 +64,8 @@ func TestSanitizeLogLine(t *testing.T) {
 		{"GET https://plex.example.org:32400/lib?X-Plex-Token=abcDEF123", []string{"abcDEF123"}, "plex.example.org", nil},
 		{"with header X-Api-Key: 0123456789abcdef0123456789abcdef", []string{"0123456789abcdef0123456789abcdef"}, "with header", nil},
 		{"Authorization: Bearer eyJhbGciOi.eyJzdWIiOiIx.sig", []string{"eyJhbGciOi"}, "Authorization", nil},
+		{"Authorization: Bearer opaque-tok-42 sent", []string{"opaque-tok-42"}, "sent", nil},
+		{"authorization=Basic dXNlcjpwdw== sent", []string{"dXNlcjpwdw=="}, "sent", nil},
 		{"proxy http://bob:pw@host:3128 failed", []string{"bob:pw@"}, "failed", nil},
 		{"configured key k-777777 appears", []string{"k-777777"}, "appears", []string{"k-777777"}},
 		{"tab\there\x1b[31m red", []string{"\t", "\x1b"}, "here", nil},

@@ -10,4 +10,8 @@ func (s *Suite) catchAreas() {
 	s.returnedKeyChecks()
 	s.provenanceChecks()
 	s.pagingTruthChecks()
+	s.writeOutcomeChecks()
+	s.roleChecks()
+	s.optInChecks()
+	s.answerTruthChecks()
 }

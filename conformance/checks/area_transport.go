@@ -72,7 +72,11 @@ func (s *Suite) transportChecks() {
 		s.ClauseIt("MCP-HTTP-ORIGIN-001", func(ctx ginkgo.SpecContext) {
 			srv := s.httpServer(ctx, s.allConfig())
 			var e errs
-			for _, origin := range []string{"null", "http://attacker.example", "https://rebind.example:8443"} {
+			// A loopback name is matched exactly: a host that only starts or
+			// ends like one (localhost.attacker.example, 127.0.0.1.nip.io,
+			// evil-localhost) is another host.
+			for _, origin := range []string{"null", "http://attacker.example", "https://rebind.example:8443",
+				"http://localhost.attacker.example", "http://localhostx:8080", "http://127.0.0.1.nip.io", "http://evil-localhost"} {
 				code, body := s.post(ctx, srv.Endpoint(), map[string]string{"Origin": origin}, initializeFrame)
 				if code != http.StatusForbidden {
 					e.addf("Origin: %s: HTTP %d (want 403): %s", origin, code, ClipString(body, 200))

@@ -86,6 +86,86 @@ func (s *Suite) pagingTruthChecks() {
 			s.expect(pg.NextOffset != nil && *pg.NextOffset == pg.Offset+n, o, "next_offset must be %d (right after the last record carried), got %s", pg.Offset+n, truthInt(pg.NextOffset))
 		})
 
+		// A complete local list cut to the byte budget (every comment of
+		// an issue, each long): the cut page says more and where to go on,
+		// whatever it said before the cut.
+		s.ClauseItFor("RESULTS-BUDGET-001", "read_issues.comments.byte-cut-complete-page-truthful", func(ctx ginkgo.SpecContext) {
+			s.requireTool("read_issues")
+			srv := s.shared(ctx, s.allConfig())
+			var comments []map[string]any
+			for i := 1; i <= 100; i++ {
+				comments = append(comments, map[string]any{"id": i, "comment": fmt.Sprintf("Comment %d: %s", i, strings.Repeat("playback stops at the same scene again. ", 60)), "date": "2024-05-01T10:00:00"})
+			}
+			b, _ := json.Marshal(comments)
+			s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: "/api/v1/Issues/*/comments", Status: http.StatusOK,
+				Headers: map[string]string{"Content-Type": "application/json"}, Body: string(b)})
+			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "comments", "issue_id": 1, "page": map[string]any{"offset": 0, "limit": 100}})
+			s.wantOK(o)
+			pg, n, ok := truthPageOf(o.Envelope.Data)
+			s.expect(ok, o, "read_issues comments answered no page with one record list")
+			s.expect(o.Envelope.Truncated && n < 100, o, "100 comments of about 2.4 KB are over the byte budget, so records are cut: want truncated and fewer than 100, got truncated %t with %d", o.Envelope.Truncated, n)
+			s.expect(pg.Returned == n, o, "page.returned is %d but the page carries %d records", pg.Returned, n)
+			s.expect(pg.HasMore != nil && *pg.HasMore, o, "records were cut from a complete list, so has_more must be true, got %s", provenanceBool(pg.HasMore))
+			s.expect(pg.NextOffset != nil && *pg.NextOffset == pg.Offset+n, o, "next_offset must be %d (right after the last record carried), got %s", pg.Offset+n, truthInt(pg.NextOffset))
+		})
+
+		// Every has_more the server claims on a read tool's examples holds:
+		// a page that says more is followed by a record at its
+		// next_offset, and a window that ends exactly at the end of the
+		// collection claims no more (has_more false, or null when the
+		// server cannot know).
+		s.ClauseItFor("VERIFY-OUTPUT-PAGING-001", "has-more-claims-hold", func(ctx ginkgo.SpecContext) {
+			srv := s.shared(ctx, s.allConfig())
+			var e errs
+			judged := 0
+			for _, t := range s.judgedTools() {
+				if !t.Annotations.ReadOnlyHint {
+					continue
+				}
+				seen := map[string]bool{}
+				for _, ex := range s.table(t.Name).Valid {
+					full := truthWithPage(ex.Args, 0, 100)
+					key := string(mustJSON(full))
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					o := s.call(ctx, srv, t.Name, full)
+					if !o.OK() || o.Envelope.Truncated {
+						continue
+					}
+					pg, n, ok := truthPageOf(o.Envelope.Data)
+					if !ok || n == 0 || n >= 100 || pg.HasMore != nil && *pg.HasMore {
+						continue
+					}
+					// n < 100 records and no claim of more: the collection
+					// holds n. A window of exactly n ends at its end.
+					judged++
+					exact := s.call(ctx, srv, t.Name, truthWithPage(ex.Args, 0, n))
+					p1, n1, ok1 := truthPageOf(exact.Envelope.Data)
+					if !exact.OK() || !ok1 || exact.Envelope.Truncated {
+						continue
+					}
+					where := t.Name + " " + clip(ex.Args, 120)
+					if p1.HasMore != nil && *p1.HasMore {
+						after := 0
+						if p1.NextOffset != nil {
+							next := s.call(ctx, srv, t.Name, truthWithPage(ex.Args, *p1.NextOffset, n))
+							if next.OK() {
+								_, after, _ = truthPageOf(next.Envelope.Data)
+							}
+						}
+						if after == 0 {
+							e.addf("%s: the collection holds %d records; the page {0,%d} carries %d and claims has_more true (next_offset %s), but no record follows",
+								where, n, n, n1, truthInt(p1.NextOffset))
+						}
+					}
+				}
+			}
+			s.expect(judged > 0, nil, "no read example gave a list of fewer than 100 records; nothing was judged")
+			s.expectNone(e, "has_more claims")
+		})
+
 		// Every local page of every read tool's examples: returned counts
 		// the records, and a list of T records paged by T-1 says more on
 		// its first page and holds the last record on its second.

@@ -125,7 +125,7 @@ func judge(ctx context.Context, builds *conformance.SourceBuilds, cli, ref strin
 	// a whole run on a busy machine can fail a check by timing: the kill
 	// counts for the checks that fail alone on the mutant and pass alone
 	// on the reference server
-	if by, err := conformance.ConfirmKill(ctx, cli, bin, ref, r.Failed, suiteSeed); err == nil {
+	if by, err := conformance.ConfirmKill(ctx, cli, bin, ref, "", r.Failed, suiteSeed); err == nil {
 		v.by = by
 	}
 	v.state, v.note = "survived", "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")

@@ -22,6 +22,10 @@ import (
 	"time"
 )
 
+// reasonEmptyBody is the SchemaError reason of a 200 answer without a body
+// where JSON was expected.
+const reasonEmptyBody = "empty body where JSON was expected"
+
 // Client is the one upstream Ombi client every tool shares (go-github's
 // shape): NewRequest builds a request against the base URL, do sends it with
 // authentication, the per-call deadline and the bounded read, and decodes the
@@ -388,7 +392,7 @@ func (c *Client) decode(resp *http.Response, op string, write bool, v any, l *le
 		return ErrNoContent
 	}
 	if len(trimmed) == 0 {
-		return &SchemaError{Op: op, Reason: "empty body where JSON was expected"}
+		return &SchemaError{Op: op, Reason: reasonEmptyBody}
 	}
 	if err := htmlContent(resp, op); err != nil {
 		return err

@@ -3,6 +3,7 @@ package ombi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 )
 
@@ -25,7 +26,13 @@ func (c *Client) IssueSummaries(ctx context.Context, position, take, status int)
 //
 // upstream: GET /api/v2/Issues/details/{providerId}
 func (c *Client) IssueDetails(ctx context.Context, providerID string) (json.RawMessage, error) {
-	return send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Issues/details/"+seg(providerID), nil)
+	raw, err := send[json.RawMessage](ctx, c, http.MethodGet, "api/v2/Issues/details/"+seg(providerID), nil)
+	var se *SchemaError
+	if errors.As(err, &se) && se.Reason == reasonEmptyBody {
+		// an empty 200 is one of the "no issues" answers, like null and []
+		return nil, ErrNoContent
+	}
+	return raw, err
 }
 
 // IssueComments lists the comments of an issue.
