@@ -15,7 +15,7 @@ import (
 // business failures become the documented typed errors, in every domain.
 
 func (s *Suite) errorsArea() {
-	ginkgo.Describe("errors", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("errors", ginkgo.Label("errors", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("when upstream answers 500 to a read", func() {
 			s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_search.500", func(ctx ginkgo.SpecContext) {
@@ -125,7 +125,7 @@ func (s *Suite) errorsTimeouts() {
 }
 
 func (s *Suite) mediaErrors() {
-	ginkgo.Describe("errors media", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly, "media"), func() {
+	ginkgo.Describe("errors media", ginkgo.Label("errors", LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 		families := []struct {
 			family, tool, method, path string
@@ -181,7 +181,7 @@ func (s *Suite) mediaErrors() {
 }
 
 func (s *Suite) adminErrors() {
-	ginkgo.Describe("errors administration", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly, "administration"), func() {
+	ginkgo.Describe("errors administration", ginkgo.Label("errors", LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		for name, args := range map[string]map[string]any{

@@ -32,7 +32,7 @@ func canaryForms(v string) []string {
 }
 
 func (s *Suite) leakArea() {
-	ginkgo.Describe("leak", ginkgo.Label("leak", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("leak", ginkgo.Label("leak", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		for _, t := range spec.Tools() {
 			if !t.Annotations.ReadOnlyHint {
@@ -40,7 +40,7 @@ func (s *Suite) leakArea() {
 			}
 			name := t.Name
 			s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", name, func(ctx ginkgo.SpecContext) {
-				canaries, err := s.h.Upstream.Canaries()
+				canaries, err := s.canaries()
 				if err != nil {
 					s.fail(nil, "fetch canaries: %v", err)
 				}
@@ -68,7 +68,7 @@ func (s *Suite) leakArea() {
 }
 
 func (s *Suite) adminLeaks() {
-	ginkgo.Describe("leak administration", ginkgo.Label("leak", LabelNeedsMock, LabelReadOnly, "administration"), func() {
+	ginkgo.Describe("leak administration", ginkgo.Label("leak", LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
@@ -122,7 +122,7 @@ func (s *Suite) adminLeaks() {
 // expectNoCanary fails when any text carries a planted secret in any form.
 func (s *Suite) expectNoCanary(texts []string) {
 	ginkgo.GinkgoHelper()
-	canaries, err := s.h.Upstream.Canaries()
+	canaries, err := s.canaries()
 	if err != nil {
 		s.fail(nil, "fetch canaries: %v", err)
 	}

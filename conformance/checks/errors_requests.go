@@ -31,7 +31,7 @@ var rqWrites = []rqWrite{
 }
 
 func (s *Suite) requestsErrors() {
-	ginkgo.Describe("errors requests", ginkgo.Label("errors", LabelNeedsMock, "requests"), func() {
+	ginkgo.Describe("errors requests", ginkgo.Label("errors", "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "read_requests.v2-list-null-reference", func(ctx ginkgo.SpecContext) {

@@ -40,7 +40,7 @@ type mediaItems struct {
 var numericNamespaces = map[string]bool{"tmdb": true, "tvdb": true}
 
 func (s *Suite) provenanceChecks() {
-	ginkgo.Describe("wire provenance of emitted ids", ginkgo.Label("wire", LabelNeedsMock), func() {
+	ginkgo.Describe("wire provenance of emitted ids", ginkgo.Label("wire"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		// Every credit of a person's credits names the caller's person, and

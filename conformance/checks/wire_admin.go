@@ -81,7 +81,7 @@ func credentialName(pointer string) bool {
 }
 
 func (s *Suite) issuesVotesUsersWire() {
-	ginkgo.Describe("wire issues votes users", ginkgo.Label("wire", LabelNeedsMock, "administration"), func() {
+	ginkgo.Describe("wire issues votes users", ginkgo.Label("wire", "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.list.take-then-skip", func(ctx ginkgo.SpecContext) {
@@ -182,7 +182,7 @@ func (s *Suite) issuesVotesUsersWire() {
 }
 
 func (s *Suite) libraryServerIntegrationWire() {
-	ginkgo.Describe("wire library server integration", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "administration"), func() {
+	ginkgo.Describe("wire library server integration", ginkgo.Label("wire", LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats.query", func(ctx ginkgo.SpecContext) {
@@ -281,7 +281,7 @@ func (s *Suite) libraryServerIntegrationWire() {
 }
 
 func (s *Suite) settingsWire() {
-	ginkgo.Describe("wire settings", ginkgo.Label("wire", LabelNeedsMock, "administration", "settings"), func() {
+	ginkgo.Describe("wire settings", ginkgo.Label("wire", "administration", "settings"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("DECISION-D4-SETTINGS-001", "read_settings.revisions", func(ctx ginkgo.SpecContext) {
@@ -413,7 +413,7 @@ func (s *Suite) settingsWire() {
 }
 
 func (s *Suite) adminEffectsWire() {
-	ginkgo.Describe("wire administration effects", ginkgo.Label("wire", LabelNeedsMock, "administration"), func() {
+	ginkgo.Describe("wire administration effects", ginkgo.Label("wire", "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		for _, job := range []string{"update", "clearmediaserverdata", "autodeleterequests", "newsletter"} {

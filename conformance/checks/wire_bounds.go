@@ -17,7 +17,7 @@ import (
 // too specific for the exact-wire data: a nested group over the 100-record
 // budget, and log windows held against the file upstream really serves.
 func (s *Suite) boundsWire() {
-	ginkgo.Describe("wire bounds", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "bounds"), func() {
+	ginkgo.Describe("wire bounds", ginkgo.Label("wire", LabelReadOnly, "bounds"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("RESULTS-BUDGET-001", "read_issues.summary.nested-truncated", func(ctx ginkgo.SpecContext) {

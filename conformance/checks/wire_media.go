@@ -101,7 +101,7 @@ func mdDetails(media, provider string, id any) map[string]any {
 }
 
 func (s *Suite) mediaWire() {
-	ginkgo.Describe("wire media", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "media"), func() {
+	ginkgo.Describe("wire media", ginkgo.Label("wire", LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 		for _, tc := range mdWireCases() {
 			s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", tc.name, func(ctx ginkgo.SpecContext) {
@@ -142,7 +142,7 @@ func mdClip(args map[string]any) string {
 func mdOutput(o *harness.Outcome) string { return string(o.Structured) + "\n" + o.Text }
 
 func (s *Suite) mediaProjection() {
-	ginkgo.Describe("wire media projection", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "media"), func() {
+	ginkgo.Describe("wire media projection", ginkgo.Label("wire", LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "media.undocumented-fields", func(ctx ginkgo.SpecContext) {

@@ -27,7 +27,7 @@ func (s *Suite) requestsAreas() {
 const rqD3Warning = "media not given: listed movie requests; pass media=tv or media=album for the others"
 
 func (s *Suite) requestsReadWire() {
-	ginkgo.Describe("wire read_requests", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "requests"), func() {
+	ginkgo.Describe("wire read_requests", ginkgo.Label("wire", LabelReadOnly, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("DECISION-D3-LIST-MEDIA-001", "read_requests.list.no-media", func(ctx ginkgo.SpecContext) {
@@ -279,7 +279,7 @@ func (s *Suite) requestsReadWire() {
 }
 
 func (s *Suite) requestsStatsWire() {
-	ginkgo.Describe("wire read_request_stats", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "requests"), func() {
+	ginkgo.Describe("wire read_request_stats", ginkgo.Label("wire", LabelReadOnly, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.counts", func(ctx ginkgo.SpecContext) {
@@ -331,7 +331,7 @@ func (s *Suite) requestsStatsWire() {
 }
 
 func (s *Suite) requestsCreateWire() {
-	ginkgo.Describe("wire write_request_create", ginkgo.Label("wire", LabelNeedsMock, "requests"), func() {
+	ginkgo.Describe("wire write_request_create", ginkgo.Label("wire", "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.default", func(ctx ginkgo.SpecContext) {
@@ -520,7 +520,7 @@ func rqOverflowEpisodes() string {
 }
 
 func (s *Suite) requestsModerationWire() {
-	ginkgo.Describe("wire request writes", ginkgo.Label("wire", LabelNeedsMock, "requests"), func() {
+	ginkgo.Describe("wire request writes", ginkgo.Label("wire", "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		type modCase struct {
