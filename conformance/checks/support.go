@@ -64,7 +64,7 @@ func sameJSON(got json.RawMessage, want string) bool {
 // escaped path, and returns it.
 func (s *Suite) oneCall(o *harness.Outcome, method, path string) mockombi.Call {
 	ginkgo.GinkgoHelper()
-	calls := upstreamCalls(o)
+	calls := s.withoutPrincipal(upstreamCalls(o), path)
 	s.expect(len(calls) == 1, o, "want exactly one upstream call %s %s, got %d", method, path, len(calls))
 	c := calls[0]
 	s.expect(c.Method == method && c.Path == path, o, "want %s %s (literal spelling and case), got %s", method, path, callLine(c))

@@ -202,6 +202,7 @@ func (s *Suite) mediaProjection() {
 			var raw []map[string]any
 			s.mockRaw("GET", "/api/v1/Search/tv/Breaking", &raw)
 			items := s.mdItems(o)
+			s.liveNeedsData(len(raw) > 0, `show matching the search "Breaking"`)
 			s.expect(len(raw) > 0 && len(items) == len(raw), o, "want one result per upstream record (%d), got %d", len(raw), len(items))
 			for i, it := range items {
 				r := raw[i]
@@ -269,6 +270,7 @@ func (s *Suite) mediaProjection() {
 				} `json:"belongsToCollection"`
 			}
 			s.mockRaw("GET", "/api/v2/Search/movie/603", &raw)
+			s.liveNeedsData(raw.Collection.ID != 0 && raw.Collection.ID != raw.ID, "movie 603 in a collection")
 			s.expect(raw.Collection.ID != 0 && raw.Collection.ID != raw.ID, nil, "the seed movie 603 must belong to a collection")
 			o := s.call(ctx, srv, "read_media", mdDetails("movie", "tmdb", 603))
 			items := s.mdItems(o)
