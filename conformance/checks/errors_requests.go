@@ -54,8 +54,10 @@ func (s *Suite) requestsErrors() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("RESULTS-BUSINESS-FAILURE-001", "write_request_create.already-requested", func(ctx ginkgo.SpecContext) {
+			s.liveExisting("movie request")
 			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
+			s.liveNeedsData(len(movies) > 0, "a movie request")
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
 			tmdb := rqNum(movies[0]["theMovieDbId"])
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb})

@@ -114,6 +114,7 @@ func (s *Suite) provenanceChecks() {
 			s.expect(imdb != "", nil, "the mock's TVDB details of %d carry no imdbId", tvdb)
 			var parents []map[string]any
 			s.mockRaw(http.MethodGet, "/api/v1/Request/tv", &parents)
+			s.liveNeedsData(len(parents) > 0, "TV parent request")
 			s.expect(len(parents) > 0, nil, "the mock holds no TV parent requests")
 			var e errs
 			for _, tc := range []struct {

@@ -141,6 +141,7 @@ func (s *Suite) requestsReadWire() {
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.get", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			movies, parents := s.rqRawMovies(), s.rqRawParents()
+			s.liveNeedsData(len(movies) > 0 && len(parents) > 0, "movie and TV requests")
 			s.expect(len(movies) > 0 && len(parents) > 0, nil, "the mock must hold movie and TV requests")
 			mid, pid := rqNum(movies[0]["id"]), rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "get", "media": "movie", "request_id": mid})
@@ -157,6 +158,7 @@ func (s *Suite) requestsReadWire() {
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.children", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, jwtConfig())
 			parents := s.rqRawParents()
+			s.liveNeedsData(len(parents) > 0, "TV parents")
 			s.expect(len(parents) > 0, nil, "the mock must hold TV parents")
 			pid := rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "children", "parent_request_id": pid})
@@ -618,8 +620,10 @@ func (s *Suite) requestsModerationWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.movie_advanced.carry-over", func(ctx ginkgo.SpecContext) {
+			s.liveExisting("movie request")
 			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
+			s.liveNeedsData(len(movies) > 0, "a movie request")
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
 			id := rqNum(movies[0]["id"])
 			var cur map[string]any
@@ -637,8 +641,10 @@ func (s *Suite) requestsModerationWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.tv_advanced.carry-over", func(ctx ginkgo.SpecContext) {
+			s.liveExisting("TV request")
 			srv := s.shared(ctx, apiKeyConfig())
 			parents := s.rqRawParents()
+			s.liveNeedsData(len(parents) > 0, "a TV parent")
 			s.expect(len(parents) > 0, nil, "the mock must hold a TV parent")
 			id := rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "write_request_options", map[string]any{"action": "tv_advanced", "parent_request_id": id, "language_profile_id": 2})
