@@ -190,7 +190,7 @@ func (s *Suite) adminErrors() {
 		} {
 			s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_votes.500-stays-an-error."+name, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("vote_read_500", true)
-				srv := s.shared(ctx, jwtConfig())
+				srv := s.shared(ctx, s.adminConfig())
 				o := s.call(ctx, srv, "read_votes", args)
 				s.wantCode(o, "UPSTREAM_REJECTED")
 				s.expect(len(o.Envelope.Data) == 0, o, "an upstream 500 is never turned into an empty vote page")
@@ -198,7 +198,7 @@ func (s *Suite) adminErrors() {
 		}
 
 		s.ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "read_logs.unknown-file-id", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_logs", map[string]any{"action": "read", "file_id": "log20261129"})
 			s.wantCode(o, "INVALID_ARGUMENT")
 			for _, c := range upstreamCalls(o) {

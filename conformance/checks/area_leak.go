@@ -72,7 +72,7 @@ func (s *Suite) adminLeaks() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			var texts []string
 			for label := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
@@ -86,7 +86,7 @@ func (s *Suite) adminLeaks() {
 		})
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_users.every-list", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			var texts []string
 			for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
 				o := s.call(ctx, srv, "read_users", map[string]any{"action": a})
@@ -96,7 +96,7 @@ func (s *Suite) adminLeaks() {
 		})
 
 		s.ClauseItFor("RESULTS-BUDGET-001", "read_logs.sanitised-bounded", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			list, files := s.logFiles(ctx, srv)
 			var texts []string
 			for _, f := range files {

@@ -130,7 +130,7 @@ func (s *Suite) settingsLeafChecks() {
 		// a planted secret; no destination value appears anywhere in any
 		// section's answer, the read-only views included.
 		s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "read_settings.no-destination-leaf", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			canaries := s.canaryValues()
 			var e errs
 			var destinations []string

@@ -191,6 +191,9 @@ func (s *Suite) exactConfig(name string) harness.Config {
 
 func (s *Suite) runExact(ctx ginkgo.SpecContext, vars map[string]exactVar, c exactCase) {
 	ginkgo.GinkgoHelper()
+	if c.Config == "api_key" && s.h.Upstream.Credentials().UserName != "" && strings.Contains(c.Rule, "bare API key") {
+		s.skipLive("the case judges a bare API key, with no user; the run was given a UserName")
+	}
 	r := &exactResolver{s: s, defs: vars, values: map[string]any{}}
 	cfg := s.exactConfig(c.Config)
 	for _, kv := range c.Env {
@@ -226,7 +229,7 @@ func (s *Suite) runExact(ctx ginkgo.SpecContext, vars map[string]exactVar, c exa
 		}
 		o := s.call(ctx, srv, step.Tool, args)
 		var e errs
-		exactCalls(&e, step.Calls, upstreamCalls(o))
+		exactCalls(&e, step.Calls, s.withoutPrincipal(upstreamCalls(o), identityIn(step.Calls)))
 		wireOK := len(e) == 0
 		exactResult(&e, step.Expect, o)
 		if len(e) > 0 && wireOK {
@@ -287,6 +290,17 @@ func deepMerge(base, with any) any {
 		out[k] = deepMerge(out[k], v)
 	}
 	return out
+}
+
+// identity is the path of Ombi's calling-user route when the calls name
+// it, else "".
+func identityIn(calls []exactCall) string {
+	for _, c := range calls {
+		if c.Method == "GET" && c.Path == identityPath {
+			return identityPath
+		}
+	}
+	return ""
 }
 
 // exactCalls compares the journal with the expected calls, one by one.
