@@ -40,6 +40,10 @@ func (s *Suite) leakArea() {
 			}
 			name := t.Name
 			s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", name, func(ctx ginkgo.SpecContext) {
+				if s.live() {
+					s.liveLeak(ctx, name)
+					return
+				}
 				canaries, err := s.canaries()
 				if err != nil {
 					s.fail(nil, "fetch canaries: %v", err)
@@ -73,6 +77,17 @@ func (s *Suite) adminLeaks() {
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.adminConfig())
+			if s.live() {
+				var args []any
+				for label := range writableSections {
+					args = append(args, map[string]any{"section": label})
+				}
+				for _, label := range readOnlyViews {
+					args = append(args, map[string]any{"section": label})
+				}
+				s.liveLeakOutcomes(ctx, srv, "read_settings", args)
+				return
+			}
 			var texts []string
 			for label := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
@@ -87,6 +102,14 @@ func (s *Suite) adminLeaks() {
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_users.every-list", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.adminConfig())
+			if s.live() {
+				var args []any
+				for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
+					args = append(args, map[string]any{"action": a})
+				}
+				s.liveLeakOutcomes(ctx, srv, "read_users", args)
+				return
+			}
 			var texts []string
 			for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
 				o := s.call(ctx, srv, "read_users", map[string]any{"action": a})
