@@ -173,8 +173,7 @@ func (s *Suite) exactWire() {
 // exactConfig is the server configuration a case names.
 func (s *Suite) exactConfig(name string) harness.Config {
 	ginkgo.GinkgoHelper()
-	switch {
-	case s.live() && name != "plain": // the principal the live run was given
+	if s.live() && name != "plain" { // the principal the live run was given
 		return s.allConfig()
 	}
 	switch name {
@@ -292,8 +291,8 @@ func deepMerge(base, with any) any {
 	return out
 }
 
-// identity is the path of Ombi's calling-user route when the calls name
-// it, else "".
+// identityIn is the path of Ombi's calling-user route when the calls
+// name it, else "".
 func identityIn(calls []exactCall) string {
 	for _, c := range calls {
 		if c.Method == "GET" && c.Path == identityPath {
@@ -545,7 +544,8 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // exactResolver resolves the ${...} references of one case from the
-// embedded mock, each variable once per case.
+// embedded mock (in a live run, the live Ombi, read with the run's
+// credentials), each variable once per case.
 type exactResolver struct {
 	s      *Suite
 	defs   map[string]exactVar
