@@ -29,7 +29,7 @@ func largeSearchBody(n int) string {
 }
 
 func (s *Suite) budgetArea() {
-	ginkgo.Describe("budget", ginkgo.Label("budget", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("budget", ginkgo.Label("budget", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("when upstream returns hundreds of long search records", func() {
 			s.ClauseItFor("RESULTS-BUDGET-001", "read_search.large", func(ctx ginkgo.SpecContext) {

@@ -15,7 +15,7 @@ import (
 // business failures become the documented typed errors, in every domain.
 
 func (s *Suite) errorsArea() {
-	ginkgo.Describe("errors", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("errors", ginkgo.Label("errors", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("when upstream answers 500 to a read", func() {
 			s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_search.500", func(ctx ginkgo.SpecContext) {
@@ -125,7 +125,7 @@ func (s *Suite) errorsTimeouts() {
 }
 
 func (s *Suite) mediaErrors() {
-	ginkgo.Describe("errors media", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly, "media"), func() {
+	ginkgo.Describe("errors media", ginkgo.Label("errors", LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 		families := []struct {
 			family, tool, method, path string
@@ -181,7 +181,7 @@ func (s *Suite) mediaErrors() {
 }
 
 func (s *Suite) adminErrors() {
-	ginkgo.Describe("errors administration", ginkgo.Label("errors", LabelNeedsMock, LabelReadOnly, "administration"), func() {
+	ginkgo.Describe("errors administration", ginkgo.Label("errors", LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		for name, args := range map[string]map[string]any{
@@ -190,7 +190,7 @@ func (s *Suite) adminErrors() {
 		} {
 			s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "read_votes.500-stays-an-error."+name, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("vote_read_500", true)
-				srv := s.shared(ctx, jwtConfig())
+				srv := s.shared(ctx, s.adminConfig())
 				o := s.call(ctx, srv, "read_votes", args)
 				s.wantCode(o, "UPSTREAM_REJECTED")
 				s.expect(len(o.Envelope.Data) == 0, o, "an upstream 500 is never turned into an empty vote page")
@@ -198,7 +198,7 @@ func (s *Suite) adminErrors() {
 		}
 
 		s.ClauseItFor("VERIFY-AUTHZ-NO-FALLBACK-001", "read_logs.unknown-file-id", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_logs", map[string]any{"action": "read", "file_id": "log20261129"})
 			s.wantCode(o, "INVALID_ARGUMENT")
 			for _, c := range upstreamCalls(o) {

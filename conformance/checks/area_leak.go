@@ -32,7 +32,7 @@ func canaryForms(v string) []string {
 }
 
 func (s *Suite) leakArea() {
-	ginkgo.Describe("leak", ginkgo.Label("leak", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("leak", ginkgo.Label("leak", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		for _, t := range spec.Tools() {
 			if !t.Annotations.ReadOnlyHint {
@@ -40,7 +40,11 @@ func (s *Suite) leakArea() {
 			}
 			name := t.Name
 			s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", name, func(ctx ginkgo.SpecContext) {
-				canaries, err := s.h.Upstream.Canaries()
+				if s.live() {
+					s.liveLeak(ctx, name)
+					return
+				}
+				canaries, err := s.canaries()
 				if err != nil {
 					s.fail(nil, "fetch canaries: %v", err)
 				}
@@ -68,11 +72,22 @@ func (s *Suite) leakArea() {
 }
 
 func (s *Suite) adminLeaks() {
-	ginkgo.Describe("leak administration", ginkgo.Label("leak", LabelNeedsMock, LabelReadOnly, "administration"), func() {
+	ginkgo.Describe("leak administration", ginkgo.Label("leak", LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_settings.every-section", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
+			if s.live() {
+				var args []any
+				for label := range writableSections {
+					args = append(args, map[string]any{"section": label})
+				}
+				for _, label := range readOnlyViews {
+					args = append(args, map[string]any{"section": label})
+				}
+				s.liveLeakOutcomes(ctx, srv, "read_settings", args)
+				return
+			}
 			var texts []string
 			for label := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
@@ -86,7 +101,15 @@ func (s *Suite) adminLeaks() {
 		})
 
 		s.ClauseItFor("VERIFY-OUTPUT-NESTED-SECRETS-001", "read_users.every-list", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
+			if s.live() {
+				var args []any
+				for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
+					args = append(args, map[string]any{"action": a})
+				}
+				s.liveLeakOutcomes(ctx, srv, "read_users", args)
+				return
+			}
 			var texts []string
 			for _, a := range []string{"self", "list", "dropdown", "claims", "online", "preferences"} {
 				o := s.call(ctx, srv, "read_users", map[string]any{"action": a})
@@ -96,7 +119,7 @@ func (s *Suite) adminLeaks() {
 		})
 
 		s.ClauseItFor("RESULTS-BUDGET-001", "read_logs.sanitised-bounded", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			list, files := s.logFiles(ctx, srv)
 			var texts []string
 			for _, f := range files {
@@ -122,7 +145,7 @@ func (s *Suite) adminLeaks() {
 // expectNoCanary fails when any text carries a planted secret in any form.
 func (s *Suite) expectNoCanary(texts []string) {
 	ginkgo.GinkgoHelper()
-	canaries, err := s.h.Upstream.Canaries()
+	canaries, err := s.canaries()
 	if err != nil {
 		s.fail(nil, "fetch canaries: %v", err)
 	}

@@ -16,7 +16,7 @@ import (
 // The domain files (wire_*.go) add the rest.
 
 func (s *Suite) wireArea() {
-	ginkgo.Describe("wire", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("wire", ginkgo.Label("wire", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		ginkgo.Context("read_search text movie", func() {
 			for _, term := range []string{"Alien", "Alien: Resurrection/2?", "100% Amélie & co #1"} {

@@ -36,6 +36,7 @@ type Suite struct {
 	reaching map[string]json.RawMessage        // per tool: arguments whose call reached upstream
 	links    map[*harness.Server][]resourceRef // per server: the resource links its tools returned
 	mockPool *mockPool                         // ids and titles of the mock's data
+	login    *liveLogin                        // a live jwt run's token for direct reads
 }
 
 // New prepares a run of the checks against up (framework.New); Close ends
@@ -59,7 +60,7 @@ func ForListing(opts framework.Options) (*Suite, error) {
 }
 
 func wrap(fs *framework.Suite) *Suite {
-	return &Suite{Suite: fs, h: fs.Harness(), opts: fs.Options(), tables: fs.Tables()}
+	return &Suite{Suite: fs, h: fs.Harness(), opts: fs.Options(), tables: fs.Tables(), login: &liveLogin{}}
 }
 
 // The framework under the names the checks use. Each alias that can fail

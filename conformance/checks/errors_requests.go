@@ -31,11 +31,11 @@ var rqWrites = []rqWrite{
 }
 
 func (s *Suite) requestsErrors() {
-	ginkgo.Describe("errors requests", ginkgo.Label("errors", LabelNeedsMock, "requests"), func() {
+	ginkgo.Describe("errors requests", ginkgo.Label("errors", "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "read_requests.v2-list-null-reference", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			s.setQuirk("v2_list_null_reference", true)
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv"})
 			s.wantCode(o, "UPSTREAM_REJECTED")
@@ -54,8 +54,10 @@ func (s *Suite) requestsErrors() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("RESULTS-BUSINESS-FAILURE-001", "write_request_create.already-requested", func(ctx ginkgo.SpecContext) {
+			s.liveExisting("movie request")
 			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
+			s.liveNeedsData(len(movies) > 0, "a movie request")
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
 			tmdb := rqNum(movies[0]["theMovieDbId"])
 			o := s.call(ctx, srv, "write_request_create", map[string]any{"action": "movie", "tmdb_id": tmdb})
@@ -132,7 +134,7 @@ func (s *Suite) requestsErrors() {
 			}
 			s.expect(o.OK(), o, "the user has quota left (%v): the request must succeed", rem)
 			s.expect(after["remaining"] == rem-1, o, "the principal's remaining quota must drop by one: %v -> %v", rem, after["remaining"])
-			admin := s.rqMetrics(s.call(ctx, s.shared(ctx, jwtConfig()), "read_request_stats", map[string]any{"action": "quota", "media": "movie"}))
+			admin := s.rqMetrics(s.call(ctx, s.shared(ctx, s.adminConfig()), "read_request_stats", map[string]any{"action": "quota", "media": "movie"}))
 			s.expect(admin["has_limit"] == false, nil, "the quota is per principal: the admin's stays unlimited, got %v", admin)
 		})
 	})

@@ -20,7 +20,7 @@ import (
 
 // routingGaps declares those checks.
 func (s *Suite) routingGaps() {
-	ginkgo.Describe("wire cross-origin redirects", ginkgo.Label("wire", LabelNeedsMock), func() {
+	ginkgo.Describe("wire cross-origin redirects", ginkgo.Label("wire"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "read_server.status.login-redirect-cross-origin", func(ctx ginkgo.SpecContext) {

@@ -100,7 +100,7 @@ func (s *Suite) sectionLeaves(label string) []settingsLeaf {
 // canaryValues are the values of the mock's planted secrets.
 func (s *Suite) canaryValues() []string {
 	ginkgo.GinkgoHelper()
-	cs, err := s.h.Upstream.Canaries()
+	cs, err := s.canaries()
 	if err != nil {
 		s.fail(nil, "fetch canaries: %v", err)
 	}
@@ -122,7 +122,7 @@ func sortedSections() []string {
 }
 
 func (s *Suite) settingsLeafChecks() {
-	ginkgo.Describe("leak settings leaves", ginkgo.Label("leak", LabelNeedsMock, "administration", "settings"), func() {
+	ginkgo.Describe("leak settings leaves", ginkgo.Label("leak", "administration", "settings"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		// Every value read_settings shows, in every writable section, is a
@@ -130,7 +130,7 @@ func (s *Suite) settingsLeafChecks() {
 		// a planted secret; no destination value appears anywhere in any
 		// section's answer, the read-only views included.
 		s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "read_settings.no-destination-leaf", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			canaries := s.canaryValues()
 			var e errs
 			var destinations []string

@@ -67,7 +67,7 @@ func truthInt(p *int) string {
 }
 
 func (s *Suite) pagingTruthChecks() {
-	ginkgo.Describe("wire truthful pages", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly), func() {
+	ginkgo.Describe("wire truthful pages", ginkgo.Label("wire", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		// A page cut to the byte budget counts what it carries, says more

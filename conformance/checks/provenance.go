@@ -40,7 +40,7 @@ type mediaItems struct {
 var numericNamespaces = map[string]bool{"tmdb": true, "tvdb": true}
 
 func (s *Suite) provenanceChecks() {
-	ginkgo.Describe("wire provenance of emitted ids", ginkgo.Label("wire", LabelNeedsMock), func() {
+	ginkgo.Describe("wire provenance of emitted ids", ginkgo.Label("wire"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		// Every credit of a person's credits names the caller's person, and
@@ -114,6 +114,7 @@ func (s *Suite) provenanceChecks() {
 			s.expect(imdb != "", nil, "the mock's TVDB details of %d carry no imdbId", tvdb)
 			var parents []map[string]any
 			s.mockRaw(http.MethodGet, "/api/v1/Request/tv", &parents)
+			s.liveNeedsData(len(parents) > 0, "TV parent request")
 			s.expect(len(parents) > 0, nil, "the mock holds no TV parent requests")
 			var e errs
 			for _, tc := range []struct {

@@ -112,7 +112,7 @@ func repeatedDetails(raw map[string]any) (map[string]any, int, bool) {
 }
 
 func (s *Suite) returnedKeyChecks() {
-	ginkgo.Describe("wire returned season and episode keys", ginkgo.Label("wire", LabelNeedsMock), func() {
+	ginkgo.Describe("wire returned season and episode keys", ginkgo.Label("wire"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		type show struct {
@@ -182,10 +182,10 @@ func (s *Suite) returnedKeyChecks() {
 // with a season and an episode listed twice; it returns that season.
 func (s *Suite) injectRepeated(path string) int {
 	ginkgo.GinkgoHelper()
-	header := http.Header{}
-	header.Set("ApiKey", s.h.Upstream.Mock().Credentials().APIKey)
-	header.Set("Accept", "application/json")
-	rec := s.mockDirect(http.MethodGet, path, header)
+	rec := s.mockDirect(http.MethodGet, path, s.directHeader())
+	if rec.Code == http.StatusNotFound || rec.Code == http.StatusNoContent {
+		s.skipLive(fmt.Sprintf("the check needs GET %s, which the live Ombi answered %d", path, rec.Code))
+	}
 	s.expect(rec.Code == http.StatusOK, nil, "the mock answers GET %s with %d", path, rec.Code)
 	dec := json.NewDecoder(rec.Body)
 	dec.UseNumber()

@@ -81,17 +81,17 @@ func credentialName(pointer string) bool {
 }
 
 func (s *Suite) issuesVotesUsersWire() {
-	ginkgo.Describe("wire issues votes users", ginkgo.Label("wire", LabelNeedsMock, "administration"), func() {
+	ginkgo.Describe("wire issues votes users", ginkgo.Label("wire", "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.list.take-then-skip", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "list", "status": "in_progress", "page": map[string]any{"offset": 5, "limit": 10}})
 			s.oneCall(o, "GET", "/api/v1/Issues/10/5/1")
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_issues.summary.position-then-take", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "summary", "status": "resolved", "page": map[string]any{"offset": 5, "limit": 10}})
 			s.oneCall(o, "GET", "/api/v2/Issues/5/10/2")
 			var page struct {
@@ -107,7 +107,7 @@ func (s *Suite) issuesVotesUsersWire() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("VERIFY-OUTPUT-BUSINESS-FAILURE-001", "read_issues.provider_summary.empty-is-a-page", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_issues", map[string]any{"action": "provider_summary", "provider_id": "no-such-provider-4242"})
 			s.oneCall(o, "GET", "/api/v2/Issues/details/no-such-provider-4242")
 			var page struct {
@@ -139,7 +139,7 @@ func (s *Suite) issuesVotesUsersWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_votes.album-reads-music", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_votes", map[string]any{"action": "by_request", "media": "album", "request_id": 7})
 			s.oneCall(o, "GET", "/api/v1/Vote/music/7")
 		}, ginkgo.Label(LabelReadOnly))
@@ -155,7 +155,7 @@ func (s *Suite) issuesVotesUsersWire() {
 			s.mockRaw("GET", "/api/v1/Identity/Users", &users)
 			s.expect(len(users) > 0, nil, "the mock lists no users")
 			id, _ := users[0]["id"].(string)
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_users", map[string]any{"action": "get", "user_id": id})
 			s.oneCall(o, "GET", "/api/v1/Identity/User/"+url.PathEscape(id))
 			s.expect(o.OK(), o, "reading an existing user must succeed")
@@ -182,11 +182,11 @@ func (s *Suite) issuesVotesUsersWire() {
 }
 
 func (s *Suite) libraryServerIntegrationWire() {
-	ginkgo.Describe("wire library server integration", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "administration"), func() {
+	ginkgo.Describe("wire library server integration", ginkgo.Label("wire", LabelReadOnly, "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats.query", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_server", map[string]any{"action": "stats", "from": "2026-01-01T00:00:00Z", "to": "2026-12-31T23:59:59Z"})
 			c := s.oneCall(o, "GET", "/api/v1/Stats")
 			q, err := url.ParseQuery(c.Query)
@@ -199,7 +199,7 @@ func (s *Suite) libraryServerIntegrationWire() {
 			"not-rfc3339":   {"action": "stats", "from": "2026-02-30T00:00:00Z", "to": "2026-03-01T00:00:00Z"},
 		} {
 			s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "read_server.stats."+name, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, jwtConfig())
+				srv := s.shared(ctx, s.adminConfig())
 				o := s.call(ctx, srv, "read_server", args)
 				s.wantCode(o, "INVALID_ARGUMENT")
 				s.noTraffic(o)
@@ -207,7 +207,7 @@ func (s *Suite) libraryServerIntegrationWire() {
 		}
 
 		s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_integration.lidarr-metadata-post", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_integration", map[string]any{"action": "arr_options", "service": "lidarr", "kind": "metadata_profiles"})
 			var last mockombi.Call
 			for _, c := range upstreamCalls(o) {
@@ -223,7 +223,7 @@ func (s *Suite) libraryServerIntegrationWire() {
 			var raw []map[string]any
 			s.mockRaw("GET", "/api/v1/Sonarr/RootFolders", &raw)
 			s.expect(len(raw) > 0, nil, "the mock has no Sonarr root folders")
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_integration", map[string]any{"action": "arr_options", "service": "sonarr", "kind": "root_folders"})
 			var page refView
 			s.okData(o, &page)
@@ -241,7 +241,7 @@ func (s *Suite) libraryServerIntegrationWire() {
 			}
 			s.ClauseItFor("RESULTS-PROJECTION-001", "read_integration.plex-servers."+q, func(ctx ginkgo.SpecContext) {
 				s.setQuirk("plex_servers_wrapper", wrapped)
-				srv := s.shared(ctx, jwtConfig())
+				srv := s.shared(ctx, s.adminConfig())
 				o := s.call(ctx, srv, "read_integration", map[string]any{"action": "plex_servers"})
 				s.oneCall(o, "GET", "/api/v1/Plex/servers")
 				var page refView
@@ -254,7 +254,7 @@ func (s *Suite) libraryServerIntegrationWire() {
 		}
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "read_library.artwork-uris", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			for _, args := range []map[string]any{
 				{"action": "movie_images", "tmdb_id": 603, "kind": "poster"},
 				{"action": "tv_images", "tvdb_id": 81189, "kind": "background"},
@@ -281,11 +281,11 @@ func (s *Suite) libraryServerIntegrationWire() {
 }
 
 func (s *Suite) settingsWire() {
-	ginkgo.Describe("wire settings", ginkgo.Label("wire", LabelNeedsMock, "administration", "settings"), func() {
+	ginkgo.Describe("wire settings", ginkgo.Label("wire", "administration", "settings"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("DECISION-D4-SETTINGS-001", "read_settings.revisions", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			var e errs
 			for label, wire := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
@@ -311,7 +311,7 @@ func (s *Suite) settingsWire() {
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("VERIFY-AUTHZ-SETTINGS-001", "read_settings.no-credential-values", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			var e errs
 			for label := range writableSections {
 				o := s.call(ctx, srv, "read_settings", map[string]any{"section": label})
@@ -413,7 +413,7 @@ func (s *Suite) settingsWire() {
 }
 
 func (s *Suite) adminEffectsWire() {
-	ginkgo.Describe("wire administration effects", ginkgo.Label("wire", LabelNeedsMock, "administration"), func() {
+	ginkgo.Describe("wire administration effects", ginkgo.Label("wire", "administration"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		for _, job := range []string{"update", "clearmediaserverdata", "autodeleterequests", "newsletter"} {

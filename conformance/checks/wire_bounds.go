@@ -17,11 +17,11 @@ import (
 // too specific for the exact-wire data: a nested group over the 100-record
 // budget, and log windows held against the file upstream really serves.
 func (s *Suite) boundsWire() {
-	ginkgo.Describe("wire bounds", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "bounds"), func() {
+	ginkgo.Describe("wire bounds", ginkgo.Label("wire", LabelReadOnly, "bounds"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("RESULTS-BUDGET-001", "read_issues.summary.nested-truncated", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			issues := make([]map[string]any, 101)
 			for i := range issues {
 				issues[i] = map[string]any{"id": 5000 + i, "title": fmt.Sprintf("Issue %d", i+1), "status": 0, "requestType": 1}
@@ -46,7 +46,7 @@ func (s *Suite) boundsWire() {
 		})
 
 		s.ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_logs.read.windows-match-the-file", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			_, files := s.logFiles(ctx, srv)
 			f := files[0]
 			text, code := s.mockText("/api/v2/System/logs/" + url.PathEscape(f.Name))
@@ -85,7 +85,7 @@ func (s *Suite) mockText(path string) (string, int) {
 		s.fail(nil, "a direct upstream read needs the embedded mock")
 	}
 	req := httptest.NewRequest(http.MethodGet, path, nil)
-	req.Header.Set("ApiKey", m.Credentials().APIKey)
+	req.Header = s.directHeader()
 	req.Header.Set("Accept", "text/plain")
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, req)

@@ -40,10 +40,10 @@ func (s *Suite) enumAreas() {
 				}
 			}
 			s.expectNone(e, "an artist request operation is offered")
-		}, ginkgo.Label(LabelReadOnly, LabelNeedsMock))
+		}, ginkgo.Label(LabelReadOnly))
 	})
 
-	ginkgo.Describe("wire", ginkgo.Label("wire", LabelNeedsMock), func() {
+	ginkgo.Describe("wire", ginkgo.Label("wire"), func() {
 		ginkgo.BeforeEach(func() { s.clean() })
 
 		s.ClauseItFor("ROUTING-RULE4-ENUM-READ-001", "read_issues.mapped-and-unmapped-status", func(ctx ginkgo.SpecContext) {

@@ -16,7 +16,7 @@ import (
 
 // wireGaps declares those checks.
 func (s *Suite) wireGaps() {
-	ginkgo.Describe("wire refusals", ginkgo.Label("wire", LabelNeedsMock), func() {
+	ginkgo.Describe("wire refusals", ginkgo.Label("wire"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		ginkgo.Context("an upstream refusal carrying markup, a URL and the configured key", func() {

@@ -101,7 +101,7 @@ func mdDetails(media, provider string, id any) map[string]any {
 }
 
 func (s *Suite) mediaWire() {
-	ginkgo.Describe("wire media", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "media"), func() {
+	ginkgo.Describe("wire media", ginkgo.Label("wire", LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 		for _, tc := range mdWireCases() {
 			s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", tc.name, func(ctx ginkgo.SpecContext) {
@@ -142,7 +142,7 @@ func mdClip(args map[string]any) string {
 func mdOutput(o *harness.Outcome) string { return string(o.Structured) + "\n" + o.Text }
 
 func (s *Suite) mediaProjection() {
-	ginkgo.Describe("wire media projection", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "media"), func() {
+	ginkgo.Describe("wire media projection", ginkgo.Label("wire", LabelReadOnly, "media"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "media.undocumented-fields", func(ctx ginkgo.SpecContext) {
@@ -202,6 +202,7 @@ func (s *Suite) mediaProjection() {
 			var raw []map[string]any
 			s.mockRaw("GET", "/api/v1/Search/tv/Breaking", &raw)
 			items := s.mdItems(o)
+			s.liveNeedsData(len(raw) > 0, `show matching the search "Breaking"`)
 			s.expect(len(raw) > 0 && len(items) == len(raw), o, "want one result per upstream record (%d), got %d", len(raw), len(items))
 			for i, it := range items {
 				r := raw[i]
@@ -269,6 +270,7 @@ func (s *Suite) mediaProjection() {
 				} `json:"belongsToCollection"`
 			}
 			s.mockRaw("GET", "/api/v2/Search/movie/603", &raw)
+			s.liveNeedsData(raw.Collection.ID != 0 && raw.Collection.ID != raw.ID, "movie 603 in a collection")
 			s.expect(raw.Collection.ID != 0 && raw.Collection.ID != raw.ID, nil, "the seed movie 603 must belong to a collection")
 			o := s.call(ctx, srv, "read_media", mdDetails("movie", "tmdb", 603))
 			items := s.mdItems(o)

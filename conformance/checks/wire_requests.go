@@ -27,11 +27,11 @@ func (s *Suite) requestsAreas() {
 const rqD3Warning = "media not given: listed movie requests; pass media=tv or media=album for the others"
 
 func (s *Suite) requestsReadWire() {
-	ginkgo.Describe("wire read_requests", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "requests"), func() {
+	ginkgo.Describe("wire read_requests", ginkgo.Label("wire", LabelReadOnly, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("DECISION-D3-LIST-MEDIA-001", "read_requests.list.no-media", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list"})
 			s.oneCall(o, "GET", "/api/v2/Requests/movie/25/0/RequestedDate/desc")
 			s.expect(o.OK(), o, "the minimal list example must succeed")
@@ -50,7 +50,7 @@ func (s *Suite) requestsReadWire() {
 		for _, media := range []string{"movie", "tv", "album"} {
 			for _, status := range statuses[media] {
 				s.ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list."+media+"."+status, func(ctx ginkgo.SpecContext) {
-					srv := s.shared(ctx, jwtConfig())
+					srv := s.shared(ctx, s.adminConfig())
 					o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": media, "status": status})
 					seg := status + "/"
 					if status == "all" {
@@ -64,24 +64,25 @@ func (s *Suite) requestsReadWire() {
 		}
 
 		s.ClauseItFor("ROUTING-RULE6-PAGING-NAMES-001", "read_requests.list.count-then-position", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv", "sort": map[string]any{"field": "request_date"},
 				"sort_direction": "asc", "page": map[string]any{"offset": 3, "limit": 7}})
 			s.oneCall(o, "GET", "/api/v2/Requests/tv/7/3/RequestedDate/asc")
 		})
 
 		s.ClauseItFor("VERIFY-ROUTING-REQUEST-LIST-001", "read_requests.list.album-unavailable-rejected", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "status": "unavailable"})
 			s.wantCode(o, "INVALID_ARGUMENT")
 			s.noTraffic(o)
 		})
 
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.list.tv-children", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "tv", "page": map[string]any{"limit": 100}})
 			var p rqPage
 			s.okData(o, &p)
+			s.liveNeedsData(len(p.Items) > 0, "TV request")
 			s.expect(len(p.Items) > 0, o, "the mock holds TV requests; the list must not be empty")
 			parents := map[int]bool{}
 			for _, pr := range s.rqRawParents() {
@@ -94,7 +95,7 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "read_requests.list.movie-4k-separate", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "movie", "page": map[string]any{"limit": 100}})
 			var p rqPage
 			s.okData(o, &p)
@@ -123,7 +124,7 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("VERIFY-OUTPUT-PAGING-001", "read_requests.list.truthful-paging", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "list", "media": "album", "page": map[string]any{"offset": 0, "limit": 1}})
 			var p rqPage
 			s.okData(o, &p)
@@ -139,8 +140,9 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.get", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			movies, parents := s.rqRawMovies(), s.rqRawParents()
+			s.liveNeedsData(len(movies) > 0 && len(parents) > 0, "movie and TV requests")
 			s.expect(len(movies) > 0 && len(parents) > 0, nil, "the mock must hold movie and TV requests")
 			mid, pid := rqNum(movies[0]["id"]), rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "get", "media": "movie", "request_id": mid})
@@ -155,8 +157,9 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.children", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			parents := s.rqRawParents()
+			s.liveNeedsData(len(parents) > 0, "TV parents")
 			s.expect(len(parents) > 0, nil, "the mock must hold TV parents")
 			pid := rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "children", "parent_request_id": pid})
@@ -173,7 +176,7 @@ func (s *Suite) requestsReadWire() {
 			{"movie", "/api/v1/Request/movie/search/"}, {"tv", "/api/v1/Request/tv/search/"}, {"album", "/api/v1/request/music/search/"},
 		} {
 			s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_requests.search."+tc.media, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, jwtConfig())
+				srv := s.shared(ctx, s.adminConfig())
 				term := "Dark/Side ?#1"
 				if tc.media == "tv" {
 					// Ombi v4.59.3's TV request search always fails (the
@@ -188,7 +191,7 @@ func (s *Suite) requestsReadWire() {
 		}
 
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "read_requests.search.tv-linq-fallback", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			s.setQuirk("tv_search_linq", true)
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "search", "media": "tv", "query": "a"})
 			calls := upstreamCalls(o)
@@ -205,7 +208,7 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.resolution", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "recent"})
 			calls := upstreamCalls(o)
 			s.expect(len(calls) >= 1 && calls[0].Method == "GET" && calls[0].Path == "/api/v2/Requests/recentlyRequested", o, "recent reads GET /api/v2/Requests/recentlyRequested first")
@@ -229,7 +232,7 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("DECISION-D2-RECENT-TV-001", "read_requests.recent.unresolvable", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			var rows []map[string]any
 			s.mockRaw("GET", "/api/v2/Requests/recentlyRequested", &rows)
 			var tvChildren []int
@@ -238,6 +241,7 @@ func (s *Suite) requestsReadWire() {
 					tvChildren = append(tvChildren, rqNum(r["requestId"]))
 				}
 			}
+			s.liveNeedsData(len(tvChildren) > 0, "TV row in its recent feed")
 			s.expect(len(tvChildren) > 0, nil, "the mock's recent feed must hold TV rows")
 			// the parent scan answers, but with no parent: every TV row is
 			// unresolvable (a failed scan is a PARTIAL_FAILURE instead, the
@@ -257,7 +261,7 @@ func (s *Suite) requestsReadWire() {
 		})
 
 		s.ClauseItFor("VERIFY-ROUTING-METHODS-001", "read_requests.retry_queue", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "retry_queue"})
 			s.oneCall(o, "GET", "/api/v1/RequestRetry")
 			var p rqPage
@@ -279,11 +283,11 @@ func (s *Suite) requestsReadWire() {
 }
 
 func (s *Suite) requestsStatsWire() {
-	ginkgo.Describe("wire read_request_stats", ginkgo.Label("wire", LabelNeedsMock, LabelReadOnly, "requests"), func() {
+	ginkgo.Describe("wire read_request_stats", ginkgo.Label("wire", LabelReadOnly, "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.counts", func(ctx ginkgo.SpecContext) {
-			srv := s.shared(ctx, jwtConfig())
+			srv := s.shared(ctx, s.adminConfig())
 			o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "counts"})
 			s.oneCall(o, "GET", "/api/v1/Request/count")
 			m := s.rqMetrics(o)
@@ -295,12 +299,12 @@ func (s *Suite) requestsStatsWire() {
 		})
 		for _, tc := range []struct{ media, base string }{{"movie", "/api/v1/Request/movie"}, {"tv", "/api/v1/Request/tv"}, {"album", "/api/v1/request/music"}} {
 			s.ClauseItFor("ROUTING-RULE2-LITERAL-001", "read_request_stats.total."+tc.media, func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, jwtConfig())
+				srv := s.shared(ctx, s.adminConfig())
 				o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "total", "media": tc.media})
 				s.oneCall(o, "GET", tc.base+"/total")
 			})
 			s.ClauseItFor("RESULTS-PROJECTION-001", "read_request_stats.quota."+tc.media+".no-limit", func(ctx ginkgo.SpecContext) {
-				srv := s.shared(ctx, jwtConfig()) // the admin has no limit
+				srv := s.shared(ctx, s.adminConfig()) // the admin has no limit
 				o := s.call(ctx, srv, "read_request_stats", map[string]any{"action": "quota", "media": tc.media})
 				s.oneCall(o, "GET", tc.base+"/remaining")
 				m := s.rqMetrics(o)
@@ -331,7 +335,7 @@ func (s *Suite) requestsStatsWire() {
 }
 
 func (s *Suite) requestsCreateWire() {
-	ginkgo.Describe("wire write_request_create", ginkgo.Label("wire", LabelNeedsMock, "requests"), func() {
+	ginkgo.Describe("wire write_request_create", ginkgo.Label("wire", "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "write_request_create.movie.default", func(ctx ginkgo.SpecContext) {
@@ -520,7 +524,7 @@ func rqOverflowEpisodes() string {
 }
 
 func (s *Suite) requestsModerationWire() {
-	ginkgo.Describe("wire request writes", ginkgo.Label("wire", LabelNeedsMock, "requests"), func() {
+	ginkgo.Describe("wire request writes", ginkgo.Label("wire", "requests"), func() {
 		ginkgo.BeforeEach(s.clean)
 
 		type modCase struct {
@@ -618,8 +622,10 @@ func (s *Suite) requestsModerationWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.movie_advanced.carry-over", func(ctx ginkgo.SpecContext) {
+			s.liveExisting("movie request")
 			srv := s.shared(ctx, apiKeyConfig())
 			movies := s.rqRawMovies()
+			s.liveNeedsData(len(movies) > 0, "a movie request")
 			s.expect(len(movies) > 0, nil, "the mock must hold a movie request")
 			id := rqNum(movies[0]["id"])
 			var cur map[string]any
@@ -637,8 +643,10 @@ func (s *Suite) requestsModerationWire() {
 		})
 
 		s.ClauseItFor("ROUTING-RULE8-RUNTIME-001", "write_request_options.tv_advanced.carry-over", func(ctx ginkgo.SpecContext) {
+			s.liveExisting("TV request")
 			srv := s.shared(ctx, apiKeyConfig())
 			parents := s.rqRawParents()
+			s.liveNeedsData(len(parents) > 0, "a TV parent")
 			s.expect(len(parents) > 0, nil, "the mock must hold a TV parent")
 			id := rqNum(parents[0]["id"])
 			o := s.call(ctx, srv, "write_request_options", map[string]any{"action": "tv_advanced", "parent_request_id": id, "language_profile_id": 2})

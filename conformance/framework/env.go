@@ -93,6 +93,7 @@ func (s *Suite) Fresh(ctx context.Context, cfg harness.Config) *harness.Server {
 func (s *Suite) start(ctx context.Context, cfg harness.Config) *harness.Server {
 	ginkgo.GinkgoHelper()
 	s.RequireMode(cfg.AuthMode)
+	s.liveMode(cfg)
 	srv, err := s.h.Start(ctx, cfg)
 	if err != nil {
 		s.Fail(nil, "start the server under test (OMBI_BUNDLES=%q OMBI_AUTH_MODE=%q): %v", cfg.Bundles, cfg.AuthMode, err)
@@ -199,6 +200,7 @@ func (s *Suite) Clean() {
 // SetQuirk switches a quirk for the current check; Clean restores it.
 func (s *Suite) SetQuirk(name string, on bool) {
 	ginkgo.GinkgoHelper()
+	s.SkipLive("needs the mock's quirk " + name + "; a live Ombi behaves as it does")
 	s.mu.Lock()
 	if _, seen := s.quirks[name]; !seen {
 		s.quirks[name] = defaultQuirkOn(name)
@@ -228,7 +230,9 @@ func (s *Suite) InjectFault(f mockombi.Fault) {
 // what was observed (call, envelope, journal) and a command that reruns it.
 func (s *Suite) Fail(o *harness.Outcome, format string, a ...any) {
 	ginkgo.GinkgoHelper()
-	ginkgo.Fail(s.failure(o, fmt.Sprintf(format, a...)))
+	msg := fmt.Sprintf(format, a...)
+	s.skipMissing(o, msg)
+	ginkgo.Fail(s.failure(o, msg))
 }
 
 func (s *Suite) failure(o *harness.Outcome, msg string) string {
