@@ -99,15 +99,39 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, upstream string
 		call.Route = cr.pattern
 	}
 	if proxied {
-		s.proxy.serve(w, r, upstream, body, call.Fault == "")
+		if g := s.opts.ProxyGate; g != nil {
+			if err := g.Allow(r, upstream, body); err != nil {
+				call.Fault = GateFault
+				writeOmbiError(w, http.StatusForbidden, err.Error())
+				return true
+			}
+		}
+		s.proxy.serve(w, r, upstream, body, call.Fault == "", s.opts.ProxyGate)
 	}
 	return true
+}
+
+// GateFault is the Fault of a journaled call that Options.ProxyGate kept
+// from the Ombi: the proxy answered it 403 itself.
+const GateFault = "gate"
+
+// ProxyGate decides which calls a proxy forwards (Options.ProxyGate) and
+// sees what the Ombi answered them. Its methods may be called concurrently.
+type ProxyGate interface {
+	// Allow is asked before a call is forwarded; upstream is its escaped
+	// path below the mock's base path and body its request body. A non-nil
+	// error forwards nothing: the proxy answers 403 with the error's text
+	// as Ombi's error message.
+	Allow(r *http.Request, upstream string, body []byte) error
+	// Answered is told of the status and body of each forwarded call's
+	// answer; answer is nil when it was longer than the proxy keeps.
+	Answered(r *http.Request, upstream string, body []byte, status int, answer []byte)
 }
 
 // serve forwards r (its path below the mock's base path is upstream, its
 // body was read) to the Ombi and answers what it answered. A call that
 // passes unfaulted is recorded.
-func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, body []byte, record bool) {
+func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, body []byte, record bool, gate ProxyGate) {
 	target := p.scheme + "://" + p.host + p.prefix + upstream
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
@@ -133,12 +157,22 @@ func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, b
 	w.WriteHeader(resp.StatusCode)
 	var kept *keptBody
 	var dst io.Writer = w
-	if record && p.tape != nil {
+	if (record && p.tape != nil) || gate != nil {
 		kept = &keptBody{}
 		dst = io.MultiWriter(w, kept)
 	}
 	if _, err := io.Copy(dst, resp.Body); err != nil {
 		panic(http.ErrAbortHandler) // the client sees a cut answer, as it would from Ombi
+	}
+	if gate != nil {
+		var answer []byte
+		if !kept.over {
+			answer = kept.buf.Bytes()
+		}
+		gate.Answered(r, upstream, body, resp.StatusCode, answer)
+	}
+	if !record || p.tape == nil {
+		return
 	}
 	if kept != nil && !kept.over {
 		p.tape.record(r, upstream, body, resp.StatusCode, resp.Header, kept.buf.Bytes())
