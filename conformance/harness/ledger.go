@@ -119,15 +119,15 @@ func (k entityKind) removePath(id int) string {
 type writeAct int
 
 const (
-	actCreate   writeAct = iota + 1 // creates an entity of kind; noted from the answer
-	actOwn                          // acts on an entity of kind named by id
-	actRemove                       // removes an entity of kind named by id
-	actSettings                     // changes a settings document, read first
-	actFeature                      // switches a feature, read first
-	actPrefs                        // changes a preference of the caller, read first
-	actEffect                       // cannot be undone: allowed and listed
-	actVote                         // a vote on a request of the run: allowed and listed
-	actOwnEffect                    // acts on an entity of the run and cannot be undone: listed
+	actCreate    writeAct = iota + 1 // creates an entity of kind; noted from the answer
+	actOwn                           // acts on an entity of kind named by id
+	actRemove                        // removes an entity of kind named by id
+	actSettings                      // changes a settings document, read first
+	actFeature                       // switches a feature, read first
+	actPrefs                         // changes a preference of the caller, read first
+	actEffect                        // cannot be undone: allowed and listed
+	actVote                          // a vote on a request of the run: allowed and listed
+	actOwnEffect                     // acts on an entity of the run and cannot be undone: listed
 )
 
 // writeRule is one kind of write the gate allows: its method and path
