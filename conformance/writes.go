@@ -13,6 +13,10 @@ import (
 // undoTimeout bounds the calls that take a live run's writes back.
 const undoTimeout = 2 * time.Minute
 
+// settleTimeout bounds the wait for the answers of the writes let through
+// before the ledger is read.
+const settleTimeout = 30 * time.Second
+
 // stopWritesOn closes the proxy's gate to every write once ctx ends (the
 // run was interrupted), so that nothing is written after the run was told
 // to stop; the returned func ends the watch.
@@ -43,8 +47,10 @@ func undoWrites(ctx context.Context, opts Options, up *harness.Upstream, w io.Wr
 	var rep *harness.WriteReport
 	if ctx.Err() != nil {
 		l.Stop()
+		l.Settle(settleTimeout)
 		rep = l.Report()
 	} else {
+		l.Settle(settleTimeout)
 		uctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
 		rep = up.UndoWrites(uctx, opts.AuthMode)
 		cancel()

@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -123,8 +124,11 @@ type ProxyGate interface {
 	// error forwards nothing: the proxy answers 403 with the error's text
 	// as Ombi's error message.
 	Allow(r *http.Request, upstream string, body []byte) error
-	// Answered is told of the status and body of each forwarded call's
-	// answer; answer is nil when it was longer than the proxy keeps.
+	// Answered is told of the status and body of the answer to each
+	// forwarded call that is no GET or HEAD, before the client is answered;
+	// answer is nil when it was longer than the proxy keeps, and status 0
+	// when the Ombi did not answer. Such a call is forwarded to its end
+	// even when its client goes away, so that what it wrote is known.
 	Answered(r *http.Request, upstream string, body []byte, status int, answer []byte)
 }
 
@@ -136,8 +140,17 @@ func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, b
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
 	}
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, target, bytes.NewReader(body))
+	ctx := r.Context()
+	if gate != nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		ctx = context.WithoutCancel(ctx)
+	} else {
+		gate = nil
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, target, bytes.NewReader(body))
 	if err != nil {
+		if gate != nil {
+			gate.Answered(r, upstream, body, 0, nil)
+		}
 		// the message leaves out the URL: its query may hold the apikey
 		writeOmbiError(w, http.StatusBadGateway, fmt.Sprintf("mockombi proxy: cannot forward %s %s to Ombi at %s", r.Method, upstream, p.origin))
 		return
@@ -149,30 +162,33 @@ func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, b
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL
 		}
+		if gate != nil {
+			gate.Answered(r, upstream, body, 0, nil)
+		}
 		writeOmbiError(w, http.StatusBadGateway, fmt.Sprintf("mockombi proxy: Ombi at %s did not answer: %v", p.origin, err))
 		return
 	}
 	defer resp.Body.Close()
+	var src io.Reader = resp.Body
+	if gate != nil {
+		head, err := io.ReadAll(io.LimitReader(resp.Body, maxRecordedBody+1))
+		answer := head
+		if err != nil || len(head) > maxRecordedBody {
+			answer = nil
+		}
+		gate.Answered(r, upstream, body, resp.StatusCode, answer)
+		src = io.MultiReader(bytes.NewReader(head), resp.Body)
+	}
 	copyAnswerHeader(w.Header(), resp.Header)
 	w.WriteHeader(resp.StatusCode)
 	var kept *keptBody
 	var dst io.Writer = w
-	if (record && p.tape != nil) || gate != nil {
+	if record && p.tape != nil {
 		kept = &keptBody{}
 		dst = io.MultiWriter(w, kept)
 	}
-	if _, err := io.Copy(dst, resp.Body); err != nil {
+	if _, err := io.Copy(dst, src); err != nil {
 		panic(http.ErrAbortHandler) // the client sees a cut answer, as it would from Ombi
-	}
-	if gate != nil {
-		var answer []byte
-		if !kept.over {
-			answer = kept.buf.Bytes()
-		}
-		gate.Answered(r, upstream, body, resp.StatusCode, answer)
-	}
-	if !record || p.tape == nil {
-		return
 	}
 	if kept != nil && !kept.over {
 		p.tape.record(r, upstream, body, resp.StatusCode, resp.Header, kept.buf.Bytes())

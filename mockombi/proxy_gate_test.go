@@ -46,11 +46,15 @@ func TestProxy_gateKeepsRefusedCallsFromTheOmbi(t *testing.T) {
 	}
 	r = send(t, base, call{method: http.MethodGet, path: "/api/v1/Issues/categories", header: key})
 	if r.status != http.StatusOK || len(up.Journal()) != before+1 {
-		t.Errorf("an allowed call: %d, %d calls reached the Ombi, want 200 and 1", r.status, len(up.Journal())-before)
+		t.Errorf("an allowed read: %d, %d calls reached the Ombi, want 200 and 1", r.status, len(up.Journal())-before)
+	}
+	r = send(t, base, call{method: http.MethodPost, path: "/api/v1/Issues/categories", header: key, body: `{"value":"x"}`})
+	if r.status != http.StatusOK || string(r.body) != "true" || len(up.Journal()) != before+2 {
+		t.Errorf("an allowed write: %d %s, %d calls reached the Ombi, want 200 true and 2", r.status, r.body, len(up.Journal())-before)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if want := []string{"GET /api/v1/Issues/categories OK ["}; strings.Join(g.answered, "|") != strings.Join(want, "|") {
+	if want := []string{"POST /api/v1/Issues/categories OK t"}; strings.Join(g.answered, "|") != strings.Join(want, "|") {
 		t.Errorf("the gate was told of %q, want %q", g.answered, want)
 	}
 }

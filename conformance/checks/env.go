@@ -36,6 +36,7 @@ type Suite struct {
 	reaching map[string]json.RawMessage        // per tool: arguments whose call reached upstream
 	links    map[*harness.Server][]resourceRef // per server: the resource links its tools returned
 	mockPool *mockPool                         // ids and titles of the mock's data
+	own      *ownEntities                      // live, --allow-mutations: what the run created for its write checks (live_own.go)
 }
 
 // New prepares a run of the checks against up (framework.New); Close ends

@@ -243,6 +243,7 @@ type Ledger struct {
 	saved    map[string]bool             // settings and preferences read already
 	pending  map[*http.Request]pendingOp // creations whose id the answer does not carry
 	cleaning bool                        // Cleanup's own calls pass
+	inflight int                         // calls let through whose answer has not come
 	stopped  bool                        // the run was interrupted
 	done     []Undo
 	errs     []string
@@ -265,7 +266,7 @@ func NewLedger(base string, allow bool) *Ledger {
 	}
 }
 
-// errRefused is the reason a write was kept from the Ombi.
+// refusal is the reason a write was kept from the Ombi.
 func refusal(format string, args ...any) error {
 	return fmt.Errorf("ombi-conformance: a live run writes only on what it created itself; "+format+" (the proxy did not forward the call)", args...)
 }
@@ -273,6 +274,32 @@ func refusal(format string, args ...any) error {
 // Allow implements mockombi.ProxyGate: it decides whether a call reaches
 // the Ombi, reading a setting or preference before it is changed.
 func (l *Ledger) Allow(r *http.Request, upstream string, body []byte) error {
+	err := l.allowCall(r, upstream, body)
+	if err == nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		l.mu.Lock()
+		l.inflight++ // until Answered
+		l.mu.Unlock()
+	}
+	return err
+}
+
+// Settle waits, at most timeout, until every call let through has been
+// answered and noted.
+func (l *Ledger) Settle(timeout time.Duration) {
+	end := time.Now().Add(timeout)
+	for time.Now().Before(end) {
+		l.mu.Lock()
+		n := l.inflight
+		l.mu.Unlock()
+		if n <= 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// allowCall is Allow's decision.
+func (l *Ledger) allowCall(r *http.Request, upstream string, body []byte) error {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
 		if _, ok := matchPath("/api/v1/Identity/newsletter/unsubscribe/{id}", upstream); ok {
 			return l.refuse(r, upstream, refusal("unsubscribing a user from the newsletter cannot be undone"))
@@ -343,6 +370,11 @@ func (l *Ledger) Answered(r *http.Request, upstream string, body []byte, status 
 		return
 	}
 	rule, params, ok := findRule(r.Method, upstream)
+	defer func() {
+		l.mu.Lock()
+		l.inflight--
+		l.mu.Unlock()
+	}()
 	l.mu.Lock()
 	op, hasOp := l.pending[r]
 	delete(l.pending, r)
@@ -793,7 +825,7 @@ func (u *Upstream) UndoWrites(ctx context.Context, authMode string) *WriteReport
 	if u.ledger == nil {
 		return nil
 	}
-	header, err := u.authenticate(ctx, authMode)
+	header, err := u.AuthHeader(ctx, authMode)
 	if err != nil {
 		u.ledger.mu.Lock()
 		if len(u.ledger.undo) > 0 {
@@ -806,9 +838,9 @@ func (u *Upstream) UndoWrites(ctx context.Context, authMode string) *WriteReport
 	return u.ledger.Report()
 }
 
-// authenticate is the header that authenticates the run's own calls in
-// authMode.
-func (u *Upstream) authenticate(ctx context.Context, authMode string) (http.Header, error) {
+// AuthHeader is the header that authenticates the run's own calls to the
+// upstream in authMode (api_key, or jwt: it logs in through the upstream).
+func (u *Upstream) AuthHeader(ctx context.Context, authMode string) (http.Header, error) {
 	h := http.Header{}
 	if authMode == "api_key" {
 		h.Set("ApiKey", u.creds.APIKey)
@@ -823,7 +855,7 @@ func (u *Upstream) authenticate(ctx context.Context, authMode string) (http.Head
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := u.ledger.client.Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, errors.New("no answer")
 	}
