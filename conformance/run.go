@@ -65,7 +65,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.OmbiURL != "" {
 		// through a proxy: the journal and faults of the checks that need
 		// only those (LabelNeedsJournal), against the live Ombi's answers
-		p, err := harness.LiveProxied(opts.OmbiURL, opts.Credentials)
+		p, err := harness.LiveProxied(opts.OmbiURL, opts.Credentials, opts.AllowMutations)
 		if err != nil {
 			return nil, err
 		}
@@ -174,8 +174,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	rc.Succinct = true
 	rc.SilenceSkips = true
 	stopTicks := prog.tickEvery(time.Second)
+	stopWrites := stopWritesOn(ctx, up)
 	runSpecs(sc, rc, opts.Progress != ProgressLines)
+	stopWrites()
 	stopTicks()
+	res.Writes = undoWrites(ctx, opts, up, errOut)
 	res.Calls = s.Calls()
 	sort.SliceStable(res.Checks, func(i, j int) bool {
 		return framework.AreaRank(res.Checks[i].Area) < framework.AreaRank(res.Checks[j].Area)

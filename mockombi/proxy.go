@@ -2,6 +2,7 @@ package mockombi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -99,21 +100,57 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, upstream string
 		call.Route = cr.pattern
 	}
 	if proxied {
-		s.proxy.serve(w, r, upstream, body, call.Fault == "")
+		if g := s.opts.ProxyGate; g != nil {
+			if err := g.Allow(r, upstream, body); err != nil {
+				call.Fault = GateFault
+				writeOmbiError(w, http.StatusForbidden, err.Error())
+				return true
+			}
+		}
+		s.proxy.serve(w, r, upstream, body, call.Fault == "", s.opts.ProxyGate)
 	}
 	return true
+}
+
+// GateFault is the Fault of a journaled call that Options.ProxyGate kept
+// from the Ombi: the proxy answered it 403 itself.
+const GateFault = "gate"
+
+// ProxyGate decides which calls a proxy forwards (Options.ProxyGate) and
+// sees what the Ombi answered them. Its methods may be called concurrently.
+type ProxyGate interface {
+	// Allow is asked before a call is forwarded; upstream is its escaped
+	// path below the mock's base path and body its request body. A non-nil
+	// error forwards nothing: the proxy answers 403 with the error's text
+	// as Ombi's error message.
+	Allow(r *http.Request, upstream string, body []byte) error
+	// Answered is told of the status and body of the answer to each
+	// forwarded call that is no GET or HEAD, before the client is answered;
+	// answer is nil when it was longer than the proxy keeps, and status 0
+	// when the Ombi did not answer. Such a call is forwarded to its end
+	// even when its client goes away, so that what it wrote is known.
+	Answered(r *http.Request, upstream string, body []byte, status int, answer []byte)
 }
 
 // serve forwards r (its path below the mock's base path is upstream, its
 // body was read) to the Ombi and answers what it answered. A call that
 // passes unfaulted is recorded.
-func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, body []byte, record bool) {
+func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, body []byte, record bool, gate ProxyGate) {
 	target := p.scheme + "://" + p.host + p.prefix + upstream
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
 	}
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, target, bytes.NewReader(body))
+	ctx := r.Context()
+	if gate != nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		ctx = context.WithoutCancel(ctx)
+	} else {
+		gate = nil
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, target, bytes.NewReader(body))
 	if err != nil {
+		if gate != nil {
+			gate.Answered(r, upstream, body, 0, nil)
+		}
 		// the message leaves out the URL: its query may hold the apikey
 		writeOmbiError(w, http.StatusBadGateway, fmt.Sprintf("mockombi proxy: cannot forward %s %s to Ombi at %s", r.Method, upstream, p.origin))
 		return
@@ -125,10 +162,23 @@ func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, b
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL
 		}
+		if gate != nil {
+			gate.Answered(r, upstream, body, 0, nil)
+		}
 		writeOmbiError(w, http.StatusBadGateway, fmt.Sprintf("mockombi proxy: Ombi at %s did not answer: %v", p.origin, err))
 		return
 	}
 	defer resp.Body.Close()
+	var src io.Reader = resp.Body
+	if gate != nil {
+		head, err := io.ReadAll(io.LimitReader(resp.Body, maxRecordedBody+1))
+		answer := head
+		if err != nil || len(head) > maxRecordedBody {
+			answer = nil
+		}
+		gate.Answered(r, upstream, body, resp.StatusCode, answer)
+		src = io.MultiReader(bytes.NewReader(head), resp.Body)
+	}
 	copyAnswerHeader(w.Header(), resp.Header)
 	w.WriteHeader(resp.StatusCode)
 	var kept *keptBody
@@ -137,7 +187,7 @@ func (p *proxy) serve(w http.ResponseWriter, r *http.Request, upstream string, b
 		kept = &keptBody{}
 		dst = io.MultiWriter(w, kept)
 	}
-	if _, err := io.Copy(dst, resp.Body); err != nil {
+	if _, err := io.Copy(dst, src); err != nil {
 		panic(http.ErrAbortHandler) // the client sees a cut answer, as it would from Ombi
 	}
 	if kept != nil && !kept.over {

@@ -115,6 +115,11 @@ type Options struct {
 	// from. It is written at start, at most once a second while calls come
 	// and on Close or Shutdown.
 	Record string
+	// ProxyGate, with Proxy, decides which calls are forwarded and is told
+	// of each forwarded call's answer (a live run of the conformance suite
+	// keeps its writes to the entities it created there). Nil forwards
+	// every call.
+	ProxyGate ProxyGate
 	// NoControl switches the /_mock/ control API and its dashboard off:
 	// those paths are answered as Ombi answers a route it does not have,
 	// so the mock is a black box reachable only through Ombi's API (a

@@ -495,7 +495,7 @@ func (s *Suite) tryReaching(ctx context.Context, srv *harness.Server, t *mcp.Too
 		return nil, false
 	}
 	for _, ex := range s.tables[t.Name].Valid { // a catalogue tool's own examples
-		cands = append(cands, ex.Args)
+		cands = append(cands, s.ownArgs(t.Name, ex.Args))
 	}
 	var fallback json.RawMessage
 	for _, a := range cands {

@@ -155,7 +155,7 @@ func (s *Suite) schemaTool(t spec.Tool) {
 			runs = nil
 			var derived []exampleRun
 			for _, ex := range table.Valid {
-				runs = append(runs, exampleRun{ex: ex, valid: true, out: s.callUnchecked(ctx, srv, name, ex.Args)})
+				runs = append(runs, exampleRun{ex: ex, valid: true, out: s.callUnchecked(ctx, srv, name, s.ownArgs(name, ex.Args))})
 				derived = append(derived, derive(ex)...)
 			}
 			for _, r := range derived {

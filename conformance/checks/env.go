@@ -37,6 +37,7 @@ type Suite struct {
 	links    map[*harness.Server][]resourceRef // per server: the resource links its tools returned
 	mockPool *mockPool                         // ids and titles of the mock's data
 	login    *liveLogin                        // a live jwt run's token for direct reads
+	own      *ownEntities                      // live, --allow-mutations: what the run created for its write checks (live_own.go)
 }
 
 // New prepares a run of the checks against up (framework.New); Close ends

@@ -122,6 +122,9 @@ type Result struct {
 	// HarnessError is why the run could not judge the server at all (it
 	// started in no auth mode, say); Checks is then empty.
 	HarnessError string
+	// Writes is what a live run wrote to the Ombi, took back and left
+	// (nil for a run of the embedded mock).
+	Writes *harness.WriteReport
 }
 
 // Count returns how many checks are in the given state.

@@ -29,6 +29,9 @@ type Upstream struct {
 	mock  *mockombi.Server // nil when live and reached directly
 	live  bool             // a live Ombi: its data, not the mock's
 	creds Credentials
+	// ledger is the proxy's gate in front of a live Ombi, and the record
+	// of the run's writes (ledger.go); nil otherwise.
+	ledger *Ledger
 }
 
 // StartMock starts mockombi in-process on a loopback port chosen at run time.
@@ -82,13 +85,15 @@ func Live(url string, creds Credentials) *Upstream {
 // a mockombi proxy on a loopback port chosen at run time: the server under
 // test talks to the proxy, which forwards every call and keeps the journal,
 // and answers injected faults itself. The mock's own data, users and
-// quirks play no part.
-func LiveProxied(url string, creds Credentials) (*Upstream, error) {
-	m, err := StartMock(mockombi.Options{Proxy: url})
+// quirks play no part. The proxy's gate (a Ledger) forwards no write
+// unless allowWrites, and then only those it can undo or lists.
+func LiveProxied(url string, creds Credentials, allowWrites bool) (*Upstream, error) {
+	l := NewLedger(url, allowWrites)
+	m, err := StartMock(mockombi.Options{Proxy: url, ProxyGate: l})
 	if err != nil {
 		return nil, err
 	}
-	m.creds, m.live = creds, true
+	m.creds, m.live, m.ledger = creds, true, l
 	return m, nil
 }
 

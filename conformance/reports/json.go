@@ -44,6 +44,8 @@ type JSON struct {
 	// HarnessError is set when the run could not judge the server at all
 	// (it started in no auth mode, say); Checks is then empty.
 	HarnessError string `json:"harness_error,omitempty"`
+	// Writes is what a live run wrote to the Ombi, took back and left.
+	Writes *harness.WriteReport `json:"writes,omitempty"`
 }
 
 // ReadJSON reads a report written with --json.
@@ -63,7 +65,7 @@ func ReadJSON(path string) (*JSON, error) {
 func WriteJSON(path string, opts framework.Options, r *framework.Result) error {
 	rep := JSON{Server: opts.Target.String(), Protocol: harness.ProtocolVersion, Seed: r.Seed,
 		Time: time.Now().UTC().Format(time.RFC3339), Calls: r.Calls, Millis: r.Duration.Milliseconds(), Counts: map[string]int{},
-		Profile: r.Profile, Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError}
+		Profile: r.Profile, Tools: r.Tools, AuthModes: r.Modes, HarnessError: r.HarnessError, Writes: r.Writes}
 	for _, c := range r.Checks {
 		rep.Counts[c.State]++
 		jc := JSONCheck{ID: c.ID, Area: c.Area, Tool: c.Tool, Clause: c.Clause, State: c.State, Failure: c.Failure, Reason: c.Reason, Millis: c.Duration.Milliseconds()}

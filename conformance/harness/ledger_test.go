@@ -1,0 +1,108 @@
+package harness
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestLedger_allow(t *testing.T) {
+	l := NewLedger("http://127.0.0.1:1", true) // nothing is read from it here
+	l.add(kindMovie, 7)
+	l.add(kindIssue, 3)
+	readOnly := NewLedger("http://127.0.0.1:1", false)
+	tests := []struct {
+		name         string
+		l            *Ledger
+		method, path string
+		body         string
+		allowed      bool
+	}{
+		{"a read", l, "GET", "/api/v1/Request/movie", "", true},
+		{"a search by POST", l, "POST", "/api/v2/Search/multi/matrix", `{}`, true},
+		{"logging in", readOnly, "POST", "/api/v1/Token", `{}`, true},
+		{"a creation", l, "POST", "/api/v1/Request/movie", `{"theMovieDbId":603}`, true},
+		{"a creation without --allow-mutations", readOnly, "POST", "/api/v1/Request/movie", `{"theMovieDbId":603}`, false},
+		{"approving the run's request", l, "POST", "/api/v1/Request/movie/approve", `{"id":7}`, true},
+		{"approving another request", l, "POST", "/api/v1/Request/movie/approve", `{"id":8}`, false},
+		{"approving a tv request of the run's movie id", l, "POST", "/api/v1/Request/tv/approve", `{"id":7}`, false},
+		{"deleting the run's request, other case", l, "DELETE", "/api/v1/request/MOVIE/7", "", true},
+		{"deleting another request", l, "DELETE", "/api/v1/Request/movie/1", "", false},
+		{"deleting a tv parent", l, "DELETE", "/api/v1/Request/tv/7", "", false},
+		{"a comment on the run's issue", l, "POST", "/api/v1/Issues/comments", `{"issueId":3,"comment":"x"}`, true},
+		{"a comment on another issue", l, "POST", "/api/v1/Issues/comments", `{"issueId":4,"comment":"x"}`, false},
+		{"a vote on the run's request", l, "POST", "/api/v1/Vote/up/movie/7", "", true},
+		{"a vote on another request", l, "POST", "/api/v1/Vote/up/movie/1", "", false},
+		{"reprocessing the run's request", l, "POST", "/api/v2/Requests/reprocess/movie/7/false", "", true},
+		{"reprocessing another request", l, "POST", "/api/v2/Requests/reprocess/movie/1/false", "", false},
+		{"a job", l, "POST", "/api/v1/Job/update", "", true},
+		{"deleting a user", l, "DELETE", "/api/v1/Identity/0b1c", "", false},
+		{"removing a retry", l, "DELETE", "/api/v1/RequestRetry/2", "", false},
+		{"a collection request", l, "POST", "/api/v2/Requests/movie/collection/10", "", false},
+		{"a newsletter opt-out by GET", l, "GET", "/api/v1/Identity/newsletter/unsubscribe/0b1c", "", false},
+		{"a settings change whose settings cannot be read first", l, "POST", "/api/v1/Settings/ombi", `{}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
+			err := tt.l.Allow(r, tt.path, []byte(tt.body))
+			if (err == nil) != tt.allowed {
+				t.Errorf("Allow(%s %s %s) = %v, want allowed %v", tt.method, tt.path, tt.body, err, tt.allowed)
+			}
+		})
+	}
+}
+
+func TestLedger_notesAndUndoes(t *testing.T) {
+	var calls []string
+	ombi := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls = append(calls, r.Method+" "+r.URL.Path)
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/Identity":
+			_, _ = w.Write([]byte(`{"language":"fr","streamingCountry":null}`))
+		case r.Method == http.MethodDelete:
+			_, _ = w.Write([]byte(`{"result":true}`))
+		default:
+			_, _ = w.Write([]byte(`true`))
+		}
+	}))
+	defer ombi.Close()
+	l := NewLedger(ombi.URL, true)
+	answer := func(method, path, body string, status int, answer string) {
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		if err := l.Allow(r, path, []byte(body)); err != nil {
+			t.Fatalf("Allow(%s %s): %v", method, path, err)
+		}
+		l.Answered(r, path, []byte(body), status, []byte(answer))
+	}
+	answer("POST", "/api/v1/Request/movie", `{"theMovieDbId":603}`, 200, `{"result":true,"requestId":41}`)
+	answer("POST", "/api/v1/Request/movie", `{"theMovieDbId":604}`, 200, `{"result":false,"isError":true,"requestId":0}`)
+	answer("POST", "/api/v1/Issues", `{"title":"x"}`, 200, `12`)
+	answer("POST", "/api/v1/Issues/comments", `{"issueId":12,"comment":"x"}`, 200, `{"id":5}`)
+	answer("POST", "/api/v1/Identity/language", `{"lang":"de"}`, 200, ``)
+	answer("POST", "/api/v1/Job/update", ``, 200, ``)
+	answer("DELETE", "/api/v1/Request/movie/41", ``, 200, `{"result":true}`)
+	got := []string{}
+	for _, u := range l.Report().Left {
+		got = append(got, u.What+": "+u.Line())
+	}
+	want := []string{"issue 12: DELETE /api/v1/Issues/12", "issue comment 5: DELETE /api/v1/Issues/comments/5",
+		`the language of the account the server uses: POST /api/v1/Identity/language {"lang":"fr"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("left before the cleanup:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	calls = nil
+	l.Cleanup(t.Context(), ombi.URL, http.Header{"Apikey": {"k"}})
+	rep := l.Report()
+	if len(rep.Left) != 0 || len(rep.Undone) != 3 || len(rep.Errors) != 0 {
+		t.Errorf("after the cleanup: %+v, want 3 undone, none left", rep)
+	}
+	wantCalls := "POST /api/v1/Identity/language|DELETE /api/v1/Issues/comments/5|DELETE /api/v1/Issues/12"
+	if strings.Join(calls, "|") != wantCalls {
+		t.Errorf("the cleanup called %q, want %q (newest first)", strings.Join(calls, "|"), wantCalls)
+	}
+	if len(rep.Irreversible) != 1 || rep.Irreversible[0].Call != "POST /api/v1/Job/{job}" {
+		t.Errorf("irreversible: %+v, want the job run", rep.Irreversible)
+	}
+}
