@@ -330,7 +330,7 @@ func (s *Server) searchCollection(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	out := &state.CollectionsViewModel{Collection: []*state.CollectionPart{}}
+	out := &state.MovieCollectionsViewModel{Collection: []*state.MovieCollection{}}
 	s.store.Read(func(st *store) {
 		c := st.Search.Collection(id)
 		if c == nil {
@@ -340,13 +340,13 @@ func (s *Server) searchCollection(w http.ResponseWriter, r *http.Request) {
 			if m.CollectionID == nil || *m.CollectionID != id {
 				continue
 			}
-			v := &state.CollectionPart{SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Overview: m.Overview,
+			v := &state.MovieCollection{SearchViewModel: movieBase(m), ID: m.TheMovieDbID, Overview: m.Overview,
 				PosterPath: m.PosterPath, Title: m.Title, ReleaseDate: m.ReleaseDate}
 			v.ImdbID = ref(m.ImdbID)
 			v.Movie4K = st.overlayMovie(&v.SearchViewModel, m.TheMovieDbID, principalOf(r))
 			out.Collection = append(out.Collection, v)
 		}
-		slices.SortStableFunc(out.Collection, func(a, b *state.CollectionPart) int {
+		slices.SortStableFunc(out.Collection, func(a, b *state.MovieCollection) int {
 			return compareAny(a.ReleaseDate, b.ReleaseDate)
 		})
 		out.Name, out.Overview, out.Extra = ref(c.Name), ref(c.Overview), c.Extra

@@ -62,7 +62,7 @@ func (st *store) movieFullView(m *db.CatalogMovie, p *principal) *state.MovieFul
 	v := &state.MovieFullInfoViewModel{SearchMovieViewModel: *st.movieView(m, p, true)}
 	if m.CollectionID != nil {
 		if c := ss.Collection(*m.CollectionID); c != nil {
-			v.BelongsToCollection = &state.CollectionRef{ID: c.ID, Name: c.Name, PosterPath: c.PosterPath, BackdropPath: c.BackdropPath}
+			v.BelongsToCollection = &state.CollectionsViewModel{ID: c.ID, Name: c.Name, PosterPath: c.PosterPath, BackdropPath: c.BackdropPath}
 		}
 	}
 	cast := []state.MovieCast{}
@@ -186,7 +186,7 @@ func (st *store) tvFullView(sh *db.CatalogShow, p *principal) *state.SearchFullI
 	v := &state.SearchFullInfoTvShowViewModel{
 		ID: id, Genres: st.Search.GenreNames("tv", sh.GenreIDs), Network: sh.Network,
 		Images: state.TvImages{Medium: tmdbImage("w500", sh.PosterPath), Original: tmdbImage("original", sh.PosterPath)},
-		Cast:   cast, Crew: []state.TvCast{}, Certification: sh.Certification, Tagline: sh.Tagline,
+		Cast:   cast, Crew: []state.TvPerson{}, Certification: sh.Certification, Tagline: sh.Tagline,
 		Keywords:    state.Keywords{KeywordsValue: st.Search.Keywords(sh.KeywordIDs)},
 		ExternalIDs: state.ExternalIDs{ImdbID: sh.ImdbID},
 		// the list view's genre (by name) is not a member here

@@ -127,10 +127,10 @@ func (v *EmptyMovieView) MarshalJSON() ([]byte, error) {
 	return marshalWith((*plain)(v), nil)
 }
 
-// CollectionPart is one movie of a collection (v2 movie/collection): the
-// SearchViewModel with the movie's ids, text and date, and the 4K part
-// only when ExistingRule found a request.
-type CollectionPart struct {
+// MovieCollection is Ombi's MovieCollection, one movie of a collection
+// (v2 movie/collection): the SearchViewModel with the movie's ids, text
+// and date, and the 4K part only when ExistingRule found a request.
+type MovieCollection struct {
 	SearchViewModel
 	*Movie4K
 	ID          int        `json:"id"`
@@ -141,23 +141,23 @@ type CollectionPart struct {
 }
 
 // MarshalJSON writes the part's members in wire order.
-func (v *CollectionPart) MarshalJSON() ([]byte, error) {
-	type plain CollectionPart
+func (v *MovieCollection) MarshalJSON() ([]byte, error) {
+	type plain MovieCollection
 	return marshalWith((*plain)(v), nil)
 }
 
-// CollectionsViewModel is Ombi's CollectionsViewModel; an unknown
+// MovieCollectionsViewModel is Ombi's MovieCollectionsViewModel; an unknown
 // collection has no name or overview.
-type CollectionsViewModel struct {
-	Collection []*CollectionPart `json:"collection"`
-	Name       *string           `json:"name"`
-	Overview   *string           `json:"overview"`
-	Extra      Extra             `json:"-"`
+type MovieCollectionsViewModel struct {
+	Collection []*MovieCollection `json:"collection"`
+	Name       *string            `json:"name"`
+	Overview   *string            `json:"overview"`
+	Extra      Extra              `json:"-"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
-func (v *CollectionsViewModel) MarshalJSON() ([]byte, error) {
-	type plain CollectionsViewModel
+func (v *MovieCollectionsViewModel) MarshalJSON() ([]byte, error) {
+	type plain MovieCollectionsViewModel
 	return marshalWith((*plain)(v), v.Extra)
 }
 
@@ -185,20 +185,20 @@ type Keywords struct {
 // details): the SearchMovieViewModel of the movie with TMDB's details.
 type MovieFullInfoViewModel struct {
 	SearchMovieViewModel
-	BelongsToCollection *CollectionRef   `json:"belongsToCollection"`
-	Budget              int              `json:"budget"`
-	Credits             MovieCredits     `json:"credits"`
-	ExternalIDs         ExternalIDs      `json:"externalIds"`
-	Genres              []IDName         `json:"genres"`
-	Keywords            Keywords         `json:"keywords"`
-	ProductionCompanies []map[string]any `json:"productionCompanies"`
-	Recommendations     SimilarMovies    `json:"recommendations"`
-	Revenue             float64          `json:"revenue"`
-	Runtime             int              `json:"runtime"`
-	Similar             SimilarMovies    `json:"similar"`
-	Status              string           `json:"status"`
-	Tagline             string           `json:"tagline"`
-	Videos              Videos           `json:"videos"`
+	BelongsToCollection *CollectionsViewModel `json:"belongsToCollection"`
+	Budget              int                   `json:"budget"`
+	Credits             MovieCredits          `json:"credits"`
+	ExternalIDs         ExternalIDs           `json:"externalIds"`
+	Genres              []IDName              `json:"genres"`
+	Keywords            Keywords              `json:"keywords"`
+	ProductionCompanies []map[string]any      `json:"productionCompanies"`
+	Recommendations     SimilarMovies         `json:"recommendations"`
+	Revenue             float64               `json:"revenue"`
+	Runtime             int                   `json:"runtime"`
+	Similar             SimilarMovies         `json:"similar"`
+	Status              string                `json:"status"`
+	Tagline             string                `json:"tagline"`
+	Videos              Videos                `json:"videos"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
@@ -207,8 +207,9 @@ func (v *MovieFullInfoViewModel) MarshalJSON() ([]byte, error) {
 	return marshalWith((*plain)(v), v.Extra)
 }
 
-// CollectionRef is the collection a movie belongs to.
-type CollectionRef struct {
+// CollectionsViewModel is Ombi's CollectionsViewModel: the collection a
+// movie belongs to.
+type CollectionsViewModel struct {
 	BackdropPath string `json:"backdropPath"`
 	ID           int    `json:"id"`
 	Name         string `json:"name"`
@@ -343,7 +344,7 @@ type SearchFullInfoTvShowViewModel struct {
 	ID            int            `json:"id"`
 	Cast          []TvCast       `json:"cast"`
 	Certification string         `json:"certification"`
-	Crew          []TvCast       `json:"crew"`
+	Crew          []TvPerson     `json:"crew"`
 	ExternalIDs   ExternalIDs    `json:"externalIds"`
 	Genres        []IDName       `json:"genres"`
 	Images        TvImages       `json:"images"`
@@ -359,7 +360,7 @@ func (v *SearchFullInfoTvShowViewModel) MarshalJSON() ([]byte, error) {
 	return marshalWith((*plain)(v), v.Extra)
 }
 
-// TvCast is one cast member of a show (the mock lists no crew).
+// TvCast is one cast member of a show (CastViewModel).
 type TvCast struct {
 	Character string  `json:"character"`
 	ID        int     `json:"id"`
@@ -367,6 +368,15 @@ type TvCast struct {
 	Person    string  `json:"person"`
 	Self      bool    `json:"self"`
 	Voice     bool    `json:"voice"`
+}
+
+// TvPerson is one crew member of a show (PersonViewModel); the mock
+// lists none.
+type TvPerson struct {
+	ID    int     `json:"id"`
+	Image *string `json:"image"`
+	Name  string  `json:"name"`
+	URL   string  `json:"url"`
 }
 
 // TvImages is a show's poster in two sizes.
