@@ -60,7 +60,7 @@ func liveWriteArgs(t *testing.T, m *mockombi.Server, report string) []string {
 		"--user-name", "admin", "--allow-mutations", "--seed", "5", "--label-filter", "any || schema", "--quiet", "--json", report}
 }
 
-// voteRequests are the requests the votes of a state were cast on, as
+// newVotes are the requests of the votes cast between two states, as
 // "kind/id" ("movie/12").
 func newVotes(before, after map[string]any) []string {
 	key := func(v any) string {

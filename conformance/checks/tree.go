@@ -41,6 +41,7 @@ func (s *Suite) Tree() {
 	s.resourcesArea()
 	s.transportChecks()
 	s.catchAreas()
+	s.liveAreas()
 }
 
 // LiveFilter narrows a label filter for a live run.
