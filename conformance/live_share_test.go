@@ -80,7 +80,7 @@ type docFigures struct {
 }
 
 // docSentence is the sentence of docs/live-ombi.md with the figures.
-var docSentence = regexp.MustCompile(`(\d[\d,]*) checks passed, (\d+) failed, (\d[\d,]*) skipped and (\d+) not applicable, in about \d+ s; an embedded run of the same server judges (\d[\d,]*) checks`)
+var docSentence = regexp.MustCompile(`(\d[\d,]*)\s+checks\s+passed,\s+(\d+)\s+failed,\s+(\d[\d,]*)\s+skipped\s+and\s+(\d+)\s+not\s+applicable,\s+in\s+about\s+\d+\s+s;\s+an\s+embedded\s+run\s+of\s+the\s+same\s+server\s+judges\s+(\d[\d,]*)\s+checks`)
 
 func readDocFigures(t *testing.T) docFigures {
 	t.Helper()
