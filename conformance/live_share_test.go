@@ -59,6 +59,25 @@ func (f liveFigures) judged() int { return f.passed + f.failed }
 // summaryTotal is the total line of the per-area table of a run's summary.
 var summaryTotal = regexp.MustCompile(`(?m)^total +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$`)
 
+// summaryArea is one area's line of the per-area table of a run's summary.
+var summaryArea = regexp.MustCompile(`(?m)^([a-z]+) +(\d+) +(\d+) +\d+ +\d+ +\d+ +\d+ +\d+$`)
+
+// printedJudged reads each area's judged checks (passed and failed) from
+// a run's summary.
+func printedJudged(out string) map[string]int {
+	judged := map[string]int{}
+	for _, m := range summaryArea.FindAllStringSubmatch(out, -1) {
+		p, _ := strconv.Atoi(m[2])
+		f, _ := strconv.Atoi(m[3])
+		judged[m[1]] = p + f
+	}
+	return judged
+}
+
+// docAreaRow is a row of the per-area table of docs/live-ombi.md: area,
+// judged live before, judged live now, judged embedded, share.
+var docAreaRow = regexp.MustCompile(`(?m)^\| ([a-z]+) \| (\d+) \| (\d+) \| (\d+) \| \d+% \|$`)
+
 // printedFigures reads the total line of a run's summary.
 func printedFigures(out string) (liveFigures, error) {
 	m := summaryTotal.FindStringSubmatch(out)
@@ -76,11 +95,12 @@ func printedFigures(out string) (liveFigures, error) {
 // the embedded run it is compared with.
 type docFigures struct {
 	live     liveFigures
-	embedded int // checks an embedded run judges
+	embedded int    // checks an embedded run judges
+	text     []byte // the page
 }
 
 // docSentence is the sentence of docs/live-ombi.md with the figures.
-var docSentence = regexp.MustCompile(`(\d[\d,]*) checks passed, (\d+) failed, (\d[\d,]*) skipped and (\d+) not applicable, in about \d+ s; an embedded run of the same server judges (\d[\d,]*) checks`)
+var docSentence = regexp.MustCompile(`(\d[\d,]*)\s+checks\s+passed,\s+(\d+)\s+failed,\s+(\d[\d,]*)\s+skipped\s+and\s+(\d+)\s+not\s+applicable,\s+in\s+about\s+\d+\s+s;\s+an\s+embedded\s+run\s+of\s+the\s+same\s+server\s+judges\s+(\d[\d,]*)\s+checks`)
 
 func readDocFigures(t *testing.T) docFigures {
 	t.Helper()
@@ -99,7 +119,7 @@ func readDocFigures(t *testing.T) docFigures {
 		}
 		return n
 	}
-	return docFigures{live: liveFigures{passed: num(1), failed: num(2), skipped: num(3), notApplicable: num(4)}, embedded: num(5)}
+	return docFigures{live: liveFigures{passed: num(1), failed: num(2), skipped: num(3), notApplicable: num(4)}, embedded: num(5), text: b}
 }
 
 // runLive runs the suite with args (and a JSON report) within limit.
@@ -180,6 +200,18 @@ func TestLive_share(t *testing.T) {
 	}
 	if doc.embedded != embedded.judged() {
 		t.Errorf("docs/live-ombi.md says an embedded run judges %d checks; it judged %d", doc.embedded, embedded.judged())
+	}
+	liveAreas, embeddedAreas := printedJudged(r.stdout), printedJudged(er.stdout)
+	rows := docAreaRow.FindAllStringSubmatch(string(doc.text), -1)
+	if len(rows) != len(liveAreas) {
+		t.Errorf("docs/live-ombi.md's table has %d rows; the run printed %d areas and a total", len(rows), len(liveAreas))
+	}
+	for _, row := range rows {
+		now, _ := strconv.Atoi(row[3])
+		emb, _ := strconv.Atoi(row[4])
+		if now != liveAreas[row[1]] || emb != embeddedAreas[row[1]] {
+			t.Errorf("docs/live-ombi.md: %s judged live %d of %d embedded; the runs printed %d of %d", row[1], now, emb, liveAreas[row[1]], embeddedAreas[row[1]])
+		}
 	}
 	if share := float64(got.judged()) / float64(doc.embedded); share < 0.85 {
 		t.Errorf("the live run judged %d of the %d checks an embedded run judges (%.0f%%), want at least 85%%", got.judged(), doc.embedded, 100*share)

@@ -12,7 +12,10 @@
 // label property. Each area has its file (area_*.go), a domain's wire
 // checks theirs (wire_*.go), and the properties theirs (leak.go,
 // budget.go, fabricate.go, faults.go, fuzz.go); tree.go declares the areas
-// and the labels of live runs, catalogue.go the check of the tool
+// and the labels of live runs, live_support.go and live_leak.go what the
+// checks do against a live Ombi behind the suite's proxy (direct reads with
+// the run's credentials, the skips of what only the mock has, canaries
+// planted in the live answers), catalogue.go the check of the tool
 // catalogue. Every check is declared through the framework's ClauseIt or
 // ClauseItFor, which name the clause of spec/clauses.json it guards and
 // build its framework.Check.
