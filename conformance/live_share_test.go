@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -32,15 +31,7 @@ const standInKey = "standin-key-unseen-4d2a"
 // suite reaches it only by URL and key, as a black box.
 func startStandIn(t *testing.T) *mockombi.Server {
 	t.Helper()
-	m, err := mockombi.New(mockombi.Options{DataFile: filepath.Join("testdata", "standin-ombi.json"), APIKey: standInKey, NoControl: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
-	return m
+	return startMock(t, mockombi.Options{DataFile: filepath.Join("testdata", "standin-ombi.json"), APIKey: standInKey, NoControl: true})
 }
 
 // liveArgs are the flags of a live run against the stand-in, writes
@@ -125,20 +116,8 @@ func readDocFigures(t *testing.T) docFigures {
 // runLive runs the suite with args (and a JSON report) within limit.
 func runLive(t *testing.T, limit time.Duration, args ...string) (cliRun, *reports.JSON) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
 	report := filepath.Join(t.TempDir(), "report.json")
-	cmd := exec.CommandContext(ctx, cliBinary(t), append(args, "--json", report)...)
-	cmd.WaitDelay = 10 * time.Second
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := cliRun{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run the suite: %v", err)
-	}
+	r := runCLIWithin(t, limit, nil, append(args, "--json", report)...)
 	rep, err := reports.ReadJSON(report)
 	if err != nil {
 		t.Fatalf("%v\nexit %d\n%s\n%s", err, r.code, clipText(r.stdout), clipText(r.stderr))

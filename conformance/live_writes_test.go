@@ -27,15 +27,7 @@ const standinKey = "standin-key-5e81c0d94a7b"
 // as a backup of the Ombi's databases would.
 func startStandin(t *testing.T) *mockombi.Server {
 	t.Helper()
-	m, err := mockombi.New(mockombi.Options{DataSet: mockombi.DataSetLarge, APIKey: standinKey, NoControl: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
-	return m
+	return startMock(t, mockombi.Options{DataSet: mockombi.DataSetLarge, APIKey: standinKey, NoControl: true})
 }
 
 // standinState is the stand-in's whole state, decoded by top-level member.

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ombi-mcp/ombi-mcp/internal/stdio"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
 // fakeEnv selects what the test binary does when the suite starts it as a
@@ -143,7 +144,14 @@ type cliRun struct {
 // runCLI runs ombi-conformance with args and extra environment.
 func runCLI(t *testing.T, env []string, args ...string) cliRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	return runCLIWithin(t, 3*time.Minute, env, args...)
+}
+
+// runCLIWithin runs ombi-conformance with args and extra environment,
+// failing the test when it has not finished within limit.
+func runCLIWithin(t *testing.T, limit time.Duration, env []string, args ...string) cliRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, cliBinary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -158,9 +166,24 @@ func runCLI(t *testing.T, env []string, args ...string) cliRun {
 		t.Fatalf("run ombi-conformance: %v", err)
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("ombi-conformance %v did not finish within 3 minutes", args)
+		t.Fatalf("ombi-conformance %v did not finish within %v", args, limit)
 	}
 	return r
+}
+
+// startMock starts a mockombi with opts on a loopback port chosen at run
+// time, closed when the test ends.
+func startMock(t *testing.T, opts mockombi.Options) *mockombi.Server {
+	t.Helper()
+	m, err := mockombi.New(opts)
+	if err == nil {
+		err = m.Start("127.0.0.1:0")
+	}
+	if err != nil {
+		t.Fatalf("start a mock Ombi: %v", err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	return m
 }
 
 func selfCommand(t *testing.T) string {
