@@ -135,7 +135,6 @@ func runLive(t *testing.T, limit time.Duration, args ...string) (cliRun, *report
 // figures docs/live-ombi.md quotes against what the tool prints (about
 // ten minutes on two busy cores).
 func TestLive_share(t *testing.T) {
-	t.Parallel() // a live run against its own stand-in; its waits overlap the other live tests'
 	srv := serverBinary(t)
 	standIn := startStandIn(t)
 	args := append([]string{"--server", srv, "--seed", "5"}, liveArgs(standIn)...)
@@ -203,7 +202,6 @@ func TestLive_share(t *testing.T) {
 // key) and a fault mutant (a write whose answer the proxy delays past the
 // deadline, reported as a retryable TIMEOUT instead of UNKNOWN_OUTCOME).
 func TestLive_mutants(t *testing.T) {
-	t.Parallel() // a live run against its own stand-in; its waits overlap the other live tests'
 	srv := serverBinary(t)
 	cli := cliBinary(t)
 	standIn := startStandIn(t)

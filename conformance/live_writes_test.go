@@ -89,7 +89,6 @@ func asList(v any) []any { l, _ := v.([]any); return l }
 // stand-in: afterwards its state is what it was, but for the effects the
 // run lists as ones nothing can undo (votes on the requests it created).
 func TestCLI_liveWritesUndone(t *testing.T) {
-	t.Parallel() // a live run against its own stand-in; its waits overlap the other live tests'
 	m := startStandin(t)
 	before := standinState(t, m)
 	report := filepath.Join(t.TempDir(), "report.json")
@@ -182,7 +181,6 @@ func createdIDs(st map[string]any) map[string]bool {
 // it lists as left are exactly those the stand-in holds that it did not
 // hold before.
 func TestCLI_liveWritesStopped(t *testing.T) {
-	t.Parallel() // a live run against its own stand-in; its waits overlap the other live tests'
 	m := startStandin(t)
 	before := standinState(t, m)
 	report := filepath.Join(t.TempDir(), "report.json")
