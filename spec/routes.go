@@ -25,9 +25,14 @@ type Route struct {
 	PathParams []string `json:"path_params"`
 	Query      []string `json:"query"`
 	Body       []string `json:"body"`
-	Purpose    string   `json:"purpose"` // one of the Purpose* constants
-	Auth       string   `json:"auth"`    // anon, user, power_user or admin (upstream requirement)
-	Note       string   `json:"note,omitempty"`
+	// BodyModel names the Ombi model the route binds its whole body to
+	// when that body is a document the caller reads from Ombi first and
+	// sends back (a saved integration's settings, a saved media server):
+	// Body then lists that model's serialized members (Ombi v4.59.3).
+	BodyModel string `json:"body_model,omitempty"`
+	Purpose   string `json:"purpose"` // one of the Purpose* constants
+	Auth      string `json:"auth"`    // anon, user, power_user or admin (upstream requirement)
+	Note      string `json:"note,omitempty"`
 }
 
 var loadRoutes = sync.OnceValues(func() ([]Route, error) {

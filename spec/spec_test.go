@@ -708,6 +708,14 @@ func TestRoutes_ledger(t *testing.T) {
 		if strings.Contains(r.Path, "availble") != (r.Purpose == PurposeGatedAlias) {
 			t.Errorf("%s: movie/availble must appear only as gated_alias", id)
 		}
+		// a body the caller reads from Ombi and sends back whole is typed:
+		// the model Ombi binds and its members, never an empty list
+		if strings.HasPrefix(r.Note, "body: the saved") && (r.BodyModel == "" || len(r.Body) == 0) {
+			t.Errorf("%s: a saved document's body names its model (body_model %q) and the model's members (%d)", id, r.BodyModel, len(r.Body))
+		}
+		if r.BodyModel != "" && len(r.Body) == 0 {
+			t.Errorf("%s: body_model %s without its members", id, r.BodyModel)
+		}
 		if r.Method == "POST" && strings.HasPrefix(r.Path, "/api/v1/RequestRetry") {
 			t.Errorf("%s: RequestRetry has no POST", id)
 		}

@@ -627,9 +627,7 @@ func (s *Suite) upstreamOracle(calls []mockombi.Call, t *mcp.Tool) []string {
 		case c.Route == "" && !known:
 			out = append(out, "ANY-UPSTREAM-001: "+c.Method+" "+pathOnly(c.Path)+" is not a route of Ombi's API")
 		}
-		// a route whose body is a saved settings document (the ledger's note
-		// says so; its members are the document's, not listed) reads them all
-		if known && len(c.Body) > 0 && !savedSettingsBody(r) {
+		if known && len(c.Body) > 0 {
 			if extra := unknownMembers(c.Body, r.Body); len(extra) > 0 {
 				out = append(out, fmt.Sprintf("ANY-UPSTREAM-001: %s %s sent body members Ombi's model for it does not have: %s (it reads %s)", c.Method, pathOnly(c.Path), strings.Join(extra, ", "), strings.Join(r.Body, ", ")))
 			}
@@ -714,13 +712,6 @@ func unknownParams(rawQuery string, params []string) []string {
 
 // unknownMembers lists the top-level members of a JSON object body that
 // match none of the route's members, ignoring case as Newtonsoft binds.
-// savedSettingsBody says whether the ledger gives a route's body as the
-// saved settings document of an integration (the arr option reads, the
-// testers): Ombi binds the whole settings model there.
-func savedSettingsBody(r spec.Route) bool {
-	return len(r.Body) == 0 && strings.HasPrefix(r.Note, "body: the saved")
-}
-
 func unknownMembers(body json.RawMessage, members []string) []string {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(body, &obj) != nil {

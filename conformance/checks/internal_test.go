@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi"
@@ -59,6 +60,35 @@ func TestWrittenTwice(t *testing.T) {
 	for _, tt := range tests {
 		if got := writtenTwice(tt.calls); len(got) != tt.want {
 			t.Errorf("%s: writtenTwice named %d (%v), want %d", tt.name, len(got), got, tt.want)
+		}
+	}
+}
+
+// TestLedgerBodyMembers: a route whose body is a saved document Ombi
+// binds whole (a tester, an arr option read) reads that model's members
+// and no other; a member its model lacks is named.
+func TestLedgerBodyMembers(t *testing.T) {
+	tests := []struct {
+		name, method, path, body string
+		want                     []string
+	}{
+		{"lidarr metadata, the saved settings", "POST", "/api/v1/Lidarr/Metadata", `{"id":1,"enabled":true,"apiKey":"k","ip":"h","port":8686,"ssl":false,"subDir":"","defaultQualityProfile":"1","defaultRootPath":"/m","albumFolder":true,"metadataProfileId":1,"addOnly":false}`, nil},
+		{"lidarr metadata, a member LidarrSettings lacks", "POST", "/api/v1/Lidarr/Metadata", `{"apiKey":"k","ip":"h","profileName":"x"}`, []string{"profileName"}},
+		{"discord tester, the saved view model with its templates", "POST", "/api/v1/Tester/discord", `{"id":3,"enabled":true,"webhookUrl":"u","username":"o","icon":"","hideUser":false,"notificationTemplates":[]}`, nil},
+		{"discord tester, a member of another agent", "POST", "/api/v1/Tester/discord", `{"webhookUrl":"u","chatId":"1"}`, []string{"chatId"}},
+		{"emby info, the saved server, any case", "POST", "/api/v1/emby/INFO", `{"ServerId":"s","apiKey":"k","embySelectedLibraries":[]}`, nil},
+	}
+	for _, tt := range tests {
+		r, ok := ledgerRoute(mockombi.Call{Method: tt.method, Path: tt.path})
+		if !ok {
+			t.Errorf("%s: %s %s is not in the ledger", tt.name, tt.method, tt.path)
+			continue
+		}
+		if r.BodyModel == "" {
+			t.Errorf("%s: the ledger names no body model for %s", tt.name, tt.path)
+		}
+		if got := unknownMembers([]byte(tt.body), r.Body); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: unknownMembers = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
