@@ -60,6 +60,7 @@ var adminMutants = []Mutant{
 	},
 	{
 		Name: "stale-revision-accepted", Area: "wire",
+		Focus:       `VERIFY-AUTHZ-SETTINGS-001\.`,
 		Description: "reports a settings patch with a stale revision as saved",
 		rewrite: func(resp Frame, c call) {
 			if r, env := admFailure(resp, c, "write_settings_patch", "CONFLICT"); r != nil {
@@ -96,6 +97,7 @@ var adminMutants = []Mutant{
 	},
 	{
 		Name: "massemail-drops-unknown", Area: "wire",
+		Focus:       `VERIFY-AUTHZ-EFFECTS-001\.write_notification_send\.`,
 		Description: "silently drops all but the first recipient of a mass e-mail, so unknown ids are ignored",
 		rewriteRequest: func(req Frame, c call) {
 			a := admArgs(req)

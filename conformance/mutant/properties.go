@@ -80,6 +80,7 @@ var propertyMutants = []Mutant{
 	},
 	{
 		Name: "unbounded-body", Area: "budget",
+		Focus:       `RESULTS-BUDGET-BOUNDED-READ-001\.`,
 		Filter:      "property",
 		Description: "re-reads the last upstream answer whole into memory after every tool call",
 		rewrite: func(resp Frame, c call) {

@@ -34,6 +34,7 @@ func rqToolResult(resp Frame, c call, tool string) (map[string]any, map[string]a
 var requestMutants = []Mutant{
 	{
 		Name: "create-sends-4k", Area: "wire",
+		Focus:       `VERIFY-ROUTING-CREATE-WIRE-001\.`,
 		Description: "turns every movie request without is_4k into a 4K request (is4kRequest true on the wire)",
 		rewriteRequest: func(req Frame, c call) {
 			a := rqArgs(req)
@@ -46,6 +47,7 @@ var requestMutants = []Mutant{
 	},
 	{
 		Name: "season-as-all", Area: "wire",
+		Focus:       `VERIFY-ROUTING-SEASON-NUMBERS-001\.`,
 		Description: "sends a TV season selection as a whole-show request (no details read, no explicit episodes)",
 		rewriteRequest: func(req Frame, c call) {
 			a := rqArgs(req)
@@ -59,6 +61,7 @@ var requestMutants = []Mutant{
 	},
 	{
 		Name: "remaining-zero-without-limit", Area: "wire",
+		Focus:       `RESULTS-PROJECTION-001\.read_request_stats\.`,
 		Description: "reports remaining=0 when the quota has no limit",
 		rewrite: func(resp Frame, c call) {
 			r, env := rqToolResult(resp, c, "read_request_stats")
@@ -106,6 +109,7 @@ var requestMutants = []Mutant{
 	},
 	{
 		Name: "recent-child-target", Area: "wire",
+		Focus:       `ROUTING-RULE5-TV-PARENT-CHILD-001\.`,
 		Description: "reports TV parent targets (get, search, recent) as tv_child targets",
 		rewrite: func(resp Frame, c call) {
 			r, env := rqToolResult(resp, c, "read_requests")
