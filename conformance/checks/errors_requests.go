@@ -73,7 +73,7 @@ func (s *Suite) requestsErrors() {
 			srv := s.shared(ctx, apiKeyConfig())
 			o := s.call(ctx, srv, "write_request_moderate", map[string]any{"action": "approve", "media": "movie", "request_id": 987654})
 			s.oneCall(o, "POST", "/api/v1/Request/movie/approve")
-			s.skipGated(o)
+			s.SkipGated(o)
 			s.wantCode(o, "UPSTREAM_REJECTED")
 			s.expect(strings.Contains(o.Envelope.Error.Message, "does not exist"), o, "the business message must be kept, got %q", o.Envelope.Error.Message)
 		})

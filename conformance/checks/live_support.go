@@ -33,21 +33,6 @@ func (s *Suite) live() bool { return s.h.Upstream.IsLive() }
 // skipLive skips the current check in a live run, saying why.
 func (s *Suite) skipLive(reason string) { s.SkipLive(reason) }
 
-// skipGated skips the rest of a check, once what the server sent has been
-// judged, when the live run's proxy kept that write from the Ombi (a write
-// on an entity the run did not create): the answer the check would judge
-// is the proxy's refusal, not the Ombi's.
-func (s *Suite) skipGated(o *harness.Outcome) {
-	if o == nil || !s.live() {
-		return
-	}
-	for _, c := range o.Journal {
-		if c.Fault == mockombi.GateFault {
-			s.skipLive(fmt.Sprintf("the proxy kept %s %s from the Ombi (the run did not create that entity); what the server sent was judged", c.Method, c.Path))
-		}
-	}
-}
-
 // adminConfig starts a server with every bundle as an administrator: the
 // mock's admin in jwt mode, or in a live run the principal the run was
 // given (its auth mode and credentials).

@@ -135,7 +135,7 @@ func (s *Suite) issuesVotesUsersWire() {
 			o := s.call(ctx, srv, "write_issue_comment", map[string]any{"issue_id": 987654, "comment": "Anyone?"})
 			c := s.oneCall(o, "POST", "/api/v1/Issues/comments")
 			s.expect(sameJSON(c.Body, `{"comment":"Anyone?","issueId":987654}`), o, "want body {comment, issueId}; got %s\n%s", c.Body, bodyDiff([]byte(`{"comment":"Anyone?","issueId":987654}`), c.Body, "  "))
-			s.skipGated(o)
+			s.SkipGated(o)
 			s.wantCode(o, "NOT_FOUND")
 		})
 
