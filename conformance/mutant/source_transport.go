@@ -2,7 +2,8 @@ package mutant
 
 // Source mutants of the transports (MCP 2025-11-25 "Transports" and
 // "Authorization"; the Streamable HTTP endpoint in server/http.go, the
-// stdio guard in server/transport.go): an Origin, a bearer token or a
+// stdio guard in server/transport.go): an Origin, a bearer token (or its
+// prefix) or a
 // JSON-RPC version let through, a health check that stays green while the
 // server drains.
 var transportSources = []Source{
@@ -21,6 +22,19 @@ var transportSources = []Source{
 		Old:         "if ok, given := h.authorized(r.Header.Get(\"Authorization\")); !ok {",
 		New:         "if ok, given := h.authorized(r.Header.Get(\"Authorization\")); !ok && given {",
 		Filter:      "protocol", Focus: `MCP-HTTP-AUTH-001`, Transport: "http",
+	},
+	{
+		Name: "bearer-prefix-significant", Domain: DomainAdmin, Clause: "MCP-HTTP-AUTH-001",
+		Description: "only the first 16 characters of the bearer token are compared (the configured token and the given one are both cut before hashing), so any token sharing that prefix opens the endpoint",
+		File:        "server/http.go",
+		Old:         "\t\tsum := sha256.Sum256([]byte(opts.MCPToken))\n",
+		New:         "\t\tsum := sha256.Sum256([]byte(opts.MCPToken[:min(16, len(opts.MCPToken))]))\n",
+		Also: []Edit{{
+			File: "server/http.go",
+			Old:  "\tsum := sha256.Sum256([]byte(strings.TrimSpace(token)))\n",
+			New:  "\ttoken = strings.TrimSpace(token)\n\tsum := sha256.Sum256([]byte(token[:min(16, len(token))]))\n",
+		}},
+		Filter: "protocol", Focus: `MCP-HTTP-AUTH-001`, Transport: "http",
 	},
 	{
 		Name: "healthz-green-while-draining", Domain: DomainAdmin, Clause: "MCP-HTTP-DRAIN-001",
