@@ -9,6 +9,7 @@ func (s *Suite) catchAreas() {
 	s.successTextChecks()
 	s.returnedKeyChecks()
 	s.provenanceChecks()
+	s.idHygieneChecks()
 	s.pagingTruthChecks()
 	s.writeOutcomeChecks()
 	s.roleChecks()

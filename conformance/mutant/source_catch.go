@@ -72,6 +72,14 @@ var catchSources = []Source{
 		Filter:      "wire || errors || leak", Focus: `read_discover|credit|provenance`,
 	},
 	{
+		Name: "identifier-any-number", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "the result hygiene lets a numeric namespace's identifier through when it reads as a number, so an upstream id of -7, 0.5 or 1e400 is emitted as a tmdb or tvdb id",
+		File:        "server/sanitize.go",
+		Old:         "\t\treturn mbidPattern.MatchString(value)\n\t}\n\treturn positiveID(value)\n",
+		New:         "\t\treturn mbidPattern.MatchString(value)\n\t}\n\treturn numericLike(value)\n",
+		Filter:      "wire", Focus: `hostile-ids`,
+	},
+	{
 		Name: "tvdb-overlay-tvdb-id-required", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
 		Description: "the TVDB request overlay takes a TV parent only when its tvDbId matches (and its imdbId, when the show has one, agrees), so a parent stored with the show's imdbId but no or another tvDbId is missed and the show reads as not requested",
 		File:        "server/media.go",
