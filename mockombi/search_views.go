@@ -144,7 +144,6 @@ func (st *store) tvShow(sh *db.CatalogShow, base *state.SearchViewModel, p *prin
 		Runtime: sh.Runtime, Overview: sh.Overview, LastUpdated: 1732000000 + sh.TvMazeID,
 		AirsDayOfWeek: sh.AirsDayOfWeek, AirsTime: sh.AirsTime, Rating: sh.TmdbRating(),
 		Trailer: sh.Trailer, Homepage: sh.Homepage, SeasonRequests: []*state.SearchSeason{},
-		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath),
 	}
 	if o.Rating != "" {
 		v.Rating = o.Rating
@@ -167,7 +166,8 @@ func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) *state.S
 		genres = append(genres, g.Name)
 	}
 	network, _ := sh.Network["name"].(string)
-	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra}
+	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra,
+		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath)}
 	v.TvShow = st.tvShow(sh, &base, p, o)
 	v.SearchViewModel = base
 	return v

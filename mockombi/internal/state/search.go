@@ -295,7 +295,6 @@ type TvShow struct {
 	AirsDayOfWeek   string          `json:"airsDayOfWeek"`
 	AirsTime        string          `json:"airsTime"`
 	Aliases         []string        `json:"aliases"`
-	BackdropPath    *string         `json:"backdropPath"`
 	Banner          string          `json:"banner"`
 	FirstAired      string          `json:"firstAired"`
 	FirstSeason     bool            `json:"firstSeason"`
@@ -306,7 +305,6 @@ type TvShow struct {
 	NetworkID       string          `json:"networkId"`
 	Overview        string          `json:"overview"`
 	PartlyAvailable bool            `json:"partlyAvailable"`
-	PosterPath      *string         `json:"posterPath"`
 	Rating          string          `json:"rating"`
 	RequestAll      bool            `json:"requestAll"`
 	Runtime         string          `json:"runtime"`
@@ -319,14 +317,18 @@ type TvShow struct {
 }
 
 // SearchTvShowViewModel is Ombi's SearchTvShowViewModel (v1 search, info
-// and lists, v2 browse lists): the network by name, the genres by name.
+// and lists, v2 browse lists): the network by name, the genres by name,
+// and the TMDB poster and backdrop paths, which the v2 details model
+// (SearchFullInfoTvShowViewModel) has not.
 type SearchTvShowViewModel struct {
 	SearchViewModel
 	TvShow
-	ID      int      `json:"id"`
-	Genre   []string `json:"genre"`
-	Network string   `json:"network"`
-	Extra   Extra    `json:"-"`
+	ID           int      `json:"id"`
+	BackdropPath *string  `json:"backdropPath"`
+	Genre        []string `json:"genre"`
+	Network      string   `json:"network"`
+	PosterPath   *string  `json:"posterPath"`
+	Extra        Extra    `json:"-"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
