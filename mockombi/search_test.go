@@ -613,13 +613,14 @@ func TestSearch_seasonBackReferencesNull(t *testing.T) {
 func TestSearch_artistLinks(t *testing.T) {
 	tests := []struct {
 		name  string
-		links []map[string]any
+		links []*state.Link
 		want  state.ArtistLinks
 	}{
 		{"none", nil, state.ArtistLinks{}},
-		{"by name ignoring case", []map[string]any{{"name": "LastFM", "url": "http://last.fm/x"}, {"name": "musicbrainz", "url": "https://mb.example"}},
+		{"by name ignoring case", []*state.Link{{Name: ref("LastFM"), URL: ref("http://last.fm/x")}, {Name: ref("musicbrainz"), URL: ref("https://mb.example")}},
 			state.ArtistLinks{LastFm: ref("https://last.fm/x")}},
-		{"later wins, empty url skipped", []map[string]any{{"name": "discogs", "url": "https://a.example"}, {"name": "Discogs", "url": "https://b.example"}, {"name": "discogs", "url": ""}},
+		{"later wins, empty url skipped", []*state.Link{{Name: ref("discogs"), URL: ref("https://a.example")}, {Name: ref("Discogs"), URL: ref("https://b.example")},
+			{Name: ref("discogs"), URL: ref("")}, nil, {Name: ref("discogs")}},
 			state.ArtistLinks{Discogs: ref("https://b.example")}},
 	}
 	for _, tt := range tests {

@@ -165,7 +165,7 @@ func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) *state.S
 	for _, g := range st.Search.GenreNames("tv", sh.GenreIDs) {
 		genres = append(genres, g.Name)
 	}
-	network, _ := sh.Network["name"].(string)
+	network := db.Text(db.Or(sh.Network).Name)
 	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra,
 		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath)}
 	v.TvShow = st.tvShow(sh, &base, p, o)
@@ -357,8 +357,10 @@ func artistLinks(a *db.CatalogArtist) state.ArtistLinks {
 	var links state.ArtistLinks
 	fields := artistLinkFields(&links)
 	for _, l := range a.Links {
-		name, _ := l["name"].(string)
-		url, _ := l["url"].(string)
+		if l == nil {
+			continue
+		}
+		name, url := db.Text(l.Name), db.Text(l.URL)
 		for n, field := range fields {
 			if strings.EqualFold(name, n) && url != "" {
 				*field = ref(strings.Replace(url, "http://", "https://", 1))

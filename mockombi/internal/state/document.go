@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// Document is what a settings document keeps beside the members of Ombi's
-// model, so that the document is written back as it was saved: which of
+// Document is what a settings document (or a block of the catalogue a
+// view passes on) keeps beside the members of Ombi's model, so that the
+// document is written back as it was saved: which of
 // the model's members the saved JSON left out, and the members it carried
 // that the model has not, or whose value does not fit the model's type,
 // kept as given. A data document cannot carry such members (its shape is
