@@ -375,19 +375,25 @@ func artistLinks(a *db.CatalogArtist) state.ArtistLinks {
 func bandMembers(a *db.CatalogArtist) []state.BandMember {
 	out := []state.BandMember{}
 	for _, m := range a.Members {
-		current, ok := m["isCurrentMember"].(bool)
-		if !ok {
-			current, ok = m["isActive"].(bool)
+		if m == nil {
+			out = append(out, state.BandMember{Attributes: []string{}, IsCurrentMember: true})
+			continue
 		}
-		if !ok {
-			current = m["end"] == nil
+		var current bool
+		switch {
+		case m.IsCurrentMember != nil:
+			current = *m.IsCurrentMember
+		case m.IsActive != nil:
+			current = *m.IsActive
+		default:
+			current = m.End == nil
 		}
-		attrs := m["attributes"]
+		attrs := m.Attributes
 		if attrs == nil {
-			attrs = []any{}
+			attrs = []string{}
 		}
-		out = append(out, state.BandMember{Name: m["name"], Attributes: attrs, IsCurrentMember: current,
-			Start: m["start"], End: m["end"]})
+		out = append(out, state.BandMember{Name: state.Member(m, "name"), Attributes: attrs, IsCurrentMember: current,
+			Start: state.Member(m, "start"), End: state.Member(m, "end")})
 	}
 	return out
 }

@@ -235,6 +235,7 @@ func TestState_validationNamesThePath(t *testing.T) {
 		{"ratings member", `{"movies":[{"theMovieDbId":603,"title":"a","ratings":{"critics_scor":90}}]}`, "$.movies[0].ratings.critics_scor: unknown field"},
 		{"streaming order", `{"movies":[{"theMovieDbId":603,"title":"a","streaming":[{"order":"1"}]}]}`, `$.movies[0].streaming[0].order: want an integer, got the string "1"`},
 		{"network member", `{"shows":[{"theMovieDbId":1,"tvDbId":2,"title":"s","network":{"id":1,"origin_country":"US"}}]}`, "$.shows[0].network.origin_country: unknown field"},
+		{"artist member", `{"artists":[{"foreignArtistId":"a","artistName":"A","members":[{"name":"x","isActiv":true}]}]}`, "$.artists[0].members[0].isActiv: unknown field"},
 		{"unknown settings section", `{"settings":{"notifications/sms":{}}}`, `$.settings["notifications/sms"]: unknown field`},
 		{"odd settings key", `{"settings":{"notifications/email":"x"}}`, `$.settings["notifications/email"]: want an object`},
 		{"many problems", `{"movies":[{},{},{}]}`, "(and 5 more problems)"},

@@ -156,20 +156,20 @@ type CatalogAlbum struct {
 
 // CatalogArtist is one MusicBrainz artist with its albums.
 type CatalogArtist struct {
-	ForeignArtistID string           `json:"foreignArtistId"`
-	ArtistName      string           `json:"artistName"`
-	Type            string           `json:"type"`
-	Country         string           `json:"country"`
-	StartYear       string           `json:"startYear"`
-	Disambiguation  string           `json:"disambiguation"`
-	Overview        string           `json:"overview"`
-	Banner          string           `json:"banner"`
-	Poster          string           `json:"poster"`
-	Logo            string           `json:"logo"`
-	Links           []*state.Link    `json:"links"`
-	Members         []map[string]any `json:"members"`
-	Albums          []CatalogAlbum   `json:"albums"`
-	Extra           map[string]any   `json:"extra"`
+	ForeignArtistID string                `json:"foreignArtistId"`
+	ArtistName      string                `json:"artistName"`
+	Type            string                `json:"type"`
+	Country         string                `json:"country"`
+	StartYear       string                `json:"startYear"`
+	Disambiguation  string                `json:"disambiguation"`
+	Overview        string                `json:"overview"`
+	Banner          string                `json:"banner"`
+	Poster          string                `json:"poster"`
+	Logo            string                `json:"logo"`
+	Links           []*state.Link         `json:"links"`
+	Members         []*state.ArtistMember `json:"members"`
+	Albums          []CatalogAlbum        `json:"albums"`
+	Extra           map[string]any        `json:"extra"`
 }
 
 // catalogPerson is one TMDB person.

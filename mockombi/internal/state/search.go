@@ -649,3 +649,22 @@ func (x *Link) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Docu
 
 // UnmarshalJSON reads a block of the data.
 func (x *Link) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
+
+// ArtistMember is one member of an artist as the data gives it (the
+// catalogue's own shape, read into BandMember): whether the member is
+// current is isCurrentMember, else isActive, else whether no end is given.
+type ArtistMember struct {
+	Document        `json:"-"`
+	Attributes      []string `json:"attributes"`
+	End             *string  `json:"end"`
+	IsActive        *bool    `json:"isActive"`
+	IsCurrentMember *bool    `json:"isCurrentMember"`
+	Name            *string  `json:"name"`
+	Start           *string  `json:"start"`
+}
+
+// MarshalJSON writes the member as the data gave it.
+func (x *ArtistMember) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a member of the data.
+func (x *ArtistMember) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
