@@ -1,6 +1,7 @@
 package mockombi
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -125,9 +126,9 @@ func (s *Server) integrationCouchPotatoAPIKey(w http.ResponseWriter, r *http.Req
 	}
 	out := &state.CouchPotatoApiKey{}
 	s.store.Read(func(st *store) {
-		cp := st.Settings.Doc("couchpotato")
-		if cp != nil && db.FieldFold(in, "username") == cp["username"] && db.FieldFold(in, "password") == cp["password"] {
-			out = &state.CouchPotatoApiKey{Success: true, APIKey: cp["apiKey"]}
+		cp := st.Settings.CouchPotato
+		if cp != nil && db.FieldFold(in, "username") == member(cp, "username") && db.FieldFold(in, "password") == member(cp, "password") {
+			out = &state.CouchPotatoApiKey{Success: true, APIKey: member(cp, "apiKey")}
 		}
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -140,8 +141,9 @@ func (s *Server) integrationCouchPotatoAPIKey(w http.ResponseWriter, r *http.Req
 func (s *Server) integrationPlexServers(w http.ResponseWriter, _ *http.Request) {
 	servers := []*state.PlexServersAddUserModel{}
 	s.store.Read(func(st *store) {
-		for _, srv := range st.Settings.Servers("plex") {
-			servers = append(servers, &state.PlexServersAddUserModel{ServerID: srv["id"], MachineID: srv["machineIdentifier"], ServerName: srv["name"]})
+		for _, srv := range plexServers(&st.Settings) {
+			servers = append(servers, &state.PlexServersAddUserModel{ServerID: member(srv, "id"), MachineID: member(srv, "machineIdentifier"),
+				ServerName: member(srv, "name")})
 		}
 	})
 	if s.quirk(QuirkPlexServersWrapper) {
@@ -160,8 +162,8 @@ func (s *Server) integrationPlexLibraries(w http.ResponseWriter, r *http.Request
 	var libs any
 	known := false
 	s.store.Read(func(st *store) {
-		for _, srv := range st.Settings.Servers("plex") {
-			if srv["machineIdentifier"] == id {
+		for _, srv := range plexServers(&st.Settings) {
+			if srv.MachineIdentifier != nil && *srv.MachineIdentifier == id {
 				known = true
 			}
 		}
@@ -201,15 +203,60 @@ func (s *Server) integrationPlexRevalidate(w http.ResponseWriter, _ *http.Reques
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// savedServer finds the saved emby/jellyfin server a posted body names (by
-// serverId, id or apiKey); nil when none.
-func (st *store) savedServer(svc string, in map[string]any) map[string]any {
-	for _, srv := range st.Settings.Servers(svc) {
+// savedServer reports whether a posted body names a saved emby/jellyfin
+// server (by serverId or apiKey).
+func (st *store) savedServer(svc string, in map[string]any) bool {
+	for _, srv := range mediaServers(&st.Settings, svc) {
 		for _, k := range []string{"serverId", "apiKey"} {
-			if v := db.FieldFold(in, k); v != nil && v != "" && v == srv[k] {
-				return srv
+			if v := db.FieldFold(in, k); v != nil && v != "" && v == state.Member(srv, k) {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// plexServers are the saved Plex servers.
+func plexServers(ss *db.SettingsState) []*state.PlexServers {
+	var out []*state.PlexServers
+	for _, srv := range db.Or(ss.Plex).Servers {
+		if srv != nil {
+			out = append(out, srv)
+		}
+	}
+	return out
+}
+
+// mediaServers are the saved servers of plex, emby or jellyfin, each a
+// document.
+func mediaServers(ss *db.SettingsState, svc string) []json.Marshaler {
+	var out []json.Marshaler
+	switch svc {
+	case "plex":
+		for _, srv := range plexServers(ss) {
+			out = append(out, srv)
+		}
+	case "emby":
+		for _, srv := range db.Or(ss.Emby).Servers {
+			if srv != nil {
+				out = append(out, srv)
+			}
+		}
+	case "jellyfin":
+		for _, srv := range db.Or(ss.Jellyfin).Servers {
+			if srv != nil {
+				out = append(out, srv)
+			}
+		}
+	}
+	return out
+}
+
+// sectionMember is a saved member of the section key, nil when the
+// section or the member is not saved.
+func sectionMember(ss *db.SettingsState, key, name string) any {
+	if doc, ok := ss.Section(key).(json.Marshaler); ok {
+		return state.Member(doc, name)
 	}
 	return nil
 }
@@ -234,7 +281,7 @@ func (s *Server) mediaServerLookup(w http.ResponseWriter, r *http.Request, kind 
 	}
 	var out any
 	s.store.Read(func(st *store) {
-		if st.savedServer(svc, in) != nil {
+		if st.savedServer(svc, in) {
 			out = deepCopyJSON(st.Integrations.At(kind, svc))
 		}
 	})
@@ -293,28 +340,28 @@ func (st *store) testService(svc string, in map[string]any) any {
 	case "newsletter", "mobile":
 		return true
 	case "whatsapp":
-		tw, _ := ss.Doc("notifications/twilio")["whatsAppSettings"].(map[string]any)
-		return tw != nil && db.FieldFold(in, "authToken") == tw["authToken"]
+		tw := db.Or(ss.Twilio).WhatsAppSettings
+		return tw != nil && db.FieldFold(in, "authToken") == member(tw, "authToken")
 	case "plex":
-		for _, srv := range ss.Servers("plex") {
-			if v := db.FieldFold(in, "plexAuthToken"); v != nil && v == srv["plexAuthToken"] {
+		for _, srv := range plexServers(ss) {
+			if v := db.FieldFold(in, "plexAuthToken"); v != nil && v == member(srv, "plexAuthToken") {
 				return true
 			}
 		}
 		return false
 	case "emby", "jellyfin":
-		return st.savedServer(svc, in) != nil
+		return st.savedServer(svc, in)
 	case "sonarr", "radarr":
 		return st.testArr(svc, in)
 	}
 	sec := testerSecrets[svc]
-	saved := ss.Doc(sec.section)[sec.field]
+	saved := sectionMember(ss, sec.section, sec.field)
 	ok := saved != nil && saved != "" && db.FieldFold(in, sec.field) == saved
 	if svc == "lidarr" {
 		res := testerResult{IsValid: ok}
 		if ok {
 			res.Version = "2.8.2.4493"
-			res.ExpectedSubDir = ss.Doc("lidarr")["subDir"]
+			res.ExpectedSubDir = member(ss.Lidarr, "subDir")
 		}
 		return res
 	}
@@ -348,23 +395,25 @@ func (st *store) testArr(svc string, in map[string]any) testerResult {
 			return res
 		}
 	}
-	var saved map[string]any
+	var saved json.Marshaler
 	if svc == "sonarr" {
-		saved = st.Settings.Doc("sonarr")
+		if st.Settings.Sonarr != nil {
+			saved = st.Settings.Sonarr
+		}
 	} else {
 		for _, k := range []string{"radarr", "radarr4K"} {
-			if m, _ := st.Settings.Doc("radarr")[k].(map[string]any); m != nil && m["apiKey"] == key {
+			if m := st.Settings.ArrRadarr(k); m != nil && state.Member(m, "apiKey") == key {
 				saved = m
 			}
 		}
 	}
-	if saved == nil || key == "" || saved["apiKey"] != key {
+	if saved == nil || key == "" || state.Member(saved, "apiKey") != key {
 		return res
 	}
 	sub, _ := db.FieldFold(in, "subDir").(string)
-	urlBase, _ := saved["subDir"].(string)
+	urlBase, _ := state.Member(saved, "subDir").(string)
 	res.IsValid = sub == urlBase
-	res.ExpectedSubDir = saved["subDir"]
+	res.ExpectedSubDir = state.Member(saved, "subDir")
 	if svc == "sonarr" {
 		res.Version = st.Integrations.At("sonarr", "version")
 	}
@@ -392,8 +441,8 @@ func (s *Server) integrationPlexSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	empty := false
 	s.store.Read(func(st *store) {
-		list, ok := st.Settings.Doc("plex")["servers"].([]any)
-		empty = ok && len(list) == 0
+		plex := st.Settings.Plex
+		empty = plex != nil && plex.HasMember("servers") && plex.Servers != nil && len(plex.Servers) == 0
 	})
 	if empty {
 		noContent(w)
@@ -415,10 +464,10 @@ func (s *Server) integrationPlexServersLogin(w http.ResponseWriter, r *http.Requ
 
 // plexServerByToken finds the saved Plex server a posted PlexServers body
 // authenticates as (its plexAuthToken); nil when none.
-func (st *store) plexServerByToken(in map[string]any) map[string]any {
+func (st *store) plexServerByToken(in map[string]any) *state.PlexServers {
 	tok, _ := db.FieldFold(in, "plexAuthToken").(string)
-	for _, srv := range st.Settings.Servers("plex") {
-		if tok != "" && tok == srv["plexAuthToken"] {
+	for _, srv := range plexServers(&st.Settings) {
+		if tok != "" && tok == db.Text(srv.PlexAuthToken) {
 			return srv
 		}
 	}
@@ -440,7 +489,7 @@ func (s *Server) integrationPlexLibrariesPost(w http.ResponseWriter, r *http.Req
 	s.store.Read(func(st *store) {
 		if srv := st.plexServerByToken(in); srv != nil {
 			found = true
-			id, _ := srv["machineIdentifier"].(string)
+			id := db.Text(srv.MachineIdentifier)
 			dirs, _ = deepCopyJSON(st.Integrations.At("plexLibraries", id)).([]any)
 		}
 	})
@@ -465,8 +514,8 @@ func (s *Server) integrationPlexAddUser(w http.ResponseWriter, r *http.Request) 
 	}
 	known := false
 	s.store.Read(func(st *store) {
-		for _, srv := range st.Settings.Servers("plex") {
-			if v := db.FieldFold(in, "machineIdentifier"); v != nil && v == srv["machineIdentifier"] {
+		for _, srv := range plexServers(&st.Settings) {
+			if v := db.FieldFold(in, "machineIdentifier"); v != nil && v == member(srv, "machineIdentifier") {
 				known = true
 			}
 		}
@@ -493,8 +542,8 @@ func (s *Server) integrationPlexOAuth(w http.ResponseWriter, r *http.Request) {
 	}
 	var app, install string
 	s.store.Read(func(st *store) {
-		app = st.Settings.Text("customization", "applicationName")
-		install = strings.ReplaceAll(st.Settings.Text("plex", "installId"), "-", "")
+		app = db.Text(db.Or(st.Settings.Customization).ApplicationName)
+		install = strings.ReplaceAll(db.Or(st.Settings.Plex).InstallID, "-", "")
 	})
 	if app == "" || strings.ContainsFunc(app, func(r rune) bool { return r > 127 }) {
 		app = "Ombi"
@@ -541,10 +590,10 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	var out map[string]any
+	var out json.RawMessage
 	noServer := false
 	s.store.Write(func(st *store) {
-		if len(st.Settings.Servers(svc)) > 0 {
+		if len(mediaServers(&st.Settings, svc)) > 0 {
 			return
 		}
 		servers, _ := db.FieldFold(in, "servers").([]any)
@@ -571,15 +620,19 @@ func (s *Server) integrationMediaServerSignIn(w http.ResponseWriter, r *http.Req
 		}
 		first["administratorId"] = admin
 		in["enable"] = true
-		if old := st.Settings.Doc(svc); old != nil {
-			in["id"] = old["id"]
+		if old, ok := st.Settings.Section(svc).(json.Marshaler); ok {
+			in["id"] = state.Member(old, "id")
 		}
-		st.Settings.Sections[svc] = in
-		out = deepCopyJSON(in).(map[string]any)
+		st.saveSection(svc, in)
+		out = encodeSection(st.Settings.Section(svc))
 	})
 	if noServer {
 		writeOmbiError(w, http.StatusInternalServerError, msgNullReference)
 		return
 	}
-	writeRecord(w, out)
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -1,6 +1,7 @@
 package mockombi
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -161,9 +162,10 @@ func (s *Server) libraryBackground(w http.ResponseWriter, r *http.Request) {
 func (s *Server) libraryLandingPage(w http.ResponseWriter, _ *http.Request) {
 	total := 0
 	s.store.Read(func(st *store) {
-		for _, k := range []string{"plex", "emby", "jellyfin"} {
-			if st.Settings.Flag(k, "enable") {
-				total += len(st.Settings.Servers(k))
+		ss := &st.Settings
+		for k, on := range map[string]bool{"plex": db.Or(ss.Plex).Enable, "emby": db.Or(ss.Emby).Enable, "jellyfin": db.Or(ss.Jellyfin).Enable} {
+			if on {
+				total += len(mediaServers(ss, k))
 			}
 		}
 	})
@@ -172,8 +174,8 @@ func (s *Server) libraryLandingPage(w http.ResponseWriter, _ *http.Request) {
 
 // libraryCustomPage answers GET CustomPage (anonymous).
 func (s *Server) libraryCustomPage(w http.ResponseWriter, _ *http.Request) {
-	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.Sections["custompage"]) })
+	var out json.RawMessage
+	s.store.Read(func(st *store) { out = encodeSection(st.Settings.Section("custompage")) })
 	if out == nil {
 		noContent(w)
 		return
@@ -196,10 +198,10 @@ func (s *Server) librarySaveCustomPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.Write(func(st *store) {
-		if old := st.Settings.Doc("custompage"); old != nil {
-			in["id"] = old["id"]
+		if old := st.Settings.CustomPage; old != nil {
+			in["id"] = member(old, "id")
 		}
-		st.Settings.Sections["custompage"] = in
+		st.saveSection("custompage", in)
 	})
 	writeJSON(w, http.StatusOK, true)
 }

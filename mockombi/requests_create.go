@@ -187,10 +187,9 @@ func (st *store) createMovie(p *principal, in movieCreate) *state.RequestEngineR
 
 // featureEnabled reads a v2 feature flag (Movie4KRequests, PlayedSync).
 func (st *store) featureEnabled(name string) bool {
-	for _, f := range st.Settings.FeatureList() {
-		if m, ok := f.(map[string]any); ok && m["name"] == name {
-			on, _ := m["enabled"].(bool)
-			return on
+	for _, f := range st.Settings.Features {
+		if f != nil && f.Name != nil && *f.Name == name {
+			return f.Enabled
 		}
 	}
 	return false

@@ -595,7 +595,7 @@ func (s *Server) requestUserHasRequest(w http.ResponseWriter, r *http.Request) {
 // visibleTo applies OmbiSettings.hideRequestsUsers: when it is on, callers
 // other than Admin, PowerUser and the system user see only their own requests.
 func (st *store) visibleTo(p *principal, owner string) bool {
-	if p == nil || p.isPrivileged() || !st.Settings.Flag("ombi", "hideRequestsUsers") {
+	if p == nil || p.isPrivileged() || !db.Or(st.Settings.Ombi).HideRequestsUsers {
 		return true
 	}
 	if acc := st.Users.ByID(p.id); acc != nil && acc.UserType == 0 {

@@ -258,11 +258,15 @@ func anyIn(want, have []int) bool {
 }
 
 // streamsOn reports whether a title streams on any of the provider ids.
-func (st *store) streamsOn(streaming []map[string]any, providers []int) bool {
+func (st *store) streamsOn(streaming []*state.StreamingData, providers []int) bool {
 	for _, sv := range streaming {
+		var provider any // as the data gives it: nil when left out
+		if sv != nil {
+			provider = state.Member(sv, "streamingProvider")
+		}
 		for _, wp := range st.Search.Ref.WatchProviders["movie"] {
 			id, _ := wp["provider_id"].(float64)
-			if wp["provider_name"] == sv["streamingProvider"] && slices.Contains(providers, int(id)) {
+			if wp["provider_name"] == provider && slices.Contains(providers, int(id)) {
 				return true
 			}
 		}

@@ -1,8 +1,10 @@
 package mockombi
 
 import (
+	"encoding/json"
 	"maps"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
@@ -13,8 +15,8 @@ const rottenTomatoesFailure = "Response status code does not indicate success: 4
 
 // searchRatingsMovie is GET /api/v2/Search/ratings/movie/{name}/{year}.
 func (s *Server) searchRatingsMovie(w http.ResponseWriter, r *http.Request) {
-	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
-		var out map[string]any
+	s.writeRatings(w, r, func(st *store, name string, year int) any {
+		var out *state.MovieRatings
 		for _, m := range st.Search.Movies {
 			if strings.EqualFold(m.Title, name) && m.Year() == year {
 				out = m.Ratings
@@ -26,8 +28,8 @@ func (s *Server) searchRatingsMovie(w http.ResponseWriter, r *http.Request) {
 
 // searchRatingsTV is GET /api/v2/Search/ratings/tv/{name}/{year}.
 func (s *Server) searchRatingsTV(w http.ResponseWriter, r *http.Request) {
-	s.writeRatings(w, r, func(st *store, name string, year int) map[string]any {
-		var out map[string]any
+	s.writeRatings(w, r, func(st *store, name string, year int) any {
+		var out *state.TvRatings
 		for _, sh := range st.Search.Shows {
 			if strings.EqualFold(sh.Title, name) && sh.Year() == year {
 				out = sh.Ratings
@@ -39,7 +41,7 @@ func (s *Server) searchRatingsTV(w http.ResponseWriter, r *http.Request) {
 
 // writeRatings answers a ratings route: the Rotten Tomatoes quirk's 500, or
 // the ratings of the title and year that lookup finds (204 when none).
-func (s *Server) writeRatings(w http.ResponseWriter, r *http.Request, lookup func(st *store, name string, year int) map[string]any) {
+func (s *Server) writeRatings(w http.ResponseWriter, r *http.Request, lookup func(st *store, name string, year int) any) {
 	if s.quirk(QuirkRatingsRottenTomatoes) {
 		writeOmbiError(w, http.StatusInternalServerError, rottenTomatoesFailure)
 		return
@@ -48,9 +50,17 @@ func (s *Server) writeRatings(w http.ResponseWriter, r *http.Request, lookup fun
 	if !ok {
 		return
 	}
-	var out map[string]any
-	s.store.Read(func(st *store) { out = lookup(st, r.PathValue("name"), year) })
-	writeRecord(w, out)
+	var out json.RawMessage
+	s.store.Read(func(st *store) {
+		if v := lookup(st, r.PathValue("name"), year); !reflect.ValueOf(v).IsNil() {
+			out = encodeSection(v)
+		}
+	})
+	if out == nil {
+		noContent(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // searchStream is GET /api/v2/Search/stream/{movie|tv}/{movieDbId}.
@@ -60,15 +70,17 @@ func (s *Server) searchStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tv := strings.Contains(strings.ToLower(r.URL.Path), "/stream/tv/")
-	out := []map[string]any{}
+	var out json.RawMessage
 	s.store.Read(func(st *store) {
+		streams := []*state.StreamingData{}
 		if tv {
 			if sh := st.Search.ShowByTMDB(id); sh != nil {
-				out = append(out, sh.Streaming...)
+				streams = append(streams, sh.Streaming...)
 			}
 		} else if m := st.Search.Movie(id); m != nil {
-			out = append(out, m.Streaming...)
+			streams = append(streams, m.Streaming...)
 		}
+		out = encodeSection(streams)
 	})
 	writeJSON(w, http.StatusOK, out)
 }

@@ -515,6 +515,37 @@ func TestSearch_tvRatingIsVoteAverage(t *testing.T) {
 	}
 }
 
+// TestSearch_tvImagePaths models the two TV models: SearchTvShowViewModel
+// (src/Ombi.Core/Models/Search/SearchTvShowViewModel.cs, the v1 search and
+// the v2 browse lists) carries TMDB's posterPath and backdropPath;
+// SearchFullInfoTvShowViewModel (.../Search/V2/SearchFullInfoTvShowViewModel.cs,
+// the v2 details and recently requested) has neither, only banner and images.
+func TestSearch_tvImagePaths(t *testing.T) {
+	s := newTestServer(t, Options{})
+	h := asUser(t, s)
+	var details map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/tv/moviedb/1396", header: h}, &details)
+	var requested []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/tv/requested/0/5", header: h}, &requested)
+	for _, v := range append(requested, details) {
+		for _, k := range []string{"posterPath", "backdropPath"} {
+			if _, has := v[k]; has {
+				t.Errorf("%v: v2 TV details carry %s", v["title"], k)
+			}
+		}
+		if _, has := v["banner"]; !has {
+			t.Errorf("%v: v2 TV details lack banner", v["title"])
+		}
+	}
+	var browse []map[string]any
+	getJSON(t, s, call{method: "GET", path: "/api/v2/Search/tv/popular/0/20", header: h}, &browse)
+	for _, v := range browse {
+		if p, _ := v["posterPath"].(string); p == "" || v["backdropPath"] == nil {
+			t.Errorf("%v: browse list posterPath %v backdropPath %v", v["title"], v["posterPath"], v["backdropPath"])
+		}
+	}
+}
+
 // TestSearch_movieList4KFields models SearchMovieViewModel
 // (src/Ombi.Core/Models/Search/SearchMovieViewModel.cs), whose 4K properties
 // every list result carries at their defaults, and ExistingRule, which
@@ -582,13 +613,14 @@ func TestSearch_seasonBackReferencesNull(t *testing.T) {
 func TestSearch_artistLinks(t *testing.T) {
 	tests := []struct {
 		name  string
-		links []map[string]any
+		links []*state.Link
 		want  state.ArtistLinks
 	}{
 		{"none", nil, state.ArtistLinks{}},
-		{"by name ignoring case", []map[string]any{{"name": "LastFM", "url": "http://last.fm/x"}, {"name": "musicbrainz", "url": "https://mb.example"}},
+		{"by name ignoring case", []*state.Link{{Name: ref("LastFM"), URL: ref("http://last.fm/x")}, {Name: ref("musicbrainz"), URL: ref("https://mb.example")}},
 			state.ArtistLinks{LastFm: ref("https://last.fm/x")}},
-		{"later wins, empty url skipped", []map[string]any{{"name": "discogs", "url": "https://a.example"}, {"name": "Discogs", "url": "https://b.example"}, {"name": "discogs", "url": ""}},
+		{"later wins, empty url skipped", []*state.Link{{Name: ref("discogs"), URL: ref("https://a.example")}, {Name: ref("Discogs"), URL: ref("https://b.example")},
+			{Name: ref("discogs"), URL: ref("")}, nil, {Name: ref("discogs")}},
 			state.ArtistLinks{Discogs: ref("https://b.example")}},
 	}
 	for _, tt := range tests {

@@ -144,7 +144,6 @@ func (st *store) tvShow(sh *db.CatalogShow, base *state.SearchViewModel, p *prin
 		Runtime: sh.Runtime, Overview: sh.Overview, LastUpdated: 1732000000 + sh.TvMazeID,
 		AirsDayOfWeek: sh.AirsDayOfWeek, AirsTime: sh.AirsTime, Rating: sh.TmdbRating(),
 		Trailer: sh.Trailer, Homepage: sh.Homepage, SeasonRequests: []*state.SearchSeason{},
-		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath),
 	}
 	if o.Rating != "" {
 		v.Rating = o.Rating
@@ -166,8 +165,9 @@ func (st *store) tvView(sh *db.CatalogShow, p *principal, o tvViewOpts) *state.S
 	for _, g := range st.Search.GenreNames("tv", sh.GenreIDs) {
 		genres = append(genres, g.Name)
 	}
-	network, _ := sh.Network["name"].(string)
-	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra}
+	network := db.Text(db.Or(sh.Network).Name)
+	v := &state.SearchTvShowViewModel{ID: id, Genre: genres, Network: network, Extra: sh.Extra,
+		BackdropPath: db.NilIfEmpty(sh.BackdropPath), PosterPath: db.NilIfEmpty(sh.PosterPath)}
 	v.TvShow = st.tvShow(sh, &base, p, o)
 	v.SearchViewModel = base
 	return v
@@ -357,8 +357,10 @@ func artistLinks(a *db.CatalogArtist) state.ArtistLinks {
 	var links state.ArtistLinks
 	fields := artistLinkFields(&links)
 	for _, l := range a.Links {
-		name, _ := l["name"].(string)
-		url, _ := l["url"].(string)
+		if l == nil {
+			continue
+		}
+		name, url := db.Text(l.Name), db.Text(l.URL)
 		for n, field := range fields {
 			if strings.EqualFold(name, n) && url != "" {
 				*field = ref(strings.Replace(url, "http://", "https://", 1))
@@ -373,19 +375,25 @@ func artistLinks(a *db.CatalogArtist) state.ArtistLinks {
 func bandMembers(a *db.CatalogArtist) []state.BandMember {
 	out := []state.BandMember{}
 	for _, m := range a.Members {
-		current, ok := m["isCurrentMember"].(bool)
-		if !ok {
-			current, ok = m["isActive"].(bool)
+		if m == nil {
+			out = append(out, state.BandMember{Attributes: []string{}, IsCurrentMember: true})
+			continue
 		}
-		if !ok {
-			current = m["end"] == nil
+		var current bool
+		switch {
+		case m.IsCurrentMember != nil:
+			current = *m.IsCurrentMember
+		case m.IsActive != nil:
+			current = *m.IsActive
+		default:
+			current = m.End == nil
 		}
-		attrs := m["attributes"]
+		attrs := m.Attributes
 		if attrs == nil {
-			attrs = []any{}
+			attrs = []string{}
 		}
-		out = append(out, state.BandMember{Name: m["name"], Attributes: attrs, IsCurrentMember: current,
-			Start: m["start"], End: m["end"]})
+		out = append(out, state.BandMember{Name: state.Member(m, "name"), Attributes: attrs, IsCurrentMember: current,
+			Start: state.Member(m, "start"), End: state.Member(m, "end")})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package mockombi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -62,13 +63,26 @@ func (s *Server) settingsGet(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.Sections[key]) })
+	var out json.RawMessage
+	s.store.Read(func(st *store) { out = encodeSection(st.Settings.Section(key)) })
 	if out == nil {
 		noContent(w)
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// encodeSection encodes a saved section under the store's lock, so the
+// answer shares nothing with the state; nil for a section not saved.
+func encodeSection(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	b, err := state.Encode(v)
+	if err != nil {
+		panic(err) // a section decoded from JSON encodes
+	}
+	return b
 }
 
 // settingsSave answers POST Settings/{section}: stores the body and returns
@@ -89,15 +103,17 @@ func (s *Server) settingsSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.Write(func(st *store) {
-		if old := st.Settings.Doc(key); old != nil {
-			if id, ok := old["id"]; ok {
-				in["id"] = id
+		if old, ok := st.Settings.Section(key).(json.Marshaler); ok {
+			if m := state.ToMembers(old); m != nil {
+				if id, ok := m["id"]; ok {
+					in["id"] = id
+				}
 			}
 		}
 		if key == "ombi" {
 			in["wizard"] = true
 		}
-		st.Settings.Sections[key] = in
+		st.saveSection(key, in)
 	})
 	writeJSON(w, http.StatusOK, true)
 }
@@ -109,8 +125,9 @@ func (s *Server) settingsResetAPIKey(w http.ResponseWriter, _ *http.Request) {
 	_, _ = rand.Read(b)
 	key := hex.EncodeToString(b)
 	s.store.Write(func(st *store) {
-		if d := st.Settings.Doc("ombi"); d != nil {
-			d["apiKey"] = key
+		if d := st.Settings.Ombi; d != nil {
+			d.APIKey = &key
+			d.SetMember("apiKey")
 		}
 	})
 	writeJSON(w, http.StatusOK, key)
@@ -124,19 +141,19 @@ func (s *Server) settingsScalar(w http.ResponseWriter, r *http.Request) {
 		ss := &st.Settings
 		switch key {
 		case "baseurl":
-			out = ss.Doc("ombi")["baseUrl"]
+			out = member(ss.Ombi, "baseUrl")
 		case "defaultlanguage":
-			out = ss.Doc("ombi")["defaultLanguageCode"]
+			out = member(ss.Ombi, "defaultLanguageCode")
 		case "clientid":
-			out = ss.Text("plex", "installId")
+			out = db.Or(ss.Plex).InstallID
 		case "issuesenabled":
-			out = ss.Flag("issues", "enabled")
+			out = db.Or(ss.Issues).Enabled
 		case "voteenabled":
-			out = ss.Flag("vote", "enabled")
+			out = db.Or(ss.Vote).Enabled
 		case "lidarrenabled":
-			out = ss.Flag("lidarr", "enabled")
+			out = db.Or(ss.Lidarr).Enabled
 		case "notifications/email/enabled":
-			out = ss.Flag("notifications/email", "enabled")
+			out = db.Or(ss.Email).Enabled
 		}
 	})
 	if out == nil {
@@ -148,8 +165,11 @@ func (s *Server) settingsScalar(w http.ResponseWriter, r *http.Request) {
 
 // settingsAbout answers GET Settings/about (AboutViewModel, anonymous).
 func (s *Server) settingsAbout(w http.ResponseWriter, _ *http.Request) {
-	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.Sections["about"]) })
+	var out json.RawMessage
+	s.store.Read(func(st *store) { out = encodeSection(st.Settings.Section("about")) })
+	if out == nil {
+		out = json.RawMessage("null")
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -193,10 +213,10 @@ func (s *Server) settingsSaveJobs(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.store.Write(func(st *store) {
-		if old := st.Settings.Doc("jobs"); old != nil {
-			in["id"] = old["id"]
+		if old := st.Settings.Jobs; old != nil {
+			in["id"] = member(old, "id")
 		}
-		st.Settings.Sections["jobs"] = in
+		st.saveSection("jobs", in)
 	})
 	writeJSON(w, http.StatusOK, &state.JobSettingsViewModel{Result: true})
 }
@@ -291,8 +311,8 @@ func cronValue(v string, f cronField) bool {
 
 // featuresList answers v2 GET Features.
 func (s *Server) featuresList(w http.ResponseWriter, _ *http.Request) {
-	var out any
-	s.store.Read(func(st *store) { out = deepCopyJSON(st.Settings.FeatureList()) })
+	var out json.RawMessage
+	s.store.Read(func(st *store) { out = encodeSection(db.NonNil(st.Settings.Features)) })
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -308,15 +328,16 @@ func (s *Server) featuresToggle(w http.ResponseWriter, r *http.Request) {
 	}
 	enable := strings.HasSuffix(strings.TrimRight(strings.ToLower(r.URL.Path), "/"), "/enable")
 	found := false
-	var out any
+	var out json.RawMessage
 	s.store.Write(func(st *store) {
-		for _, f := range st.Settings.FeatureList() {
-			if m, ok := f.(map[string]any); ok && m["name"] == in.Name {
-				m["enabled"] = enable
+		for _, f := range st.Settings.Features {
+			if f != nil && f.HasMember("name") && db.Text(f.Name) == in.Name && f.Name != nil {
+				f.Enabled = enable
+				f.SetMember("enabled")
 				found = true
 			}
 		}
-		out = deepCopyJSON(st.Settings.FeatureList())
+		out = encodeSection(db.NonNil(st.Settings.Features))
 	})
 	if !found {
 		writeOmbiError(w, http.StatusInternalServerError, "Sequence contains no matching element")
@@ -329,7 +350,7 @@ func (s *Server) featuresToggle(w http.ResponseWriter, r *http.Request) {
 // ombi section has wizard=true every call answers 401 with an empty body.
 func (s *Server) wizardDone(w http.ResponseWriter) bool {
 	done := false
-	s.store.Read(func(st *store) { done = st.Settings.Flag("ombi", "wizard") })
+	s.store.Read(func(st *store) { done = db.Or(st.Settings.Ombi).Wizard })
 	if done {
 		w.WriteHeader(http.StatusUnauthorized)
 	}
@@ -344,19 +365,19 @@ func (s *Server) wizardConfig(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) || s.wizardDone(w) {
 		return
 	}
-	var out any
+	var out json.RawMessage
 	s.store.Write(func(st *store) {
-		c := st.Settings.Doc("customization")
-		if c == nil {
-			c = map[string]any{}
-			st.Settings.Sections["customization"] = c
+		c := map[string]any{}
+		if st.Settings.Customization != nil {
+			c = state.ToMembers(st.Settings.Customization)
 		}
 		for _, k := range []string{"applicationName", "applicationUrl", "logo"} {
 			if v, _ := db.FieldFold(in, k).(string); v != "" {
 				c[k] = v
 			}
 		}
-		out = deepCopyJSON(c)
+		st.saveSection("customization", c)
+		out = encodeSection(st.Settings.Customization)
 	})
 	writeJSON(w, http.StatusOK, out)
 }
@@ -378,4 +399,24 @@ func (s *Server) wizardDatabase(w http.ResponseWriter, r *http.Request) {
 // added content as sent (nothing to do in the mock) and answers true.
 func (s *Server) settingsNewsletterDatabase(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, true)
+}
+
+// saveSection saves a settings section from a decoded JSON object.
+func (st *store) saveSection(key string, m map[string]any) {
+	ok, err := st.Settings.SetSection(key, m)
+	if !ok || err != nil {
+		panic(fmt.Sprintf("settings section %q: not saved (%v)", key, err)) // a route saves only its own section, from a JSON object
+	}
+}
+
+// member is a saved member of a section document, nil when the section
+// or the member is not saved: the value a route passes on as it is.
+func member[T any, P interface {
+	*T
+	json.Marshaler
+}](doc P, name string) any {
+	if doc == nil {
+		return nil
+	}
+	return state.Member(doc, name)
 }

@@ -260,10 +260,14 @@ func TestSettings_notificationTemplatesSeeded(t *testing.T) {
 		getJSON(t, s, call{method: "GET", path: "/api/v1/Settings/notifications/" + agent, header: h}, &m)
 		return m
 	}
+	typeName := func(t any) string {
+		n, _ := t.(map[string]any)["notificationType"].(float64)
+		return db.TemplateTypeName(int(n))
+	}
 	typesOf := func(list []any) []string {
 		var out []string
 		for _, it := range list {
-			out = append(out, db.TemplateTypeName(it))
+			out = append(out, typeName(it))
 		}
 		return out
 	}
@@ -288,7 +292,7 @@ func TestSettings_notificationTemplatesSeeded(t *testing.T) {
 	// the seeded rows keep Ombi's ids: Email's NewRequest is 1, Discord's 15
 	for _, it := range get("discord")["notificationTemplates"].([]any) {
 		m := it.(map[string]any)
-		if db.TemplateTypeName(m) == "NewRequest" && m["id"] != float64(15) {
+		if typeName(m) == "NewRequest" && m["id"] != float64(15) {
 			t.Errorf("discord NewRequest id = %v, want 15", m["id"])
 		}
 	}
@@ -304,7 +308,7 @@ func TestSettings_notificationTemplatesSeeded(t *testing.T) {
 		t.Errorf("webhook carries notificationTemplates; WebhookNotificationViewModel has none")
 	}
 	nl := get("newsletter")["notificationTemplate"].(map[string]any)
-	if db.TemplateTypeName(nl) != "Newsletter" || nl["agent"] != float64(0) || nl["id"] != float64(10) {
+	if typeName(nl) != "Newsletter" || nl["agent"] != float64(0) || nl["id"] != float64(10) {
 		t.Errorf("newsletter template = %v", nl)
 	}
 	// a save keeps the posted templates (TemplateRepository.UpdateRange)
@@ -326,7 +330,7 @@ func TestSettings_wizardRoutes(t *testing.T) {
 	s := newTestServer(t, Options{})
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v2/wizard/config", body: `{"applicationName":"Mine"}`}), http.StatusUnauthorized)
 	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v2/wizard/database", body: `{"type":"Sqlite"}`}), http.StatusUnauthorized)
-	s.store.Write(func(st *store) { st.Settings.Doc("ombi")["wizard"] = false })
+	s.store.Write(func(st *store) { st.Settings.Ombi.Wizard = false })
 	var c map[string]any
 	getJSON(t, s, call{method: "POST", path: "/api/v2/wizard/config", body: `{"applicationName":"Mine","applicationUrl":""}`}, &c)
 	if c["applicationName"] != "Mine" || c["applicationUrl"] != "https://requests.example.org" {

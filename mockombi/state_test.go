@@ -3,11 +3,15 @@ package mockombi
 import (
 	"bytes"
 	"errors"
+	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/fixtures"
 )
 
 // exampleData is the data file shipped as the documented example.
@@ -221,7 +225,18 @@ func TestState_validationNamesThePath(t *testing.T) {
 		{"requests as list", `{"requests":[]}`, "$.requests: want an object, got an array"},
 		{"issue category", `{"issues":{"categories":[{"id":1,"value":"a"}],"issues":[{"id":1,"issueCategoryId":2}]}}`, "$.issues.issues[0].issueCategoryId: no category 2"},
 		{"vote id", `{"votes":[{"requestId":1}]}`, "$.votes[0].id: required"},
-		{"settings section", `{"settings":{"ombi":3}}`, "$.settings.ombi: want an object (or, for features and themes, an array), got the number 3"},
+		{"settings section", `{"settings":{"ombi":3}}`, "$.settings.ombi: want an object, got the number 3"},
+		{"features as object", `{"settings":{"features":{}}}`, "$.settings.features: want an array, got an object"},
+		{"settings member typo", `{"settings":{"vote":{"enabled":true,"movieVoteMaxx":2}}}`, "$.settings.vote.movieVoteMaxx: unknown field"},
+		{"settings member type", `{"settings":{"vote":{"movieVoteMax":"2"}}}`, `$.settings.vote.movieVoteMax: want an integer, got the string "2"`},
+		{"nested settings member", `{"settings":{"plex":{"servers":[{"name":"a","plexAuthTokn":"t"}]}}}`, "$.settings.plex.servers[0].plexAuthTokn: unknown field"},
+		{"template member", `{"settings":{"notifications/slack":{"notificationTemplates":[{"agent":5,"mesage":"m"}]}}}`,
+			`$.settings["notifications/slack"].notificationTemplates[0].mesage: unknown field`},
+		{"ratings member", `{"movies":[{"theMovieDbId":603,"title":"a","ratings":{"critics_scor":90}}]}`, "$.movies[0].ratings.critics_scor: unknown field"},
+		{"streaming order", `{"movies":[{"theMovieDbId":603,"title":"a","streaming":[{"order":"1"}]}]}`, `$.movies[0].streaming[0].order: want an integer, got the string "1"`},
+		{"network member", `{"shows":[{"theMovieDbId":1,"tvDbId":2,"title":"s","network":{"id":1,"origin_country":"US"}}]}`, "$.shows[0].network.origin_country: unknown field"},
+		{"artist member", `{"artists":[{"foreignArtistId":"a","artistName":"A","members":[{"name":"x","isActiv":true}]}]}`, "$.artists[0].members[0].isActiv: unknown field"},
+		{"unknown settings section", `{"settings":{"notifications/sms":{}}}`, `$.settings["notifications/sms"]: unknown field`},
 		{"odd settings key", `{"settings":{"notifications/email":"x"}}`, `$.settings["notifications/email"]: want an object`},
 		{"many problems", `{"movies":[{},{},{}]}`, "(and 5 more problems)"},
 		{"shape and semantics together", `{"movies":[{"theMovieDbId":"603"}],"users":[{"id":"u1","userName":"ann","roles":["Root"]}]}`,
@@ -284,4 +299,45 @@ func firstDiff(a, b []byte) string {
 	}
 	from := max(0, i-200)
 	return "want ..." + string(a[from:min(len(a), i+200)]) + "\ngot  ..." + string(b[from:min(len(b), i+200)])
+}
+
+// TestState_builtInSettingsAreOmbis: the built-in settings, given as a
+// data document's settings section, pass its check member by member: every
+// member of every section is one of Ombi's models (or one of the two the
+// types declare as planted: ombi's legacyTelemetry, customization's
+// themeHints), with a value of the model's type.
+func TestState_builtInSettingsAreOmbis(t *testing.T) {
+	b, err := fs.ReadFile(fixtures.Ombi(), "ombi/settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := append(append([]byte(`{"settings":`), b...), '}')
+	if _, err := parseState(doc, "built-in settings", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestState_restoreKeepsPostedSettings: a settings body a client posted is
+// saved as posted, members Ombi's model lacks among them; RestoreState takes
+// the mock's own export back with them, while a data file may not carry
+// them.
+func TestState_restoreKeepsPostedSettings(t *testing.T) {
+	s := newTestServer(t, Options{})
+	admin := actingAs("admin")
+	body := `{"enabled":true,"movieVoteMax":"3","title":"T"}`
+	mustStatus(t, do(t, s, call{method: "POST", path: "/api/v1/Settings/vote", header: admin, body: body}), http.StatusOK)
+	if res := do(t, s, call{method: "GET", path: "/api/v1/Settings/vote", header: admin}); string(res.body) != `{"enabled":true,"id":6,"movieVoteMax":"3","title":"T"}` {
+		t.Errorf("GET Settings/vote = %s", res.body)
+	}
+	exported := stateOf(t, s)
+	if err := s.RestoreState(exported); err != nil {
+		t.Fatalf("RestoreState of the export: %v", err)
+	}
+	if again := stateOf(t, s); !bytes.Equal(again, exported) {
+		t.Fatalf("restored state differs:\n%s", firstDiff(exported, again))
+	}
+	_, err := parseState(exported, "exported", nil)
+	if err == nil || !strings.Contains(err.Error(), "$.settings.vote.movieVoteMax: want an integer") {
+		t.Errorf("as a data file: %v", err)
+	}
 }

@@ -32,7 +32,7 @@ func (s *Server) systemStatusInfo(w http.ResponseWriter, _ *http.Request) {
 // systemStatusWizard answers GET Status/Wizard: {result: true} once set up.
 func (s *Server) systemStatusWizard(w http.ResponseWriter, _ *http.Request) {
 	var done bool
-	s.store.Read(func(st *store) { done = st.Settings.Flag("ombi", "wizard") })
+	s.store.Read(func(st *store) { done = db.Or(st.Settings.Ombi).Wizard })
 	writeJSON(w, http.StatusOK, &state.WizardStatus{Result: done})
 }
 

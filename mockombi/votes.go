@@ -160,7 +160,7 @@ func (s *Server) votesCast(w http.ResponseWriter, r *http.Request) {
 	p := principalOf(r)
 	res := state.VoteEngineResult{Result: true}
 	s.store.Write(func(st *store) {
-		if !st.Settings.Flag("vote", "enabled") {
+		if !db.Or(st.Settings.Vote).Enabled {
 			return
 		}
 		var current *state.Vote
@@ -229,8 +229,12 @@ func (st *store) approveByVotes(id, media int, now time.Time) {
 		}
 	}
 	field := map[int]string{voteMediaMovie: "movieVoteMax", voteMediaTV: "tvShowVoteMax", voteMediaAlbum: "musicVoteMax"}[media]
-	limit, ok := db.JsonNumber(st.Settings.Doc("vote")[field])
-	if !ok || total < limit {
+	vote := st.Settings.Vote
+	if field == "" || vote == nil || !vote.HasMember(field) {
+		return
+	}
+	limit := map[int]int{voteMediaMovie: vote.MovieVoteMax, voteMediaTV: vote.TvShowVoteMax, voteMediaAlbum: vote.MusicVoteMax}[media]
+	if total < limit {
 		return
 	}
 	// media is a RequestType value, as a mediaKind is; approving a TV child

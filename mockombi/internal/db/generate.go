@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // Sizes of the generated large data set.
@@ -82,7 +84,7 @@ func (ss *SearchState) generateLarge() {
 		}
 		sh := &CatalogShow{TheMovieDbID: LargeShowID(i), TvDbID: LargeShowID(i) + 1_000_000, TvMazeID: 900_000 + i,
 			ImdbID: fmt.Sprintf("tt8%07d", i), Title: fmt.Sprintf("Generated Series %03d", i), Overview: longText(fmt.Sprintf("Series %d:", i), 2000),
-			FirstAired: "1990-01-07", Network: map[string]any{"id": i, "name": "Generated Network", "country": "US"}, NetworkID: fmt.Sprint(i),
+			FirstAired: "1990-01-07", Network: &state.NetworkViewModel{ID: i, Name: NilIfEmpty("Generated Network"), Country: NilIfEmpty("US")}, NetworkID: fmt.Sprint(i),
 			Status: "Returning Series", Runtime: "45", GenreIDs: []int{18}, Lists: []string{[]string{"popular", "trending", "anticipated"}[i%3]},
 			SiteRating: 5 + g.next(5), PosterPath: fmt.Sprintf("/gentv%05d.jpg", i), BackdropPath: fmt.Sprintf("/gentvb%05d.jpg", i),
 			Extra: map[string]any{"generated": true, "episodeTree": map[string]any{"seasons": seasons, "perSeason": eps}}}

@@ -1,6 +1,10 @@
 package db
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
+)
 
 // IntegrationState holds what the external services (Sonarr, Radarr,
 // Lidarr, CouchPotato, Plex, Emby, Jellyfin) would answer, keyed by the
@@ -44,28 +48,53 @@ func (ss *SettingsState) ArrInstance(svc string, in map[string]any) string {
 		candidates = []string{"radarr", "radarr4K"}
 	}
 	for _, c := range candidates {
-		doc := ss.Doc(c)
-		if c == "radarr" || c == "radarr4K" {
-			doc, _ = ss.Doc("radarr")[c].(map[string]any)
-		}
-		if saved, _ := doc["apiKey"].(string); saved != "" && saved == key {
+		if saved := Text(ss.arrAPIKey(c)); saved != "" && saved == key {
 			return c
 		}
 	}
 	return ""
 }
 
-// ArrEnabled reads the enabled flag of an Arr settings section; radarr and
-// radarr4K live inside the combined radarr document.
+// arrAPIKey is the saved API key of an Arr section; radarr and radarr4K
+// live inside the combined radarr document.
+func (ss *SettingsState) arrAPIKey(section string) *string {
+	switch section {
+	case "sonarr":
+		return Or(ss.Sonarr).APIKey
+	case "lidarr":
+		return Or(ss.Lidarr).APIKey
+	}
+	if r := ss.ArrRadarr(section); r != nil {
+		return r.APIKey
+	}
+	return nil
+}
+
+// ArrRadarr is the saved radarr or radarr4K instance; nil when absent.
+func (ss *SettingsState) ArrRadarr(section string) *state.RadarrSettings {
+	c := Or(ss.Radarr)
+	switch section {
+	case "radarr":
+		return c.Radarr
+	case "radarr4K":
+		return c.Radarr4K
+	}
+	return nil
+}
+
+// ArrEnabled reads the enabled flag of an Arr settings section.
 func (ss *SettingsState) ArrEnabled(section string) bool {
 	switch section {
 	case "radarr", "radarr4K":
-		m, _ := ss.Doc("radarr")[section].(map[string]any)
-		b, _ := m["enabled"].(bool)
-		return b
-	default:
-		return ss.Flag(section, "enabled")
+		return Or(ss.ArrRadarr(section)).Enabled
+	case "sonarr":
+		return Or(ss.Sonarr).Enabled
+	case "lidarr":
+		return Or(ss.Lidarr).Enabled
+	case "couchpotato":
+		return Or(ss.CouchPotato).Enabled
 	}
+	return false
 }
 
 // FieldFold reads a body field ignoring the key's case, as Newtonsoft binds.

@@ -10,39 +10,39 @@ import (
 
 // CatalogMovie is one TMDB movie the mock knows.
 type CatalogMovie struct {
-	TheMovieDbID        int              `json:"theMovieDbId"`
-	ImdbID              string           `json:"imdbId"`
-	Title               string           `json:"title"`
-	OriginalTitle       string           `json:"originalTitle"`
-	Overview            string           `json:"overview"`
-	ReleaseDate         *time.Time       `json:"releaseDate"`
-	DigitalReleaseDate  *time.Time       `json:"digitalReleaseDate"`
-	PosterPath          string           `json:"posterPath"`
-	BackdropPath        string           `json:"backdropPath"`
-	GenreIDs            []int            `json:"genreIds"`
-	OriginalLanguage    string           `json:"originalLanguage"`
-	Popularity          float64          `json:"popularity"`
-	VoteAverage         float64          `json:"voteAverage"`
-	VoteCount           int              `json:"voteCount"`
-	Adult               bool             `json:"adult"`
-	Video               bool             `json:"video"`
-	Runtime             int              `json:"runtime"`
-	Budget              int              `json:"budget"`
-	Revenue             float64          `json:"revenue"`
-	Tagline             string           `json:"tagline"`
-	Status              string           `json:"status"`
-	Homepage            string           `json:"homepage"`
-	Trailer             string           `json:"trailer"`
-	CollectionID        *int             `json:"collectionId"`
-	Lists               []string         `json:"lists"`
-	KeywordIDs          []int            `json:"keywordIds"`
-	Similar             []int            `json:"similar"`
-	Cast                []int            `json:"cast"`
-	Crew                []int            `json:"crew"`
-	Streaming           []map[string]any `json:"streaming"`
-	Ratings             map[string]any   `json:"ratings"`
-	ProductionCompanies []map[string]any `json:"productionCompanies"`
-	Extra               map[string]any   `json:"extra"`
+	TheMovieDbID        int                                   `json:"theMovieDbId"`
+	ImdbID              string                                `json:"imdbId"`
+	Title               string                                `json:"title"`
+	OriginalTitle       string                                `json:"originalTitle"`
+	Overview            string                                `json:"overview"`
+	ReleaseDate         *time.Time                            `json:"releaseDate"`
+	DigitalReleaseDate  *time.Time                            `json:"digitalReleaseDate"`
+	PosterPath          string                                `json:"posterPath"`
+	BackdropPath        string                                `json:"backdropPath"`
+	GenreIDs            []int                                 `json:"genreIds"`
+	OriginalLanguage    string                                `json:"originalLanguage"`
+	Popularity          float64                               `json:"popularity"`
+	VoteAverage         float64                               `json:"voteAverage"`
+	VoteCount           int                                   `json:"voteCount"`
+	Adult               bool                                  `json:"adult"`
+	Video               bool                                  `json:"video"`
+	Runtime             int                                   `json:"runtime"`
+	Budget              int                                   `json:"budget"`
+	Revenue             float64                               `json:"revenue"`
+	Tagline             string                                `json:"tagline"`
+	Status              string                                `json:"status"`
+	Homepage            string                                `json:"homepage"`
+	Trailer             string                                `json:"trailer"`
+	CollectionID        *int                                  `json:"collectionId"`
+	Lists               []string                              `json:"lists"`
+	KeywordIDs          []int                                 `json:"keywordIds"`
+	Similar             []int                                 `json:"similar"`
+	Cast                []int                                 `json:"cast"`
+	Crew                []int                                 `json:"crew"`
+	Streaming           []*state.StreamingData                `json:"streaming"`
+	Ratings             *state.MovieRatings                   `json:"ratings"`
+	ProductionCompanies []*state.ProductionCompaniesViewModel `json:"productionCompanies"`
+	Extra               map[string]any                        `json:"extra"`
 }
 
 // Year is the release year, 0 when unknown.
@@ -70,37 +70,37 @@ type CatalogSeason struct {
 
 // CatalogShow is one TV show with its TMDB, TVDB, TVMaze and IMDb ids.
 type CatalogShow struct {
-	TheMovieDbID  int              `json:"theMovieDbId"`
-	TvDbID        int              `json:"tvDbId"`
-	TvMazeID      int              `json:"tvMazeId"`
-	ImdbID        string           `json:"imdbId"`
-	Title         string           `json:"title"`
-	Aliases       []string         `json:"aliases"`
-	Overview      string           `json:"overview"`
-	FirstAired    string           `json:"firstAired"`
-	Network       map[string]any   `json:"network"`
-	NetworkID     string           `json:"networkId"`
-	Status        string           `json:"status"`
-	Runtime       string           `json:"runtime"`
-	GenreIDs      []int            `json:"genreIds"`
-	Lists         []string         `json:"lists"`
-	AirsDayOfWeek string           `json:"airsDayOfWeek"`
-	AirsTime      string           `json:"airsTime"`
-	SiteRating    int              `json:"siteRating"`
-	VoteAverage   float64          `json:"voteAverage"`
-	Certification string           `json:"certification"`
-	Tagline       string           `json:"tagline"`
-	Homepage      string           `json:"homepage"`
-	Trailer       string           `json:"trailer"`
-	PosterPath    string           `json:"posterPath"`
-	BackdropPath  string           `json:"backdropPath"`
-	Banner        string           `json:"banner"`
-	KeywordIDs    []int            `json:"keywordIds"`
-	Cast          []int            `json:"cast"`
-	Streaming     []map[string]any `json:"streaming"`
-	Ratings       map[string]any   `json:"ratings"`
-	Seasons       []CatalogSeason  `json:"seasons"`
-	Extra         map[string]any   `json:"extra"`
+	TheMovieDbID  int                     `json:"theMovieDbId"`
+	TvDbID        int                     `json:"tvDbId"`
+	TvMazeID      int                     `json:"tvMazeId"`
+	ImdbID        string                  `json:"imdbId"`
+	Title         string                  `json:"title"`
+	Aliases       []string                `json:"aliases"`
+	Overview      string                  `json:"overview"`
+	FirstAired    string                  `json:"firstAired"`
+	Network       *state.NetworkViewModel `json:"network"`
+	NetworkID     string                  `json:"networkId"`
+	Status        string                  `json:"status"`
+	Runtime       string                  `json:"runtime"`
+	GenreIDs      []int                   `json:"genreIds"`
+	Lists         []string                `json:"lists"`
+	AirsDayOfWeek string                  `json:"airsDayOfWeek"`
+	AirsTime      string                  `json:"airsTime"`
+	SiteRating    int                     `json:"siteRating"`
+	VoteAverage   float64                 `json:"voteAverage"`
+	Certification string                  `json:"certification"`
+	Tagline       string                  `json:"tagline"`
+	Homepage      string                  `json:"homepage"`
+	Trailer       string                  `json:"trailer"`
+	PosterPath    string                  `json:"posterPath"`
+	BackdropPath  string                  `json:"backdropPath"`
+	Banner        string                  `json:"banner"`
+	KeywordIDs    []int                   `json:"keywordIds"`
+	Cast          []int                   `json:"cast"`
+	Streaming     []*state.StreamingData  `json:"streaming"`
+	Ratings       *state.TvRatings        `json:"ratings"`
+	Seasons       []CatalogSeason         `json:"seasons"`
+	Extra         map[string]any          `json:"extra"`
 }
 
 // AverageVote is TMDB's vote_average for the show; data without one falls
@@ -156,20 +156,20 @@ type CatalogAlbum struct {
 
 // CatalogArtist is one MusicBrainz artist with its albums.
 type CatalogArtist struct {
-	ForeignArtistID string           `json:"foreignArtistId"`
-	ArtistName      string           `json:"artistName"`
-	Type            string           `json:"type"`
-	Country         string           `json:"country"`
-	StartYear       string           `json:"startYear"`
-	Disambiguation  string           `json:"disambiguation"`
-	Overview        string           `json:"overview"`
-	Banner          string           `json:"banner"`
-	Poster          string           `json:"poster"`
-	Logo            string           `json:"logo"`
-	Links           []map[string]any `json:"links"`
-	Members         []map[string]any `json:"members"`
-	Albums          []CatalogAlbum   `json:"albums"`
-	Extra           map[string]any   `json:"extra"`
+	ForeignArtistID string                `json:"foreignArtistId"`
+	ArtistName      string                `json:"artistName"`
+	Type            string                `json:"type"`
+	Country         string                `json:"country"`
+	StartYear       string                `json:"startYear"`
+	Disambiguation  string                `json:"disambiguation"`
+	Overview        string                `json:"overview"`
+	Banner          string                `json:"banner"`
+	Poster          string                `json:"poster"`
+	Logo            string                `json:"logo"`
+	Links           []*state.Link         `json:"links"`
+	Members         []*state.ArtistMember `json:"members"`
+	Albums          []CatalogAlbum        `json:"albums"`
+	Extra           map[string]any        `json:"extra"`
 }
 
 // catalogPerson is one TMDB person.

@@ -3,59 +3,43 @@ package db
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
-// SettingsState holds every settings document by lower-case wire key
-// ("ombi", "radarr", "notifications/email", ...), plus the feature list,
-// custom page, themes and the about model.
+// SettingsState holds the saved settings (state.Settings: every settings
+// document by its lower-case wire key, the feature list, custom page,
+// themes and the about model).
 type SettingsState struct {
-	Sections map[string]any
+	state.Settings
 }
 
 // newSettingsState loads settings.json.
 func newSettingsState(sd *seedSet) (SettingsState, error) {
-	sections := map[string]any{}
-	if err := sd.decode("settings.json", &sections); err != nil {
+	var ss SettingsState
+	_ = ss.UnmarshalJSON([]byte("{}")) // no settings.json: no sections
+	if err := sd.decode("settings.json", &ss.Settings); err != nil {
 		return SettingsState{}, err
 	}
-	seedNotificationTemplates(sections)
-	return SettingsState{Sections: sections}, nil
+	seedNotificationTemplates(&ss.Settings)
+	return ss, nil
 }
 
-// Doc returns a section as an object (nil when absent or not an object).
-func (ss *SettingsState) Doc(key string) map[string]any {
-	m, _ := ss.Sections[key].(map[string]any)
-	return m
-}
-
-// Flag reads a boolean field of a section.
-func (ss *SettingsState) Flag(key, field string) bool {
-	b, _ := ss.Doc(key)[field].(bool)
-	return b
-}
-
-// Text reads a string field of a section.
-func (ss *SettingsState) Text(key, field string) string {
-	s, _ := ss.Doc(key)[field].(string)
-	return s
-}
-
-// Servers returns the saved servers of plex, emby or jellyfin.
-func (ss *SettingsState) Servers(key string) []map[string]any {
-	var out []map[string]any
-	list, _ := ss.Doc(key)["servers"].([]any)
-	for _, v := range list {
-		if m, ok := v.(map[string]any); ok {
-			out = append(out, m)
-		}
+// Or is the document p points to, or a zero one when p is nil: for
+// reading a member of a section the settings may not carry.
+func Or[T any](p *T) *T {
+	if p == nil {
+		return new(T)
 	}
-	return out
+	return p
 }
 
-// FeatureList returns the stored FeatureEnablement list.
-func (ss *SettingsState) FeatureList() []any {
-	l, _ := ss.Sections["features"].([]any)
-	return l
+// Text is a nullable string member's value, "" for null.
+func Text(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // JsonNumber reads an int from a decoded JSON value.

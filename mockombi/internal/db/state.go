@@ -96,7 +96,7 @@ type stateShape struct {
 	Requests    *requestsSeed        `json:"requests"`
 	Issues      *stateIssues         `json:"issues"`
 	Votes       []state.Vote         `json:"votes"`
-	Settings    map[string]any       `json:"settings"`
+	Settings    *state.Settings      `json:"settings"`
 	Recordings  []Recording          `json:"recordings"`
 	Stubs       []Stub               `json:"stubs"`
 }
@@ -104,7 +104,8 @@ type stateShape struct {
 // ParseDoc validates a data document and turns it into seed files.
 // extraLogins are the Options.Users that will be added to its users;
 // served checks the recordings and stubs. Without semantics it checks the
-// shape only, for a state this mock exported itself (RestoreState).
+// shape only, for a state this mock exported itself (RestoreState), and
+// takes its settings as they are.
 func ParseDoc(b []byte, source string, extraLogins []User, served Served, semantics bool) (*StateDoc, error) {
 	fail := func(problems ...string) error { return &StateError{Source: source, Problems: problems} }
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -133,6 +134,12 @@ func ParseDoc(b []byte, source string, extraLogins []User, served Served, semant
 		ft, ok := fields[k]
 		if !ok {
 			c.addf("$%s: unknown section; want one of %s", PathKey(k), strings.Join(stateSections(), ", "))
+			continue
+		}
+		if k == "settings" && !semantics {
+			// a state this mock exported keeps what clients posted to the
+			// settings routes (state.Document), which a data file may not carry
+			good[k] = top[k]
 			continue
 		}
 		before := len(c.problems)
@@ -737,13 +744,6 @@ func (c *shapeChecker) semantics(d *stateShape, extraLogins []User) {
 			dupVote(v.ID, p, "id")
 		}
 	}
-	for _, k := range SortedKeys(d.Settings) {
-		switch d.Settings[k].(type) {
-		case map[string]any, []any:
-		default:
-			c.addf("$.settings%s: want an object (or, for features and themes, an array), got %s", PathKey(k), DescribeJSON(d.Settings[k]))
-		}
-	}
 }
 
 // stateOut is the exported data document, sections in a fixed order.
@@ -758,7 +758,7 @@ type stateOut struct {
 	Requests    requestsSeed         `json:"requests"`
 	Issues      stateIssuesOut       `json:"issues"`
 	Votes       []*state.Vote        `json:"votes"`
-	Settings    map[string]any       `json:"settings"`
+	Settings    *state.Settings      `json:"settings"`
 	Recordings  []Recording          `json:"recordings,omitempty"`
 	Stubs       []Stub               `json:"stubs,omitempty"`
 }
@@ -778,7 +778,7 @@ func (st *Store) Export() ([]byte, error) {
 		out := stateOut{
 			Version: StateVersion, Movies: NonNil(st.Search.Movies), Collections: NonNil(st.Search.collections),
 			People: NonNil(st.Search.People), Shows: NonNil(st.Search.Shows), Artists: NonNil(st.Search.Artists),
-			Users: []map[string]any{}, Votes: NonNil(st.Votes.List), Settings: st.Settings.Sections,
+			Users: []map[string]any{}, Votes: NonNil(st.Votes.List), Settings: &st.Settings.Settings,
 			Recordings: st.Replay.List(), Stubs: st.Stubs.Export(),
 		}
 		for _, a := range st.Users.Accounts {

@@ -1,9 +1,10 @@
 package db
 
 import (
-	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ombi-mcp/ombi-mcp/mockombi/internal/state"
 )
 
 // This file seeds the notification templates the way Ombi's OmbiContext
@@ -62,56 +63,100 @@ var seedTemplateTexts = map[int][2]string{
 // templateKey is a template's (agent, notification type).
 type templateKey struct{ agent, typ int }
 
-// templateList is where a section keeps its templates: the list itself,
-// or nil when the section shows none.
-func templateList(section string, doc map[string]any) []any {
+// templateSection is where a section keeps its templates: the document
+// and its list (nil when the settings do not carry the section). Twilio's
+// are under whatsAppSettings, as its view model has them.
+func templateSection(s *state.Settings, section string) (doc *state.Document, list *[]*state.NotificationTemplate) {
 	switch section {
+	case "notifications/email":
+		if d := s.Email; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/discord":
+		if d := s.Discord; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/pushbullet":
+		if d := s.Pushbullet; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/pushover":
+		if d := s.Pushover; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/telegram":
+		if d := s.Telegram; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/slack":
+		if d := s.Slack; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/mattermost":
+		if d := s.Mattermost; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/mobile":
+		if d := s.Mobile; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/gotify":
+		if d := s.Gotify; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
+	case "notifications/ntfy":
+		if d := s.Ntfy; d != nil {
+			return &d.Document, &d.NotificationTemplates
+		}
 	case "notifications/webhook":
-		return nil
+		if d := s.Webhook; d != nil {
+			return &d.Document, nil
+		}
 	case "notifications/twilio":
-		wa, _ := doc["whatsAppSettings"].(map[string]any)
-		l, _ := wa["notificationTemplates"].([]any)
-		return l
+		if d := s.Twilio; d != nil {
+			if d.WhatsAppSettings == nil {
+				return &d.Document, nil
+			}
+			return &d.Document, &d.WhatsAppSettings.NotificationTemplates
+		}
 	}
-	l, _ := doc["notificationTemplates"].([]any)
-	return l
+	return nil, nil
 }
 
 // seedNotificationTemplates fills every notification section with its
 // agent's templates: those the data gives keep their text and id, the
 // others are seeded with Ombi's text and the id Ombi's seeding order gives
 // them (or, when the data already uses that id, one past the highest).
-func seedNotificationTemplates(sections map[string]any) {
-	given := map[templateKey]map[string]any{}
+func seedNotificationTemplates(s *state.Settings) {
+	given := map[templateKey]*state.NotificationTemplate{}
 	used := map[int]bool{}
 	maxID := 0
-	note := func(t map[string]any) {
-		agent, _ := JsonNumber(t["agent"])
-		typ, _ := JsonNumber(t["notificationType"])
-		given[templateKey{agent, typ}] = t
-		if id, ok := JsonNumber(t["id"]); ok {
-			used[id] = true
-			maxID = max(maxID, id)
+	note := func(t *state.NotificationTemplate) {
+		if t == nil {
+			return
+		}
+		given[templateKey{t.Agent, t.NotificationType}] = t
+		if t.HasMember("id") {
+			used[t.ID] = true
+			maxID = max(maxID, t.ID)
 		}
 	}
 	for _, a := range notificationAgentSections {
-		doc, _ := sections[a.section].(map[string]any)
-		list := templateList(a.section, doc)
-		if a.section == "notifications/twilio" {
-			list = append(list, anyList(doc["notificationTemplates"])...) // older mocks kept them at the top level
+		var list []*state.NotificationTemplate
+		if _, l := templateSection(s, a.section); l != nil {
+			list = *l
+		}
+		if a.section == "notifications/twilio" && s.Twilio != nil {
+			list = append(list, s.Twilio.NotificationTemplates...) // older mocks kept them at the top level
 		}
 		for _, t := range list {
-			if m, ok := t.(map[string]any); ok {
-				note(m)
-			}
-		}
-	}
-	if nl, ok := sections["notifications/newsletter"].(map[string]any); ok {
-		if t, ok := nl["notificationTemplate"].(map[string]any); ok {
 			note(t)
 		}
 	}
-	all := map[templateKey]map[string]any{}
+	if nl := s.Newsletter; nl != nil {
+		note(nl.NotificationTemplate)
+	}
+	all := map[templateKey]*state.NotificationTemplate{}
 	seq := 0
 	for _, a := range notificationAgentSections {
 		for typ := range notificationTypeNames {
@@ -131,15 +176,15 @@ func seedNotificationTemplates(sections map[string]any) {
 				id = maxID
 			}
 			used[id] = true
-			all[k] = map[string]any{"id": id, "notificationType": typ, "agent": a.agent, "subject": text[0], "message": text[1], "enabled": true}
+			all[k] = &state.NotificationTemplate{ID: id, NotificationType: typ, Agent: a.agent, Subject: &text[0], Message: &text[1], Enabled: true}
 		}
 	}
 	for _, a := range notificationAgentSections {
-		doc, ok := sections[a.section].(map[string]any)
-		if !ok {
+		doc, _ := templateSection(s, a.section)
+		if doc == nil {
 			continue
 		}
-		list := []any{}
+		list := []*state.NotificationTemplate{}
 		for typ := range notificationTypeNames {
 			t, ok := all[templateKey{a.agent, typ}]
 			if !ok || typ == notifyNewsletter {
@@ -147,41 +192,44 @@ func seedNotificationTemplates(sections map[string]any) {
 			}
 			list = append(list, t)
 		}
-		slices.SortStableFunc(list, func(x, y any) int {
-			return strings.Compare(TemplateTypeName(x), TemplateTypeName(y))
+		slices.SortStableFunc(list, func(x, y *state.NotificationTemplate) int {
+			return strings.Compare(TemplateTypeName(x.NotificationType), TemplateTypeName(y.NotificationType))
 		})
 		switch a.section {
 		case "notifications/webhook":
-			delete(doc, "notificationTemplates")
+			s.Webhook.NotificationTemplates = nil
+			doc.DropMember("notificationTemplates")
 		case "notifications/twilio":
-			delete(doc, "notificationTemplates")
-			wa, _ := doc["whatsAppSettings"].(map[string]any)
-			if wa == nil {
-				wa = map[string]any{"enabled": false, "from": nil, "accountSid": nil, "authToken": nil}
-				doc["whatsAppSettings"] = wa
+			s.Twilio.NotificationTemplates = nil
+			doc.DropMember("notificationTemplates")
+			if s.Twilio.WhatsAppSettings == nil {
+				s.Twilio.WhatsAppSettings = &state.WhatsAppSettingsViewModel{}
+				s.Twilio.SetMember("whatsAppSettings")
 			}
-			wa["notificationTemplates"] = list
+			s.Twilio.WhatsAppSettings.NotificationTemplates = list
+			s.Twilio.WhatsAppSettings.SetMember("notificationTemplates")
 		default:
-			doc["notificationTemplates"] = list
+			_, l := templateSection(s, a.section)
+			*l = list
+			doc.SetMember("notificationTemplates")
 		}
 	}
-	if nl, ok := sections["notifications/newsletter"].(map[string]any); ok {
-		nl["notificationTemplate"] = maps.Clone(all[templateKey{0, notifyNewsletter}])
+	if nl := s.Newsletter; nl != nil {
+		var t *state.NotificationTemplate
+		if x := all[templateKey{0, notifyNewsletter}]; x != nil {
+			cp := *x
+			t = &cp
+		}
+		nl.NotificationTemplate = t
+		nl.SetMember("notificationTemplate")
 	}
 }
 
-// TemplateTypeName is the NotificationType name of a template, for
+// TemplateTypeName is the name of a NotificationType value, for
 // BuildTemplates' OrderBy(x => x.NotificationType.ToString()).
-func TemplateTypeName(t any) string {
-	m, _ := t.(map[string]any)
-	if i, _ := JsonNumber(m["notificationType"]); i >= 0 && i < len(notificationTypeNames) {
-		return notificationTypeNames[i]
+func TemplateTypeName(typ int) string {
+	if typ >= 0 && typ < len(notificationTypeNames) {
+		return notificationTypeNames[typ]
 	}
 	return ""
-}
-
-// anyList is v as a JSON array, nil when it is not one.
-func anyList(v any) []any {
-	l, _ := v.([]any)
-	return l
 }

@@ -13,5 +13,9 @@
 // written by marshalWith, which sorts all its members together. Members gives a
 // view's members by wire name, as the map it stands for.
 //
+// The settings documents (Ombi's settings models, settings.go) are each a
+// Document: written back as they were saved, members a body left out
+// left out and members Ombi's model lacks kept as posted (document.go).
+//
 // Nothing here locks: the mock's store guards this state with its lock.
 package state

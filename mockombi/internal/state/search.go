@@ -185,20 +185,20 @@ type Keywords struct {
 // details): the SearchMovieViewModel of the movie with TMDB's details.
 type MovieFullInfoViewModel struct {
 	SearchMovieViewModel
-	BelongsToCollection *CollectionsViewModel `json:"belongsToCollection"`
-	Budget              int                   `json:"budget"`
-	Credits             MovieCredits          `json:"credits"`
-	ExternalIDs         ExternalIDs           `json:"externalIds"`
-	Genres              []IDName              `json:"genres"`
-	Keywords            Keywords              `json:"keywords"`
-	ProductionCompanies []map[string]any      `json:"productionCompanies"`
-	Recommendations     SimilarMovies         `json:"recommendations"`
-	Revenue             float64               `json:"revenue"`
-	Runtime             int                   `json:"runtime"`
-	Similar             SimilarMovies         `json:"similar"`
-	Status              string                `json:"status"`
-	Tagline             string                `json:"tagline"`
-	Videos              Videos                `json:"videos"`
+	BelongsToCollection *CollectionsViewModel           `json:"belongsToCollection"`
+	Budget              int                             `json:"budget"`
+	Credits             MovieCredits                    `json:"credits"`
+	ExternalIDs         ExternalIDs                     `json:"externalIds"`
+	Genres              []IDName                        `json:"genres"`
+	Keywords            Keywords                        `json:"keywords"`
+	ProductionCompanies []*ProductionCompaniesViewModel `json:"productionCompanies"`
+	Recommendations     SimilarMovies                   `json:"recommendations"`
+	Revenue             float64                         `json:"revenue"`
+	Runtime             int                             `json:"runtime"`
+	Similar             SimilarMovies                   `json:"similar"`
+	Status              string                          `json:"status"`
+	Tagline             string                          `json:"tagline"`
+	Videos              Videos                          `json:"videos"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
@@ -295,7 +295,6 @@ type TvShow struct {
 	AirsDayOfWeek   string          `json:"airsDayOfWeek"`
 	AirsTime        string          `json:"airsTime"`
 	Aliases         []string        `json:"aliases"`
-	BackdropPath    *string         `json:"backdropPath"`
 	Banner          string          `json:"banner"`
 	FirstAired      string          `json:"firstAired"`
 	FirstSeason     bool            `json:"firstSeason"`
@@ -306,7 +305,6 @@ type TvShow struct {
 	NetworkID       string          `json:"networkId"`
 	Overview        string          `json:"overview"`
 	PartlyAvailable bool            `json:"partlyAvailable"`
-	PosterPath      *string         `json:"posterPath"`
 	Rating          string          `json:"rating"`
 	RequestAll      bool            `json:"requestAll"`
 	Runtime         string          `json:"runtime"`
@@ -319,14 +317,18 @@ type TvShow struct {
 }
 
 // SearchTvShowViewModel is Ombi's SearchTvShowViewModel (v1 search, info
-// and lists, v2 browse lists): the network by name, the genres by name.
+// and lists, v2 browse lists): the network by name, the genres by name,
+// and the TMDB poster and backdrop paths, which the v2 details model
+// (SearchFullInfoTvShowViewModel) has not.
 type SearchTvShowViewModel struct {
 	SearchViewModel
 	TvShow
-	ID      int      `json:"id"`
-	Genre   []string `json:"genre"`
-	Network string   `json:"network"`
-	Extra   Extra    `json:"-"`
+	ID           int      `json:"id"`
+	BackdropPath *string  `json:"backdropPath"`
+	Genre        []string `json:"genre"`
+	Network      string   `json:"network"`
+	PosterPath   *string  `json:"posterPath"`
+	Extra        Extra    `json:"-"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
@@ -341,17 +343,17 @@ func (v *SearchTvShowViewModel) MarshalJSON() ([]byte, error) {
 type SearchFullInfoTvShowViewModel struct {
 	SearchViewModel
 	TvShow
-	ID            int            `json:"id"`
-	Cast          []TvCast       `json:"cast"`
-	Certification string         `json:"certification"`
-	Crew          []TvPerson     `json:"crew"`
-	ExternalIDs   ExternalIDs    `json:"externalIds"`
-	Genres        []IDName       `json:"genres"`
-	Images        TvImages       `json:"images"`
-	Keywords      Keywords       `json:"keywords"`
-	Network       map[string]any `json:"network"`
-	Tagline       string         `json:"tagline"`
-	Extra         Extra          `json:"-"`
+	ID            int               `json:"id"`
+	Cast          []TvCast          `json:"cast"`
+	Certification string            `json:"certification"`
+	Crew          []TvPerson        `json:"crew"`
+	ExternalIDs   ExternalIDs       `json:"externalIds"`
+	Genres        []IDName          `json:"genres"`
+	Images        TvImages          `json:"images"`
+	Keywords      Keywords          `json:"keywords"`
+	Network       *NetworkViewModel `json:"network"`
+	Tagline       string            `json:"tagline"`
+	Extra         Extra             `json:"-"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
@@ -421,18 +423,18 @@ type SearchEpisode struct {
 // SearchArtistViewModel is Ombi's SearchArtistViewModel (v1 music search),
 // with Ombi's spelling forignArtistId.
 type SearchArtistViewModel struct {
-	ArtistName     string           `json:"artistName"`
-	ArtistType     string           `json:"artistType"`
-	Banner         string           `json:"banner"`
-	CleanName      string           `json:"cleanName"`
-	Disambiguation string           `json:"disambiguation"`
-	ForignArtistID string           `json:"forignArtistId"`
-	Links          []map[string]any `json:"links"`
-	Logo           string           `json:"logo"`
-	Monitored      bool             `json:"monitored"`
-	Overview       string           `json:"overview"`
-	Poster         string           `json:"poster"`
-	Extra          Extra            `json:"-"`
+	ArtistName     string  `json:"artistName"`
+	ArtistType     string  `json:"artistType"`
+	Banner         string  `json:"banner"`
+	CleanName      string  `json:"cleanName"`
+	Disambiguation string  `json:"disambiguation"`
+	ForignArtistID string  `json:"forignArtistId"`
+	Links          []*Link `json:"links"`
+	Logo           string  `json:"logo"`
+	Monitored      bool    `json:"monitored"`
+	Overview       string  `json:"overview"`
+	Poster         string  `json:"poster"`
+	Extra          Extra   `json:"-"`
 }
 
 // MarshalJSON writes the view with the catalogue's undocumented members.
@@ -549,3 +551,120 @@ type ArtistLinks struct {
 type AlbumArt struct {
 	Image string `json:"image"`
 }
+
+// The catalogue's TMDB and Rotten Tomatoes blocks a view passes on as they
+// are: Ombi's models of them, each a Document written back as the data gave
+// it (a member the data leaves out stays out).
+
+// StreamingData is Ombi's StreamingData, one streaming provider of a title
+// (v2 stream routes).
+type StreamingData struct {
+	Document          `json:"-"`
+	Logo              *string `json:"logo"`
+	Order             int     `json:"order"`
+	StreamingProvider *string `json:"streamingProvider"`
+}
+
+// MarshalJSON writes the block as the data gave it.
+func (x *StreamingData) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a block of the data.
+func (x *StreamingData) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
+
+// MovieRatings is the Rotten Tomatoes API's MovieRatings, a movie's scores
+// (v2 ratings/movie).
+type MovieRatings struct {
+	Document       `json:"-"`
+	AudienceRating *string `json:"audience_rating"`
+	AudienceScore  int     `json:"audience_score"`
+	CriticsRating  *string `json:"critics_rating"`
+	CriticsScore   int     `json:"critics_score"`
+}
+
+// MarshalJSON writes the block as the data gave it.
+func (x *MovieRatings) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a block of the data.
+func (x *MovieRatings) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
+
+// TvRatings is the Rotten Tomatoes API's TvRatings, a show's score (v2
+// ratings/tv).
+type TvRatings struct {
+	Document `json:"-"`
+	Class    *string `json:"class"`
+	Score    int     `json:"score"`
+}
+
+// MarshalJSON writes the block as the data gave it.
+func (x *TvRatings) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a block of the data.
+func (x *TvRatings) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
+
+// ProductionCompaniesViewModel is Ombi's ProductionCompaniesViewModel, one
+// production company of a movie (TMDB's snake_case members).
+type ProductionCompaniesViewModel struct {
+	Document      `json:"-"`
+	ID            int     `json:"id"`
+	LogoPath      *string `json:"logo_path"`
+	Name          *string `json:"name"`
+	OriginCountry *string `json:"origin_country"`
+}
+
+// MarshalJSON writes the block as the data gave it.
+func (x *ProductionCompaniesViewModel) MarshalJSON() ([]byte, error) {
+	return marshalDocument(x, &x.Document)
+}
+
+// UnmarshalJSON reads a block of the data.
+func (x *ProductionCompaniesViewModel) UnmarshalJSON(b []byte) error {
+	return decodeDocument(b, x, &x.Document)
+}
+
+// NetworkViewModel is Ombi's NetworkViewModel, a show's network (the
+// country is TMDB's origin_country).
+type NetworkViewModel struct {
+	Document `json:"-"`
+	Country  *string `json:"country"`
+	ID       int     `json:"id"`
+	Name     *string `json:"name"`
+}
+
+// MarshalJSON writes the block as the data gave it.
+func (x *NetworkViewModel) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a block of the data.
+func (x *NetworkViewModel) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
+
+// Link is the Lidarr API's Link, one of an artist's links (v1 artist
+// search; ArtistInformation's links are built from them).
+type Link struct {
+	Document `json:"-"`
+	Name     *string `json:"name"`
+	URL      *string `json:"url"`
+}
+
+// MarshalJSON writes the block as the data gave it.
+func (x *Link) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a block of the data.
+func (x *Link) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
+
+// ArtistMember is one member of an artist as the data gives it (the
+// catalogue's own shape, read into BandMember): whether the member is
+// current is isCurrentMember, else isActive, else whether no end is given.
+type ArtistMember struct {
+	Document        `json:"-"`
+	Attributes      []string `json:"attributes"`
+	End             *string  `json:"end"`
+	IsActive        *bool    `json:"isActive"`
+	IsCurrentMember *bool    `json:"isCurrentMember"`
+	Name            *string  `json:"name"`
+	Start           *string  `json:"start"`
+}
+
+// MarshalJSON writes the member as the data gave it.
+func (x *ArtistMember) MarshalJSON() ([]byte, error) { return marshalDocument(x, &x.Document) }
+
+// UnmarshalJSON reads a member of the data.
+func (x *ArtistMember) UnmarshalJSON(b []byte) error { return decodeDocument(b, x, &x.Document) }
