@@ -185,12 +185,9 @@ type AuthenticationSettings struct {
 	RequiredLength         int     `json:"requiredLength"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *AuthenticationSettings) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *AuthenticationSettings) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -250,12 +247,9 @@ type UserManagementSettings struct {
 	MusicRequestLimitType   int      `json:"musicRequestLimitType"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *UserManagementSettings) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *UserManagementSettings) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -437,12 +431,9 @@ type JellyfinSelectedLibraries struct {
 	Title          *string `json:"title"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *JellyfinSelectedLibraries) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *JellyfinSelectedLibraries) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -767,12 +758,9 @@ type EmailNotificationsViewModel struct {
 	Username                   *string                 `json:"username"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *EmailNotificationsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *EmailNotificationsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -789,12 +777,9 @@ type DiscordNotificationsViewModel struct {
 	WebhookURL            *string                 `json:"webhookUrl"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *DiscordNotificationsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *DiscordNotificationsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -810,12 +795,9 @@ type TelegramNotificationsViewModel struct {
 	ParseMode             *string                 `json:"parseMode"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *TelegramNotificationsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *TelegramNotificationsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -830,12 +812,9 @@ type PushbulletNotificationViewModel struct {
 	NotificationTemplates []*NotificationTemplate `json:"notificationTemplates"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *PushbulletNotificationViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *PushbulletNotificationViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -852,12 +831,9 @@ type PushoverNotificationViewModel struct {
 	UserToken             *string                 `json:"userToken"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *PushoverNotificationViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *PushoverNotificationViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -875,12 +851,9 @@ type SlackNotificationsViewModel struct {
 	WebhookURL            *string                 `json:"webhookUrl"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *SlackNotificationsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *SlackNotificationsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -897,12 +870,9 @@ type MattermostNotificationsViewModel struct {
 	WebhookURL            *string                 `json:"webhookUrl"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *MattermostNotificationsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *MattermostNotificationsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -918,12 +888,9 @@ type TwilioSettingsViewModel struct {
 	WhatsAppSettings      *WhatsAppSettingsViewModel `json:"whatsAppSettings"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *TwilioSettingsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *TwilioSettingsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -938,12 +905,9 @@ type WhatsAppSettingsViewModel struct {
 	NotificationTemplates []*NotificationTemplate `json:"notificationTemplates"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *WhatsAppSettingsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *WhatsAppSettingsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -955,12 +919,9 @@ type MobileNotificationsViewModel struct {
 	NotificationTemplates []*NotificationTemplate `json:"notificationTemplates"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *MobileNotificationsViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *MobileNotificationsViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -976,12 +937,9 @@ type GotifyNotificationViewModel struct {
 	Priority              int                     `json:"priority"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *GotifyNotificationViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *GotifyNotificationViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -998,12 +956,9 @@ type NtfyNotificationViewModel struct {
 	Topic                 *string                 `json:"topic"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *NtfyNotificationViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *NtfyNotificationViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -1020,12 +975,9 @@ type WebhookNotificationViewModel struct {
 	WebhookURL            *string                 `json:"webhookUrl"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *WebhookNotificationViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *WebhookNotificationViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
@@ -1043,12 +995,9 @@ type NewsletterNotificationViewModel struct {
 	NotificationTemplate *NotificationTemplate `json:"notificationTemplate"`
 }
 
-// MarshalJSON writes the document as it was saved.
 func (x *NewsletterNotificationViewModel) MarshalJSON() ([]byte, error) {
 	return marshalDocument(x, &x.Document)
 }
-
-// UnmarshalJSON reads a saved document.
 func (x *NewsletterNotificationViewModel) UnmarshalJSON(b []byte) error {
 	return decodeDocument(b, x, &x.Document)
 }
