@@ -1,0 +1,201 @@
+package checks
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+)
+
+// This file holds the live checks of two sentences about what a real Ombi
+// does to a caller: the legacy TVDB info route answers requested: false
+// whatever the truth (the server overlays the request state of the TV
+// requests the Ombi holds), and an invalid ApiKey is refused even on the
+// routes that need no credentials (the server reports that as an
+// authentication failure, naming no secret). They run against a live Ombi
+// and the embedded mock alike, and only read.
+
+// liveTVScan is how many TV requests of the Ombi the request-state check
+// tries before it gives up finding one whose show the info route knows.
+const liveTVScan = 5
+
+// liveBadKey is the API key the invalid-key checks start a server with.
+const liveBadKey = "invalid-key-0f3e9a7c51"
+
+func (s *Suite) liveStateAreas() {
+	ginkgo.Describe("wire", ginkgo.Label("wire", LabelReadOnly, LabelNeedsJournal), func() {
+		ginkgo.BeforeEach(s.clean)
+		s.ClauseItFor("RESULTS-PROJECTION-001", "live.read_media.details.tv.tvdb.requested-show", s.liveTVDBRequested)
+	})
+	ginkgo.Describe("auth", ginkgo.Label("auth", LabelReadOnly, LabelNeedsJournal), func() {
+		ginkgo.BeforeEach(s.clean)
+		for _, r := range liveBadKeyReads {
+			s.ClauseItFor("VERIFY-OUTPUT-SAFE-ERRORS-001", "live.invalid-api-key."+r.name, func(ctx ginkgo.SpecContext) {
+				s.liveBadKey(ctx, r.tool, r.args, r.route)
+			})
+		}
+	})
+}
+
+// liveTVParent is what the check reads of a TV request of the Ombi.
+type liveTVParent struct {
+	ID            int `json:"id"`
+	TvDbID        int `json:"tvDbId"`
+	ChildRequests []struct {
+		SeasonRequests []struct {
+			SeasonNumber int `json:"seasonNumber"`
+			Episodes     []struct {
+				EpisodeNumber int `json:"episodeNumber"`
+			} `json:"episodes"`
+		} `json:"seasonRequests"`
+	} `json:"childRequests"`
+}
+
+// liveTVDBRequested reads the TV requests the Ombi holds, then the TVDB
+// details of a requested show through the server: the v1 info route
+// answers requested: false regardless, so the result must carry the
+// request state of the Ombi's own requests (requested, the parent as a
+// request target, each requested episode).
+func (s *Suite) liveTVDBRequested(ctx ginkgo.SpecContext) {
+	s.requireTool("read_media")
+	var parents []liveTVParent
+	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/tv", s.directHeader())
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &parents) != nil {
+		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/tv with %d", rec.Code))
+		s.fail(nil, "read the mock's TV requests: status %d", rec.Code)
+	}
+	srv := s.shared(ctx, s.allConfig())
+	var tried []string
+	for _, p := range parents {
+		if p.TvDbID <= 0 || p.ID <= 0 || len(tried) == liveTVScan {
+			continue
+		}
+		o := s.callUnchecked(ctx, srv, "read_media", map[string]any{"action": "details", "target": map[string]any{"media": "tv", "provider": "tvdb", "id": p.TvDbID}})
+		info, ok := routeCall(o, fmt.Sprintf("GET /api/v1/Search/tv/info/%d", p.TvDbID))
+		if !ok || info.Status != http.StatusOK {
+			tried = append(tried, fmt.Sprintf("tvdb %d (the info route answered %d)", p.TvDbID, info.Status))
+			continue // the Ombi's TV source does not know the show: nothing to overlay
+		}
+		s.judgeTVDBRequested(o, p)
+		return
+	}
+	s.skipLive("the Ombi holds no TV request whose show its TVDB info route knows; tried " + strings.Join(tried, ", "))
+	s.fail(nil, "the mock holds no TV request whose show its TVDB info route knows; tried %s", strings.Join(tried, ", "))
+}
+
+// judgeTVDBRequested judges the details of the show of parent p.
+func (s *Suite) judgeTVDBRequested(o *harness.Outcome, p liveTVParent) {
+	ginkgo.GinkgoHelper()
+	s.wantOK(o)
+	var page struct {
+		Items []struct {
+			Requested      *bool    `json:"requested"`
+			RequestTargets []target `json:"request_targets"`
+			Seasons        []struct {
+				SeasonNumber int `json:"season_number"`
+				Episodes     []struct {
+					EpisodeNumber int   `json:"episode_number"`
+					Requested     *bool `json:"requested"`
+				} `json:"episodes"`
+			} `json:"seasons"`
+		} `json:"items"`
+	}
+	if json.Unmarshal(o.Envelope.Data, &page) != nil || len(page.Items) != 1 {
+		s.fail(o, "the details of tvdb %d are not one media record", p.TvDbID)
+	}
+	it := page.Items[0]
+	var e errs
+	if it.Requested == nil || !*it.Requested {
+		e.addf("requested is %s; the Ombi holds TV request %d of the show (its info route's requested flag is unreliable)", boolText(it.Requested), p.ID)
+	}
+	if !slices.Contains(it.RequestTargets, target{Kind: "tv_parent", ID: p.ID}) {
+		e.addf("request_targets %v lack the Ombi's TV request {tv_parent %d}", it.RequestTargets, p.ID)
+	}
+	for _, ch := range p.ChildRequests {
+		for _, sr := range ch.SeasonRequests {
+			for _, ep := range sr.Episodes {
+				for _, rs := range it.Seasons {
+					for _, re := range rs.Episodes {
+						if rs.SeasonNumber == sr.SeasonNumber && re.EpisodeNumber == ep.EpisodeNumber && (re.Requested == nil || !*re.Requested) {
+							e.addf("S%02dE%02d is not requested; a child request of TV request %d holds it", sr.SeasonNumber, ep.EpisodeNumber, p.ID)
+						}
+					}
+				}
+			}
+		}
+	}
+	s.expect(len(e) == 0, o, "the TVDB details do not carry the Ombi's request state:\n%s", strings.Join(e, "\n"))
+}
+
+// target is a request target of a result.
+type target struct {
+	Kind string `json:"kind"`
+	ID   int    `json:"id"`
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*b)
+}
+
+// liveBadKeyReads are reads a server started with an invalid API key makes:
+// the health route, which needs no credentials, and a catalogue read.
+var liveBadKeyReads = []struct {
+	name  string
+	tool  string
+	args  map[string]any
+	route string
+}{
+	{"read_server.status", "read_server", map[string]any{"action": "status"}, "GET /api/v1/Status"},
+	{"read_reference.languages", "read_reference", map[string]any{"action": "languages"}, "GET /api/v2/Search/Languages"},
+}
+
+// liveBadKey starts a server in api_key mode with an invalid key (and no
+// UserName, so that its first call is the read itself) and reads through
+// it: Ombi validates a presented key on every route, open ones too, so
+// the answer is 401, which the server reports as AUTHENTICATION_FAILED,
+// without retrying without the key and without showing it. An Ombi that
+// answers the open route anyway gets its answer reported as a success.
+func (s *Suite) liveBadKey(ctx ginkgo.SpecContext, tool string, args map[string]any, route string) {
+	s.requireTool(tool)
+	srv := s.fresh(ctx, harness.Config{Bundles: harness.AllBundles, AuthMode: "api_key",
+		Env: []string{"OMBI_API_KEY=" + liveBadKey, "OMBI_USER_NAME="}})
+	o := s.callUnchecked(ctx, srv, tool, args)
+	c, ok := routeCall(o, route)
+	if !ok {
+		s.fail(o, "the server answered %s without calling %s", tool, route)
+	}
+	var e errs
+	for _, x := range upstreamCalls(o) {
+		if x.Header.Get("ApiKey") != liveBadKey {
+			e.addf("%s %s was sent with ApiKey %q, not the configured key (no call may drop or replace it)", x.Method, pathOnly(x.Path), x.Header.Get("ApiKey"))
+		}
+	}
+	switch c.Status {
+	case http.StatusUnauthorized:
+		if o.ErrorCode() != "AUTHENTICATION_FAILED" {
+			e.addf("the Ombi answered %s with 401 for the invalid key; the result must be AUTHENTICATION_FAILED, got %q", route, o.ErrorCode())
+		}
+		if o.Envelope != nil && o.Envelope.Error != nil && o.Envelope.Error.Retryable {
+			e.addf("an invalid key is not retryable")
+		}
+	case http.StatusOK:
+		if o.Envelope == nil || !o.Envelope.OK {
+			e.addf("the Ombi answered %s with 200 despite the invalid key; the result must be that answer, got %q", route, o.ErrorCode())
+		}
+	default:
+		s.skipLive(fmt.Sprintf("the Ombi answered %s with %d to an invalid key", route, c.Status))
+		e.addf("the mock answered %s with %d to an invalid key; want 401", route, c.Status)
+	}
+	if strings.Contains(o.Text+string(o.Structured), liveBadKey) {
+		e.addf("the result shows the configured API key")
+	}
+	s.expect(len(e) == 0, o, "with an invalid API key:\n%s", strings.Join(e, "\n"))
+}
