@@ -56,6 +56,8 @@ type liveAnswerInput struct {
 var liveAnswers = []liveAnswer{
 	{name: "read_server.status", tool: "read_server", args: map[string]any{"action": "status"},
 		route: "GET /api/v1/Status", judge: judgeStatusAnswer},
+	{name: "read_settings.base_url", tool: "read_settings", args: map[string]any{"section": "base_url"},
+		route: "GET /api/v1/Settings/baseurl", judge: judgeBaseURL},
 	{name: "read_logs.list", tool: "read_logs", args: map[string]any{"action": "list"},
 		route: "GET /api/v2/System/logs", judge: judgeLogsAnswer},
 	{name: "read_integration.root_folders.sonarr", tool: "read_integration",
@@ -304,9 +306,31 @@ func judgeStatusAnswer(a liveAnswerInput) error {
 	return nil
 }
 
+// judgeBaseURL: the base URL route answers a JSON string (and needs no
+// credentials); the result's one value is that string.
+func judgeBaseURL(a liveAnswerInput) error {
+	if err := okResult(a.o); err != nil {
+		return err
+	}
+	var url string
+	if err := json.Unmarshal(a.answer, &url); err != nil {
+		return fmt.Errorf("the Ombi's answer is not a JSON string: %v", err)
+	}
+	var r struct {
+		Values []struct {
+			Name  string `json:"name"`
+			Value any    `json:"value"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(a.data, &r); err != nil || len(r.Values) != 1 || r.Values[0].Name != "base_url" || r.Values[0].Value != url {
+		return fmt.Errorf("the result's values are not the one base_url %q the Ombi answered: %.300s", url, a.data)
+	}
+	return nil
+}
+
 // judgeLogsAnswer: the log list is a string array of file names (or the
-// legacy object form); the result lists exactly those names, in order, up
-// to its page.
+// legacy object form); the result lists those names, each once, and all
+// of them up to its page.
 func judgeLogsAnswer(a liveAnswerInput) error {
 	if err := okResult(a.o); err != nil {
 		return err
@@ -354,8 +378,12 @@ func judgeLogsAnswer(a liveAnswerInput) error {
 	for _, f := range r.Files {
 		got = append(got, f.Name)
 	}
-	if len(got) > len(names) || !slices.Equal(got, names[:len(got)]) {
-		return fmt.Errorf("the result lists %q; the Ombi's names are %q", got, names)
+	seen := map[string]bool{}
+	for _, g := range got {
+		if !slices.Contains(names, g) || seen[g] {
+			return fmt.Errorf("the result lists %q; the Ombi's names are %q", got, names)
+		}
+		seen[g] = true
 	}
 	if len(got) < min(len(names), 25) && !r.Truncated {
 		return fmt.Errorf("the result lists %d of the Ombi's %d names and says nothing is left out", len(got), len(names))

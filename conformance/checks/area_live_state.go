@@ -146,7 +146,8 @@ func boolText(b *bool) string {
 }
 
 // liveBadKeyReads are reads a server started with an invalid API key makes:
-// the health route, which needs no credentials, and a catalogue read.
+// the health route and the base URL, which need no credentials, and a
+// catalogue read.
 var liveBadKeyReads = []struct {
 	name  string
 	tool  string
@@ -154,6 +155,7 @@ var liveBadKeyReads = []struct {
 	route string
 }{
 	{"read_server.status", "read_server", map[string]any{"action": "status"}, "GET /api/v1/Status"},
+	{"read_settings.base_url", "read_settings", map[string]any{"section": "base_url"}, "GET /api/v1/Settings/baseurl"},
 	{"read_reference.languages", "read_reference", map[string]any{"action": "languages"}, "GET /api/v2/Search/Languages"},
 }
 
