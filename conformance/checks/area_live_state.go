@@ -10,14 +10,16 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
+	"github.com/ombi-mcp/ombi-mcp/mockombi"
 )
 
-// This file holds the live checks of two sentences about what a real Ombi
+// This file holds the live checks of sentences about what a real Ombi
 // does to a caller: the legacy TVDB info route answers requested: false
 // whatever the truth (the server overlays the request state of the TV
-// requests the Ombi holds), and an invalid ApiKey is refused even on the
-// routes that need no credentials (the server reports that as an
-// authentication failure, naming no secret). They run against a live Ombi
+// requests the Ombi holds), the TV request search can fail on a LINQ
+// fault (the server falls back to a bounded scan), and an invalid ApiKey
+// is refused even on the routes that need no credentials (the server
+// reports that as an authentication failure, naming no secret). They run against a live Ombi
 // and the embedded mock alike, and only read.
 
 // liveTVScan is how many TV requests of the Ombi the request-state check
@@ -31,6 +33,7 @@ func (s *Suite) liveStateAreas() {
 	ginkgo.Describe("wire", ginkgo.Label("wire", LabelReadOnly, LabelNeedsJournal), func() {
 		ginkgo.BeforeEach(s.clean)
 		s.ClauseItFor("RESULTS-PROJECTION-001", "live.read_media.details.tv.tvdb.requested-show", s.liveTVDBRequested)
+		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "live.read_requests.search.tv.answer-or-fallback", s.liveTVSearch)
 	})
 	ginkgo.Describe("auth", ginkgo.Label("auth", LabelReadOnly, LabelNeedsJournal), func() {
 		ginkgo.BeforeEach(s.clean)
@@ -44,8 +47,9 @@ func (s *Suite) liveStateAreas() {
 
 // liveTVParent is what the check reads of a TV request of the Ombi.
 type liveTVParent struct {
-	ID            int `json:"id"`
-	TvDbID        int `json:"tvDbId"`
+	ID            int    `json:"id"`
+	Title         string `json:"title"`
+	TvDbID        int    `json:"tvDbId"`
 	ChildRequests []struct {
 		SeasonRequests []struct {
 			SeasonNumber int `json:"seasonNumber"`
@@ -63,12 +67,7 @@ type liveTVParent struct {
 // request target, each requested episode).
 func (s *Suite) liveTVDBRequested(ctx ginkgo.SpecContext) {
 	s.requireTool("read_media")
-	var parents []liveTVParent
-	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/tv", s.directHeader())
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &parents) != nil {
-		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/tv with %d", rec.Code))
-		s.fail(nil, "read the mock's TV requests: status %d", rec.Code)
-	}
+	parents := s.liveTVParents()
 	srv := s.shared(ctx, s.allConfig())
 	var tried []string
 	for _, p := range parents {
@@ -86,6 +85,96 @@ func (s *Suite) liveTVDBRequested(ctx ginkgo.SpecContext) {
 	}
 	s.skipLive("the Ombi holds no TV request whose show its TVDB info route knows; tried " + strings.Join(tried, ", "))
 	s.fail(nil, "the mock holds no TV request whose show its TVDB info route knows; tried %s", strings.Join(tried, ", "))
+}
+
+// liveTVParents reads the TV requests the Ombi holds, directly.
+func (s *Suite) liveTVParents() []liveTVParent {
+	ginkgo.GinkgoHelper()
+	var parents []liveTVParent
+	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/tv", s.directHeader())
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &parents) != nil {
+		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/tv with %d", rec.Code))
+		s.fail(nil, "read the mock's TV requests: status %d", rec.Code)
+	}
+	return parents
+}
+
+// liveTVSearch searches the TV requests for the title of one the Ombi
+// holds, as the Ombi answers and then with the search route answering 500
+// (Ombi 4.53.10's LINQ translation fault, which the proxy or the mock
+// answers): a search the Ombi answered is its parents, and a search it
+// failed falls back to one bounded scan of the TV parents, matched on the
+// title and said in a warning, never an error or an empty page.
+func (s *Suite) liveTVSearch(ctx ginkgo.SpecContext) {
+	s.requireTool("read_requests")
+	var p liveTVParent
+	for _, x := range s.liveTVParents() {
+		if x.ID > 0 && strings.TrimSpace(x.Title) != "" && !strings.Contains(x.Title, "/") {
+			p = x
+			break
+		}
+	}
+	s.liveNeedsData(p.ID > 0, "TV request with a title")
+	if p.ID == 0 {
+		s.fail(nil, "the mock holds no TV request with a title")
+	}
+	srv := s.shared(ctx, s.adminConfig())
+	args := map[string]any{"action": "search", "media": "tv", "query": p.Title}
+	judge := func(o *harness.Outcome, why string) {
+		ginkgo.GinkgoHelper()
+		calls := upstreamCalls(o)
+		i := slices.IndexFunc(calls, func(c mockombi.Call) bool {
+			return c.Method == http.MethodGet && strings.HasPrefix(strings.ToLower(pathOnly(c.Path)), "/api/v1/request/tv/search/")
+		})
+		if i < 0 {
+			s.fail(o, "%s: the TV request search did not call GET /api/v1/Request/tv/search/{term}", why)
+		}
+		var page struct {
+			Items []struct {
+				Target target `json:"target"`
+			} `json:"items"`
+		}
+		var e errs
+		switch st := calls[i].Status; {
+		case st == http.StatusOK:
+			s.wantOK(o)
+			_ = json.Unmarshal(o.Envelope.Data, &page)
+			for _, it := range page.Items {
+				if it.Target.Kind != "tv_parent" {
+					e.addf("the Ombi's search answers TV parents; item %+v is not one", it.Target)
+				}
+			}
+		case st >= 500:
+			scan := slices.IndexFunc(calls[i+1:], func(c mockombi.Call) bool {
+				return c.Method == http.MethodGet && strings.EqualFold(pathOnly(c.Path), "/api/v1/Request/tv")
+			})
+			if scan < 0 {
+				e.addf("the search answered %d and the server made no bounded scan of GET /api/v1/Request/tv", st)
+			}
+			if !o.OK() {
+				s.fail(o, "%s: the search answered %d; the fallback scan must answer it, got %q", why, st, o.ErrorCode())
+			}
+			_ = json.Unmarshal(o.Envelope.Data, &page)
+			if !slices.ContainsFunc(page.Items, func(it struct {
+				Target target `json:"target"`
+			}) bool {
+				return it.Target == target{Kind: "tv_parent", ID: p.ID}
+			}) {
+				e.addf("the fallback did not find TV request %d titled %q", p.ID, p.Title)
+			}
+			if len(o.Envelope.Warnings) == 0 {
+				e.addf("the fallback is not said in warnings")
+			}
+		default:
+			s.skipLive(fmt.Sprintf("the Ombi answered the TV request search with %d", st))
+			e.addf("the mock answered the TV request search with %d", st)
+		}
+		s.expect(len(e) == 0, o, "%s:\n%s", why, strings.Join(e, "\n"))
+	}
+	judge(s.callUnchecked(ctx, srv, "read_requests", args), "as the Ombi answered")
+	s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: "/api/v1/Request/tv/search/*", Status: http.StatusInternalServerError,
+		Headers: map[string]string{"Content-Type": "application/json"}, Body: `{"error":"An error has occurred."}`})
+	judge(s.callUnchecked(ctx, srv, "read_requests", args), "with the search answering 500")
 }
 
 // judgeTVDBRequested judges the details of the show of parent p.

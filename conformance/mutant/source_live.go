@@ -80,4 +80,12 @@ var liveSources = []Source{
 		New:         `optionNameKeys = []string{"name", "title", "label", "serverName",`,
 		Filter:      "wire", Focus: `live\.answer\.read_integration\.root_folders`,
 	},
+	{
+		Name: "tv-search-failure-passed-on", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "a TV request search Ombi fails with a 5xx (the LINQ translation fault of 4.53.10) is passed on as an error instead of falling back to the bounded parent scan",
+		File:        "server/requests.go",
+		Old:         "!errors.As(err, &api) || api.Status < 500 {",
+		New:         "!errors.As(err, &api) || api.Status < 600 {",
+		Filter:      "wire", Focus: `live\.read_requests\.search\.tv`,
+	},
 }
