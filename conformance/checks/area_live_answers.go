@@ -282,16 +282,26 @@ func okResult(o *harness.Outcome) error {
 	return nil
 }
 
+// answerOf checks that the result is a success (the Ombi answered 200)
+// and decodes the Ombi's answer, which the design says is what.
+func answerOf[T any](a liveAnswerInput, what string) (T, error) {
+	var v T
+	if err := okResult(a.o); err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(a.answer, &v); err != nil {
+		return v, fmt.Errorf("the Ombi's answer is not %s: %v", what, err)
+	}
+	return v, nil
+}
+
 // judgeStatusAnswer: the health answer is the JSON number 200 (a scalar,
 // no credentials needed); the result reports that number and health from
 // it.
 func judgeStatusAnswer(a liveAnswerInput) error {
-	if err := okResult(a.o); err != nil {
+	code, err := answerOf[float64](a, "the scalar number the design records")
+	if err != nil {
 		return err
-	}
-	var code float64
-	if err := json.Unmarshal(a.answer, &code); err != nil {
-		return fmt.Errorf("the Ombi's answer is not the scalar number the design records: %v", err)
 	}
 	m, err := metricValues(a.data)
 	if err != nil {
@@ -309,12 +319,9 @@ func judgeStatusAnswer(a liveAnswerInput) error {
 // judgeBaseURL: the base URL route answers a JSON string (and needs no
 // credentials); the result's one value is that string.
 func judgeBaseURL(a liveAnswerInput) error {
-	if err := okResult(a.o); err != nil {
+	url, err := answerOf[string](a, "a JSON string")
+	if err != nil {
 		return err
-	}
-	var url string
-	if err := json.Unmarshal(a.answer, &url); err != nil {
-		return fmt.Errorf("the Ombi's answer is not a JSON string: %v", err)
 	}
 	var r struct {
 		Values []struct {
@@ -391,46 +398,58 @@ func judgeLogsAnswer(a liveAnswerInput) error {
 	return nil
 }
 
-// judgeRootFolders: a root folder record has an id and a path (no name on
-// the wire); the result names each by its path (a name only where the
-// record has one) and keeps its id.
-func judgeRootFolders(a liveAnswerInput) error {
-	if err := okResult(a.o); err != nil {
-		return err
-	}
-	var recs []struct {
-		ID   json.Number `json:"id"`
-		Path string      `json:"path"`
-		Name *string     `json:"name"`
-	}
-	if err := json.Unmarshal(a.answer, &recs); err != nil {
-		return fmt.Errorf("the Ombi's answer is not a list of root folders: %v", err)
-	}
-	items, err := refItems(a.data)
+// rootFolder is a root folder record of an *arr integration.
+type rootFolder struct {
+	ID   json.Number `json:"id"`
+	Path string      `json:"path"`
+	Name *string     `json:"name"`
+}
+
+// matchRefs judges a reference page against the records of the Ombi's
+// answer: each item is the record with its id (key), judged by judge (a
+// finding, or ""), and the page holds every record up to its default limit.
+func matchRefs[T any](data []byte, recs []T, what string, key func(T) string, judge func(refItem, T) string) error {
+	items, err := refItems(data)
 	if err != nil {
 		return err
 	}
 	var e []string
 	for _, it := range items {
-		i := slices.IndexFunc(recs, func(r struct {
-			ID   json.Number `json:"id"`
-			Path string      `json:"path"`
-			Name *string     `json:"name"`
-		}) bool {
-			return r.ID.String() == it.ID
-		})
+		i := slices.IndexFunc(recs, func(r T) bool { return key(r) == it.ID })
 		if i < 0 {
-			e = append(e, fmt.Sprintf("item %q has an id no root folder of the answer has", it.ID))
+			e = append(e, fmt.Sprintf("item %q is no %s of the answer", it.ID, what))
 			continue
 		}
-		if it.Name != strings.TrimSpace(recs[i].Path) && (recs[i].Name == nil || it.Name != strings.TrimSpace(*recs[i].Name)) {
-			e = append(e, fmt.Sprintf("item %q is named %q; the Ombi's record has the path %q and no such name", it.ID, it.Name, recs[i].Path))
+		if msg := judge(it, recs[i]); msg != "" {
+			e = append(e, msg)
 		}
 	}
 	if len(items) != min(len(recs), 25) {
-		e = append(e, fmt.Sprintf("the result has %d items for the Ombi's %d root folders", len(items), len(recs)))
+		e = append(e, fmt.Sprintf("the result has %d items for the Ombi's %d (%s)", len(items), len(recs), what))
 	}
 	return joinErrs(e)
+}
+
+// judgeRootFolders: a root folder record has an id and a path (no name on
+// the wire); the result names each by its path (a name only where the
+// record has one) and keeps its id.
+func judgeRootFolders(a liveAnswerInput) error {
+	recs, err := answerOf[[]rootFolder](a, "a list of root folders")
+	if err != nil {
+		return err
+	}
+	return matchRefs(a.data, recs, "root folder", func(r rootFolder) string { return r.ID.String() }, func(it refItem, r rootFolder) string {
+		if it.Name != strings.TrimSpace(r.Path) && (r.Name == nil || it.Name != strings.TrimSpace(*r.Name)) {
+			return fmt.Sprintf("item %q is named %q; the Ombi's record has the path %q and no such name", it.ID, it.Name, r.Path)
+		}
+		return ""
+	})
+}
+
+// plexServer is a server of Ombi's Plex server list.
+type plexServer struct {
+	MachineID  string `json:"machineId"`
+	ServerName string `json:"serverName"`
 }
 
 // judgePlexServers: the Plex servers come in an object wrapper
@@ -438,15 +457,11 @@ func judgeRootFolders(a liveAnswerInput) error {
 // holds each server (machineId as id, serverName as name), and a wrapper
 // saying success: false is an upstream refusal.
 func judgePlexServers(a liveAnswerInput) error {
-	type server struct {
-		MachineID  string `json:"machineId"`
-		ServerName string `json:"serverName"`
-	}
-	var servers []server
+	var servers []plexServer
 	if len(a.answer) > 0 && a.answer[0] == '{' {
 		var w struct {
-			Success *bool    `json:"success"`
-			Servers []server `json:"servers"`
+			Success *bool        `json:"success"`
+			Servers []plexServer `json:"servers"`
 		}
 		if err := json.Unmarshal(a.answer, &w); err != nil {
 			return fmt.Errorf("the Ombi's wrapper does not decode: %v", err)
@@ -464,24 +479,12 @@ func judgePlexServers(a liveAnswerInput) error {
 	if err := okResult(a.o); err != nil {
 		return err
 	}
-	items, err := refItems(a.data)
-	if err != nil {
-		return err
-	}
-	var e []string
-	for _, it := range items {
-		i := slices.IndexFunc(servers, func(s server) bool { return s.MachineID == it.ID })
-		switch {
-		case i < 0:
-			e = append(e, fmt.Sprintf("item %q is no server of the answer", it.ID))
-		case strings.TrimSpace(servers[i].ServerName) != "" && it.Name != strings.TrimSpace(servers[i].ServerName):
-			e = append(e, fmt.Sprintf("server %q is named %q; the Ombi names it %q", it.ID, it.Name, servers[i].ServerName))
+	return matchRefs(a.data, servers, "Plex server", func(s plexServer) string { return s.MachineID }, func(it refItem, s plexServer) string {
+		if n := strings.TrimSpace(s.ServerName); n != "" && it.Name != n {
+			return fmt.Sprintf("server %q is named %q; the Ombi names it %q", it.ID, it.Name, s.ServerName)
 		}
-	}
-	if len(items) != min(len(servers), 25) {
-		e = append(e, fmt.Sprintf("the result has %d items for the Ombi's %d servers", len(items), len(servers)))
-	}
-	return joinErrs(e)
+		return ""
+	})
 }
 
 // corrupted reports the mojibake Ombi's language routes can answer: the
@@ -490,41 +493,25 @@ func corrupted(s string) bool {
 	return strings.ContainsRune(s, utf8.RuneError) || (s != "" && strings.Trim(s, "? ") == "")
 }
 
+// language is a record of Ombi's language list.
+type language struct {
+	ISO         string `json:"iso_639_1"`
+	EnglishName string `json:"english_name"`
+	Name        string `json:"name"`
+}
+
 // judgeLanguages: a language label may arrive corrupted ("??????", or with
 // U+FFFD); the result names each language by a clean label of the
 // Ombi's record when it has one, and says so in a warning when it has
 // none.
 func judgeLanguages(a liveAnswerInput) error {
-	if err := okResult(a.o); err != nil {
-		return err
-	}
-	var recs []struct {
-		ISO         string `json:"iso_639_1"`
-		EnglishName string `json:"english_name"`
-		Name        string `json:"name"`
-	}
-	if err := json.Unmarshal(a.answer, &recs); err != nil {
-		return fmt.Errorf("the Ombi's answer is not a list of languages: %v", err)
-	}
-	items, err := refItems(a.data)
+	recs, err := answerOf[[]language](a, "a list of languages")
 	if err != nil {
 		return err
 	}
-	var e []string
-	for _, it := range items {
-		i := slices.IndexFunc(recs, func(r struct {
-			ISO         string `json:"iso_639_1"`
-			EnglishName string `json:"english_name"`
-			Name        string `json:"name"`
-		}) bool {
-			return r.ISO == it.ID
-		})
-		if i < 0 {
-			e = append(e, fmt.Sprintf("item %q is no language of the answer", it.ID))
-			continue
-		}
+	return matchRefs(a.data, recs, "language", func(l language) string { return l.ISO }, func(it refItem, l language) string {
 		var clean, all []string
-		for _, c := range []string{recs[i].EnglishName, recs[i].Name} {
+		for _, c := range []string{l.EnglishName, l.Name} {
 			if c = strings.TrimSpace(c); c != "" {
 				all = append(all, c)
 				if !corrupted(c) {
@@ -534,15 +521,12 @@ func judgeLanguages(a liveAnswerInput) error {
 		}
 		switch {
 		case len(clean) > 0 && !slices.Contains(clean, it.Name):
-			e = append(e, fmt.Sprintf("language %q is labelled %q; the Ombi's clean labels are %q", it.ID, it.Name, clean))
+			return fmt.Sprintf("language %q is labelled %q; the Ombi's clean labels are %q", it.ID, it.Name, clean)
 		case len(clean) == 0 && len(all) > 0 && len(a.o.Envelope.Warnings) == 0:
-			e = append(e, fmt.Sprintf("language %q has only corrupted labels %q and the result carries no warning", it.ID, all))
+			return fmt.Sprintf("language %q has only corrupted labels %q and the result carries no warning", it.ID, all)
 		}
-	}
-	if len(items) != min(len(recs), 25) {
-		e = append(e, fmt.Sprintf("the result has %d items for the Ombi's %d languages", len(items), len(recs)))
-	}
-	return joinErrs(e)
+		return ""
+	})
 }
 
 // statsFields are the members of Ombi's statistics answer and the metric
@@ -574,12 +558,9 @@ func judgeStats(a liveAnswerInput) error {
 			e = append(e, fmt.Sprintf("the statistics call sent no %s (query %q); Ombi's range is not nullable", k, q))
 		}
 	}
-	if err := okResult(a.o); err != nil {
+	ans, err := answerOf[map[string]any](a, "an object")
+	if err != nil {
 		return errors.Join(joinErrs(e), err)
-	}
-	var ans map[string]any
-	if err := json.Unmarshal(a.answer, &ans); err != nil {
-		return fmt.Errorf("the Ombi's answer is not an object: %v", err)
 	}
 	m, err := metricValues(a.data)
 	if err != nil {

@@ -51,13 +51,16 @@ type liveTVParent struct {
 	Title         string `json:"title"`
 	TvDbID        int    `json:"tvDbId"`
 	ChildRequests []struct {
-		SeasonRequests []struct {
-			SeasonNumber int `json:"seasonNumber"`
-			Episodes     []struct {
-				EpisodeNumber int `json:"episodeNumber"`
-			} `json:"episodes"`
-		} `json:"seasonRequests"`
+		SeasonRequests []liveSeason `json:"seasonRequests"`
 	} `json:"childRequests"`
+}
+
+// liveSeason is a season of a TV child request: the episodes it holds.
+type liveSeason struct {
+	SeasonNumber int `json:"seasonNumber"`
+	Episodes     []struct {
+		EpisodeNumber int `json:"episodeNumber"`
+	} `json:"episodes"`
 }
 
 // liveTVDBRequested reads the TV requests the Ombi holds, then the TVDB
