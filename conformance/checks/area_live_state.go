@@ -16,7 +16,9 @@ import (
 // This file holds the live checks of sentences about what a real Ombi
 // does to a caller: the legacy TVDB info route answers requested: false
 // whatever the truth (the server overlays the request state of the TV
-// requests the Ombi holds), the TV request search can fail on a LINQ
+// requests the Ombi holds), the ratings routes fail since the Rotten
+// Tomatoes endpoints they call are gone (the server falls back to the
+// search), the TV request search can fail on a LINQ
 // fault (the server falls back to a bounded scan), and an invalid ApiKey
 // is refused even on the routes that need no credentials (the server
 // reports that as an authentication failure, naming no secret). They run against a live Ombi
@@ -34,6 +36,10 @@ func (s *Suite) liveStateAreas() {
 		ginkgo.BeforeEach(s.clean)
 		s.ClauseItFor("RESULTS-PROJECTION-001", "live.read_media.details.tv.tvdb.requested-show", s.liveTVDBRequested)
 		s.ClauseItFor("ROUTING-RULE5-TV-PARENT-CHILD-001", "live.read_requests.search.tv.answer-or-fallback", s.liveTVSearch)
+	})
+	ginkgo.Describe("errors", ginkgo.Label("errors", LabelReadOnly, LabelNeedsJournal), func() {
+		ginkgo.BeforeEach(s.clean)
+		s.ClauseItFor("VERIFY-ERROR-BOUNDARIES-001", "live.read_media.ratings.movie.answer-or-fallback", s.liveRatings)
 	})
 	ginkgo.Describe("auth", ginkgo.Label("auth", LabelReadOnly, LabelNeedsJournal), func() {
 		ginkgo.BeforeEach(s.clean)
@@ -178,6 +184,100 @@ func (s *Suite) liveTVSearch(ctx ginkgo.SpecContext) {
 	s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: "/api/v1/Request/tv/search/*", Status: http.StatusInternalServerError,
 		Headers: map[string]string{"Content-Type": "application/json"}, Body: `{"error":"An error has occurred."}`})
 	judge(s.callUnchecked(ctx, srv, "read_requests", args), "with the search answering 500")
+}
+
+// liveRatings reads the ratings of a movie the Ombi holds a request for,
+// as the Ombi answers and then with the ratings route answering 500 (what
+// Ombi 4.53.x answers since the Rotten Tomatoes endpoints it calls are
+// gone): ratings the route gave are its Rotten Tomatoes values, and a
+// route that failed is followed by the movie search, whose exact title
+// and year match stands in (TMDB figures, said in a warning), or else the
+// route's own failure is the answer; never Rotten Tomatoes values from a
+// failed route, nor a not-found in place of its failure.
+func (s *Suite) liveRatings(ctx ginkgo.SpecContext) {
+	s.requireTool("read_media")
+	var movies []struct {
+		Title       string `json:"title"`
+		ReleaseDate string `json:"releaseDate"`
+	}
+	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/movie", s.directHeader())
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &movies) != nil {
+		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/movie with %d", rec.Code))
+		s.fail(nil, "read the mock's movie requests: status %d", rec.Code)
+	}
+	i := slices.IndexFunc(movies, func(m struct {
+		Title       string `json:"title"`
+		ReleaseDate string `json:"releaseDate"`
+	}) bool {
+		return strings.TrimSpace(m.Title) != "" && !strings.Contains(m.Title, "/") && len(m.ReleaseDate) >= 4 && m.ReleaseDate[:4] > "1000"
+	})
+	s.liveNeedsData(i >= 0, "movie request with a title and a release date")
+	if i < 0 {
+		s.fail(nil, "the mock holds no movie request with a title and a release date")
+	}
+	var year int
+	_, _ = fmt.Sscanf(movies[i].ReleaseDate[:4], "%d", &year)
+	args := map[string]any{"action": "ratings", "media": "movie", "title": movies[i].Title, "year": year}
+	srv := s.shared(ctx, s.allConfig())
+	judge := func(o *harness.Outcome, why string) {
+		ginkgo.GinkgoHelper()
+		calls := upstreamCalls(o)
+		r := slices.IndexFunc(calls, func(c mockombi.Call) bool {
+			return c.Method == http.MethodGet && strings.HasPrefix(strings.ToLower(pathOnly(c.Path)), "/api/v2/search/ratings/movie/")
+		})
+		if r < 0 {
+			s.fail(o, "%s: the ratings read did not call GET /api/v2/Search/ratings/movie/{title}/{year}", why)
+		}
+		var page struct {
+			Items []struct {
+				Ratings []struct {
+					Category string `json:"category"`
+				} `json:"ratings"`
+			} `json:"items"`
+		}
+		if o.OK() {
+			_ = json.Unmarshal(o.Envelope.Data, &page)
+		}
+		var categories []string
+		for _, it := range page.Items {
+			for _, x := range it.Ratings {
+				categories = append(categories, x.Category)
+			}
+		}
+		searched := slices.ContainsFunc(calls[r+1:], func(c mockombi.Call) bool {
+			return c.Method == http.MethodGet && strings.Contains(strings.ToLower(pathOnly(c.Path)), "/search/movie")
+		})
+		var e errs
+		switch st := calls[r].Status; {
+		case st == http.StatusOK && slices.Contains(categories, "rotten_tomatoes"):
+			if searched {
+				e.addf("the ratings route answered; no search may follow")
+			}
+		case st == http.StatusOK || st == http.StatusNotFound || st == http.StatusNoContent || st >= 500:
+			if !searched {
+				e.addf("the ratings route answered %d without ratings; the movie search must follow", st)
+			}
+			switch {
+			case o.OK():
+				if slices.Contains(categories, "rotten_tomatoes") || len(categories) == 0 {
+					e.addf("the ratings route gave none, yet the result's ratings are %q (want the TMDB figures of the exact match)", categories)
+				}
+				if len(o.Envelope.Warnings) == 0 {
+					e.addf("the stand-in figures are not said in a warning")
+				}
+			case st >= 500 && o.ErrorCode() != "UPSTREAM_REJECTED":
+				e.addf("the route failed with %d and the search matched nothing; the route's failure is the answer (UPSTREAM_REJECTED), got %q", st, o.ErrorCode())
+			}
+		default:
+			s.skipLive(fmt.Sprintf("the Ombi answered the ratings route with %d", st))
+			e.addf("the mock answered the ratings route with %d", st)
+		}
+		s.expect(len(e) == 0, o, "%s:\n%s", why, strings.Join(e, "\n"))
+	}
+	judge(s.callUnchecked(ctx, srv, "read_media", args), "as the Ombi answered")
+	s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: "/api/v2/Search/ratings/movie/*/*", Status: http.StatusInternalServerError,
+		Headers: map[string]string{"Content-Type": "application/json"}, Body: `{"error":"An error has occurred."}`})
+	judge(s.callUnchecked(ctx, srv, "read_media", args), "with the ratings route answering 500")
 }
 
 // judgeTVDBRequested judges the details of the show of parent p.

@@ -4,7 +4,8 @@ package mutant
 // kill (conformance/checks/area_live_*.go), one or more per family: a
 // result that is not the projection of what the Ombi answered, a page
 // whose window or total is not the Ombi's, TVDB details that trust the
-// info route's request state, an invalid API key not reported as such.
+// info route's request state, a failed TV search or ratings route passed
+// on instead of its fallback, an invalid API key not reported as such.
 // Those checks run against the embedded mock too, so make mutants and make
 // soak judge these mutants there.
 var liveSources = []Source{
@@ -87,5 +88,13 @@ var liveSources = []Source{
 		Old:         "!errors.As(err, &api) || api.Status < 500 {",
 		New:         "!errors.As(err, &api) || api.Status < 600 {",
 		Filter:      "wire", Focus: `live\.read_requests\.search\.tv`,
+	},
+	{
+		Name: "ratings-fallback-on-404-only", Domain: DomainSearch, Clause: "VERIFY-ERROR-BOUNDARIES-001",
+		Description: "the ratings fallback runs on a 404 only, so the 500 Ombi 4.53.x answers (its Rotten Tomatoes endpoints are gone) is passed on instead of the exact title and year match of the movie search",
+		File:        "server/media.go",
+		Old:         "(api.Status == http.StatusNotFound || api.Status >= 500)",
+		New:         "api.Status == http.StatusNotFound",
+		Filter:      "errors", Focus: `live\.read_media\.ratings`,
 	},
 }
