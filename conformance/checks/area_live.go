@@ -47,6 +47,8 @@ func (s *Suite) liveAreas() {
 		ginkgo.BeforeEach(s.clean)
 		s.ClauseItFor("ROUTING-RULE4-ENUM-READ-001", "live.labels-match-the-published-maps", s.liveEnumLabels)
 	})
+	s.liveAnswerAreas()
+	s.liveStateAreas()
 }
 
 // liveVoteView calls a vote view as the Ombi answers it, then with the

@@ -85,6 +85,7 @@ func Sources() []Source {
 	out = append(out, transportSources...)
 	out = append(out, catchSources...)
 	out = append(out, upstreamSources...)
+	out = append(out, liveSources...)
 	out = append(out, keptBlindSources()...)
 	return byDomain(out)
 }

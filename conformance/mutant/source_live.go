@@ -1,0 +1,100 @@
+package mutant
+
+// liveSources are the source mutants the checks of the live-only sentences
+// kill (conformance/checks/area_live_*.go), one or more per family: a
+// result that is not the projection of what the Ombi answered, a page
+// whose window or total is not the Ombi's, TVDB details that trust the
+// info route's request state, a failed TV search or ratings route passed
+// on instead of its fallback, an invalid API key not reported as such.
+// Those checks run against the embedded mock too, so make mutants and make
+// soak judge these mutants there.
+var liveSources = []Source{
+	{
+		Name: "stats-completed-tv-from-movies", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "the statistics report the completed movie requests as the completed TV requests",
+		File:        "server/status.go",
+		Old:         `appendIntMetric(ms, "completed_requests_tv", w.CompletedRequestsTv,`,
+		New:         `appendIntMetric(ms, "completed_requests_tv", w.CompletedRequestsMovies,`,
+		Filter:      "wire", Focus: `live\.answer\.read_server\.stats`,
+	},
+	{
+		Name: "cron-both-days-star-corrected", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "cron_validate silently corrects an expression with both day fields * into Quartz form before Ombi validates it, so it reports valid what Ombi refuses",
+		File:        "server/status.go",
+		Old:         "w, err := cl.TestCron(ctx, in.Expression)",
+		New:         `w, err := cl.TestCron(ctx, strings.Replace(in.Expression, " * * *", " * * ?", 1))`,
+		Filter:      "wire", Focus: `live\.answer\.read_server\.cron_validate`,
+	},
+	{
+		Name: "request-page-total-of-the-window", Domain: DomainRequests, Clause: "RESULTS-PAGING-TOTAL-001",
+		Description: "a request list reports the size of its window as the total instead of the total Ombi answered",
+		File:        "server/requests.go",
+		Old:         "\t\tpg.Total = ptr(total)\n",
+		New:         "\t\tpg.Total = ptr(len(items))\n",
+		Filter:      "wire", Focus: `live\.page\.read_requests`,
+	},
+	{
+		Name: "issue-page-total-invented", Domain: DomainUsers, Clause: "RESULTS-PAGING-TOTAL-001",
+		Description: "the issue list, whose Ombi route answers no total, reports offset plus the returned count as one",
+		File:        "server/issues.go",
+		Old:         `return issuePage{Kind: "issue_page", Items: items, Page: upstreamPage(offset, limit, len(ws), unitIssues)}, nil`,
+		New:         `pg := upstreamPage(offset, limit, len(ws), unitIssues); pg.Total = ptr(offset + len(ws)); return issuePage{Kind: "issue_page", Items: items, Page: pg}, nil`,
+		Filter:      "wire", Focus: `live\.page\.read_issues\.list`,
+	},
+	{
+		Name: "tvdb-info-request-state-trusted", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "TVDB details keep the legacy info route's requested flag when it sends one and skip the scan of the TV requests, so a requested show reads requested: false",
+		File:        "server/media.go",
+		Old:         "\trec.Requested, rec.RequestTargets = nil, nil\n\tparents, err := d.client.TVRequests(ctx)\n",
+		New:         "\tif rec.Requested != nil {\n\t\treturn rec, nil\n\t}\n\tparents, err := d.client.TVRequests(ctx)\n",
+		Filter:      "wire", Focus: `live\.read_media\.details\.tv\.tvdb\.requested-show`,
+	},
+	{
+		Name: "read-401-is-upstream-rejected", Domain: DomainAdmin, Clause: "VERIFY-OUTPUT-SAFE-ERRORS-001",
+		Description: "a read answered 401 (an invalid API key, even on a route that needs none) is reported as an upstream rejection instead of AUTHENTICATION_FAILED",
+		File:        "server/errors.go",
+		Old:         "\tcase e.Status == http.StatusUnauthorized:\n",
+		New:         "\tcase e.Status == http.StatusUnauthorized && write:\n",
+		Filter:      "auth", Focus: `live\.invalid-api-key`,
+	},
+	{
+		Name: "status-answer-read-as-object", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "the health read decodes Ombi's answer as an object, so the scalar 200 Ombi answers fails the read",
+		File:        "server/internal/ombi/status.go",
+		Old:         `return send[int](ctx, c, http.MethodGet, "api/v1/Status", nil)`,
+		New:         `v, err := send[map[string]int](ctx, c, http.MethodGet, "api/v1/Status", nil); return v["status"], err`,
+		Filter:      "wire", Focus: `live\.answer\.read_server\.status`,
+	},
+	{
+		Name: "log-names-lose-extension", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "the log list strips the extension from Ombi's file names, so it lists names Ombi does not have",
+		File:        "server/logs.go",
+		Old:         "names = append(names, strings.TrimSpace(s))",
+		New:         `names = append(names, strings.TrimSuffix(strings.TrimSpace(s), ".txt"))`,
+		Filter:      "wire", Focus: `live\.answer\.read_logs\.list`,
+	},
+	{
+		Name: "root-folder-path-not-a-name", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "root folders, which have no name on the wire, are not named by their path",
+		File:        "server/integration.go",
+		Old:         `optionNameKeys = []string{"name", "title", "label", "path", "serverName",`,
+		New:         `optionNameKeys = []string{"name", "title", "label", "serverName",`,
+		Filter:      "wire", Focus: `live\.answer\.read_integration\.root_folders`,
+	},
+	{
+		Name: "tv-search-failure-passed-on", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "a TV request search Ombi fails with a 5xx (the LINQ translation fault of 4.53.10) is passed on as an error instead of falling back to the bounded parent scan",
+		File:        "server/requests.go",
+		Old:         "!errors.As(err, &api) || api.Status < 500 {",
+		New:         "!errors.As(err, &api) || api.Status < 600 {",
+		Filter:      "wire", Focus: `live\.read_requests\.search\.tv`,
+	},
+	{
+		Name: "ratings-fallback-on-404-only", Domain: DomainSearch, Clause: "VERIFY-ERROR-BOUNDARIES-001",
+		Description: "the ratings fallback runs on a 404 only, so the 500 Ombi 4.53.x answers (its Rotten Tomatoes endpoints are gone) is passed on instead of the exact title and year match of the movie search",
+		File:        "server/media.go",
+		Old:         "(api.Status == http.StatusNotFound || api.Status >= 500)",
+		New:         "api.Status == http.StatusNotFound",
+		Filter:      "errors", Focus: `live\.read_media\.ratings`,
+	},
+}
