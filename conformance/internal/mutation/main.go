@@ -1,8 +1,16 @@
 // Command mutation measures the suite on bugs nobody chose: it lists every
 // operator of the reference server's code that can be swapped for its
-// neighbour (package mutant, OperatorSites), draws a seeded sample, builds
-// each mutant and judges it with the whole suite (every area, profile
-// design, a fixed seed, --fail-fast). A kill counts only when the failed
+// neighbour (package mutant, OperatorSites), draws a seeded sample, and
+// judges each mutant with the suite (profile design, a fixed seed,
+// --fail-fast).
+//
+// It first runs the suite against the reference server built with -cover,
+// once per group of checks (the checks of each tool, and those of no
+// tool), each group with its own GOCOVERDIR. A mutant is then built and
+// judged by the groups whose servers executed the block holding its
+// operator: the other groups see the reference server's behaviour. A site
+// in a block no group executed is not covered: a survivor, reported apart,
+// judged without a build or a run. A kill counts only when the failed
 // checks fail again alone on the mutant and pass alone on the reference
 // server. It prints the kill score per package and every survivor with its
 // change, and exits 0: it measures, it does not gate (make mutation).
@@ -19,7 +27,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,8 +45,18 @@ func main() {
 	jobs := flag.Int("jobs", 1, "mutants judged at once (and groups of the coverage run)")
 	parallel := flag.Int("parallel", 1, "--parallel of each run of the suite: 1 keeps --fail-fast at the first failed check")
 	only := flag.String("only", "", "comma list of mutant names of the sample: judge only these (the survivors of an earlier run, say)")
+	record := flag.String("record", "", "write the verdicts to this JSON file")
+	print := flag.String("print", "", "judge nothing: print the score and survivors of this record of verdicts")
+	after := flag.String("after", "", "with -print: a record of some of the same mutants judged again; its verdicts replace theirs, and the score is printed before and after")
 	flag.Parse()
-	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel}
+	if *print != "" {
+		if err := printRecords(os.Stdout, *print, *after); err != nil {
+			fmt.Fprintln(os.Stderr, "mutation:", err)
+			os.Exit(2)
+		}
+		return
+	}
+	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record}
 	if *only != "" {
 		o.only = strings.Split(*only, ",")
 	}
@@ -56,6 +73,7 @@ type options struct {
 	jobs     int
 	parallel int
 	only     []string
+	record   string
 }
 
 // The states of a verdict.
@@ -67,13 +85,14 @@ const (
 )
 
 type verdict struct {
-	m        mutant.Source
-	pkg      string
-	state    string
-	by       []string
-	note     string
-	groups   int // how many groups of checks judged it
-	duration time.Duration
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Package     string   `json:"package"`
+	State       string   `json:"state"`
+	By          []string `json:"by,omitempty"`   // the checks that killed it
+	Note        string   `json:"note,omitempty"` // why a survivor survived
+	Groups      int      `json:"groups"`         // how many groups of checks judged it
+	Seconds     float64  `json:"seconds"`
 }
 
 func run(ctx context.Context, o options) error {
@@ -145,14 +164,19 @@ func run(ctx context.Context, o options) error {
 			v := j.judge(ctx, m)
 			mu.Lock()
 			out = append(out, v)
-			fmt.Printf("  %-11s %s: %s%s [%d/%d, %s, %d groups]\n", v.state, m.Name, m.Description, detail(v),
-				len(out), len(ms), v.duration.Round(time.Second), v.groups)
+			fmt.Printf("  %-11s %s: %s%s [%d/%d, %.0fs, %d groups]\n", v.State, v.Name, v.Description, detail(v),
+				len(out), len(ms), v.Seconds, v.Groups)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	report(out)
+	rec := record{Sites: len(sites), Sample: o.sample, Seed: o.seed, SuiteSeed: suiteSeed, Verdicts: out}
+	sortVerdicts(rec.Verdicts)
+	report(os.Stdout, rec.Verdicts)
 	fmt.Printf("took %s\n", time.Since(start).Round(time.Second))
+	if o.record != "" {
+		return writeRecord(o.record, rec)
+	}
 	return nil
 }
 
@@ -169,20 +193,20 @@ type judge struct {
 	refPasses map[string]bool // a check id run alone on the reference server: did it pass
 }
 
-func (j *judge) judge(ctx context.Context, m mutant.Source) verdict {
+func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
 	start := time.Now()
-	v := verdict{m: m, pkg: filepath.ToSlash(filepath.Dir(m.File))}
-	defer func() { v.duration = time.Since(start) }()
+	v = verdict{Name: m.Name, Description: m.Description, Package: filepath.ToSlash(filepath.Dir(m.File))}
+	defer func() { v.Seconds = time.Since(start).Seconds() }()
 	src, err := os.ReadFile(filepath.Join(j.root, m.File))
 	if err != nil || m.At >= len(src) {
-		v.state, v.note = survived, fmt.Sprintf("the judge did not run: read %s: %v", m.File, err)
+		v.State, v.Note = survived, fmt.Sprintf("the judge did not run: read %s: %v", m.File, err)
 		return v
 	}
 	line, col := position(src, m.At)
 	gs, known := j.cov.reaching(m.File, line, col)
 	switch {
 	case known && len(gs) == 0:
-		v.state, v.note = notCovered, "no check executes its block"
+		v.State, v.Note = notCovered, "no check executes its block"
 		return v
 	case !known || len(gs) == len(j.cov.groups):
 		gs = j.cov.groups
@@ -190,37 +214,37 @@ func (j *judge) judge(ctx context.Context, m mutant.Source) verdict {
 	default:
 		m.Filter = filterOf(gs)
 	}
-	v.groups = len(gs)
+	v.Groups = len(gs)
 	bin, err := j.builds.Binary(ctx, m)
 	if err != nil {
-		v.state = notViable
+		v.State = notViable
 		return v
 	}
 	r, err := conformance.JudgeSource(ctx, j.cli, bin, m, suiteSeed, "--parallel", strconv.Itoa(j.parallel))
 	switch {
 	case err != nil:
-		v.state, v.note = survived, "the judge did not run: "+err.Error()
+		v.State, v.Note = survived, "the judge did not run: "+err.Error()
 		return v
 	case r.Exit == conformance.ExitHarness:
 		// the server did not start or broke its session: any run of the
 		// suite stops on it (the reference server passes the same run)
-		v.state, v.by = killed, []string{"harness error"}
+		v.State, v.By = killed, []string{"harness error"}
 		return v
 	case !r.Killed:
-		v.state, v.note = survived, fmt.Sprintf("exit %d, no check failed", r.Exit)
+		v.State, v.Note = survived, fmt.Sprintf("exit %d, no check failed", r.Exit)
 		return v
 	}
 	// a whole run on a busy machine can fail a check by timing: the kill
 	// counts for the checks that fail alone on the mutant and pass alone
 	// on the reference server
 	by, err := j.confirm(ctx, bin, r.Failed)
-	v.by = by
-	v.state, v.note = survived, "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
+	v.By = by
+	v.State, v.Note = survived, "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
 	if err != nil {
-		v.note = "confirming the kill failed: " + err.Error()
+		v.Note = "confirming the kill failed: " + err.Error()
 	}
-	if len(v.by) > 0 {
-		v.state = killed
+	if len(v.By) > 0 {
+		v.State = killed
 	}
 	return v
 }
@@ -271,74 +295,4 @@ func alone(ids []string) mutant.Source {
 		q[i] = regexp.QuoteMeta(id)
 	}
 	return mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(q, "|") + `)\] `}
-}
-
-func report(out []verdict) {
-	sort.Slice(out, func(i, j int) bool { return out[i].m.Name < out[j].m.Name })
-	type score struct{ killed, viable, notCovered, notViable int }
-	per := map[string]*score{}
-	var pkgs []string
-	for _, v := range out {
-		s := per[v.pkg]
-		if s == nil {
-			s = &score{}
-			per[v.pkg] = s
-			pkgs = append(pkgs, v.pkg)
-		}
-		switch v.state {
-		case notViable:
-			s.notViable++
-			continue
-		case killed:
-			s.killed++
-		case notCovered:
-			s.notCovered++
-		}
-		s.viable++
-	}
-	sort.Strings(pkgs)
-	var all score
-	fmt.Println("kill score per package (not-covered mutants are survivors; not-viable mutants do not compile and do not count):")
-	line := func(name string, s score) {
-		fmt.Printf("  %-24s %d/%d killed (%s), %d of the survivors not covered, %d not viable\n", name, s.killed, s.viable, pct(s.killed, s.viable), s.notCovered, s.notViable)
-	}
-	for _, p := range pkgs {
-		s := per[p]
-		line(p, *s)
-		all.killed += s.killed
-		all.viable += s.viable
-		all.notCovered += s.notCovered
-		all.notViable += s.notViable
-	}
-	line("all", all)
-	for _, state := range []string{survived, notCovered} {
-		fmt.Printf("%s:\n", map[string]string{survived: "survivors judged by the checks that reach them", notCovered: "survivors no check reaches (not covered)"}[state])
-		n := 0
-		for _, v := range out {
-			if v.state == state {
-				n++
-				fmt.Printf("  %s: %s%s\n", v.m.Name, v.m.Description, detail(v))
-			}
-		}
-		if n == 0 {
-			fmt.Println("  none")
-		}
-	}
-}
-
-func detail(v verdict) string {
-	switch {
-	case len(v.by) > 0:
-		return " (by " + strings.Join(v.by, ", ") + ")"
-	case v.note != "":
-		return " (" + v.note + ")"
-	}
-	return ""
-}
-
-func pct(a, b int) string {
-	if b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
 }
