@@ -22,6 +22,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +123,9 @@ func run(ctx context.Context, o options) error {
 		}
 		ms = kept
 	}
+	// judged in an order drawn from the seed, so the mutants judged first
+	// are a random part of the sample too
+	rand.New(rand.NewPCG(o.seed, 1)).Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
 	tmp, err := os.MkdirTemp("", "ombi-mutation-")
 	if err != nil {
 		return err
@@ -164,6 +168,11 @@ func run(ctx context.Context, o options) error {
 			v := j.judge(ctx, m)
 			mu.Lock()
 			out = append(out, v)
+			if o.record != "" { // so far: a run stopped early leaves what it judged
+				if err := writeRecord(o.record, record{Sites: len(sites), Sample: o.sample, Seed: o.seed, SuiteSeed: suiteSeed, Verdicts: out}); err != nil {
+					fmt.Fprintln(os.Stderr, "mutation:", err)
+				}
+			}
 			fmt.Printf("  %-11s %s: %s%s [%d/%d, %.0fs, %d groups]\n", v.State, v.Name, v.Description, detail(v),
 				len(out), len(ms), v.Seconds, v.Groups)
 			mu.Unlock()

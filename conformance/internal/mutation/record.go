@@ -47,7 +47,7 @@ func printRecords(w io.Writer, before, after string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "operator mutation: %d sites in server/, %d drawn with seed %d, judged with suite seed %d\n", b.Sites, b.Sample, b.Seed, b.SuiteSeed)
+	fmt.Fprintf(w, "operator mutation: %d sites in server/, %d drawn with seed %d, %d judged with suite seed %d\n", b.Sites, b.Sample, b.Seed, len(b.Verdicts), b.SuiteSeed)
 	sortVerdicts(b.Verdicts)
 	if after == "" {
 		report(w, b.Verdicts)
