@@ -49,6 +49,7 @@ func main() {
 	record := flag.String("record", "", "write the verdicts to this JSON file")
 	print := flag.String("print", "", "judge nothing: print the score and survivors of this record of verdicts")
 	after := flag.String("after", "", "with -print: a record of some of the same mutants judged again; its verdicts replace theirs, and the score is printed before and after")
+	focus := flag.String("focus", "", "judge by the checks whose text matches this regular expression only, with no coverage run (new checks, on the survivors of a run that judged every other check)")
 	flag.Parse()
 	if *print != "" {
 		if err := printRecords(os.Stdout, *print, *after); err != nil {
@@ -57,7 +58,7 @@ func main() {
 		}
 		return
 	}
-	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record}
+	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record, focus: *focus}
 	if *only != "" {
 		o.only = strings.Split(*only, ",")
 	}
@@ -75,6 +76,7 @@ type options struct {
 	parallel int
 	only     []string
 	record   string
+	focus    string
 }
 
 // The states of a verdict.
@@ -144,12 +146,17 @@ func run(ctx context.Context, o options) error {
 		fmt.Printf(", %d of them judged (-only)", len(ms))
 	}
 	fmt.Printf(", judged with suite seed %d\n", suiteSeed)
-	cov, err := measureCoverage(ctx, root, module, tmp, cli, o.jobs, o.parallel)
-	if err != nil {
-		return err
+	var cov *coverage
+	if o.focus == "" {
+		cov, err = measureCoverage(ctx, root, module, tmp, cli, o.jobs, o.parallel)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("coverage run: %d groups of checks (each tool's, and those of no tool) against the reference server built with -cover, %s\n", len(cov.groups), cov.took.Round(time.Second))
+	} else {
+		fmt.Printf("judged by the checks matching %q only, every mutant built (no coverage run)\n", o.focus)
 	}
-	fmt.Printf("coverage run: %d groups of checks (each tool's, and those of no tool) against the reference server built with -cover, %s\n", len(cov.groups), cov.took.Round(time.Second))
-	j := &judge{root: root, cli: cli, ref: ref, parallel: o.parallel, cov: cov,
+	j := &judge{root: root, cli: cli, ref: ref, parallel: o.parallel, cov: cov, focus: o.focus,
 		builds: &conformance.SourceBuilds{Root: root}, refPasses: map[string]bool{}}
 	defer j.builds.Close()
 
@@ -195,7 +202,8 @@ func run(ctx context.Context, o options) error {
 type judge struct {
 	root, cli, ref string
 	parallel       int
-	cov            *coverage
+	cov            *coverage // nil with focus
+	focus          string    // the --focus of every run, or "" for the groups that reach the site
 	builds         *conformance.SourceBuilds
 
 	mu        sync.Mutex
@@ -212,8 +220,17 @@ func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
 		return v
 	}
 	line, col := position(src, m.At)
-	gs, known := j.cov.reaching(m.File, line, col)
+	var (
+		gs    []group
+		known = true
+	)
+	if j.cov == nil {
+		m.Focus = j.focus
+	} else {
+		gs, known = j.cov.reaching(m.File, line, col)
+	}
 	switch {
+	case j.cov == nil:
 	case known && len(gs) == 0:
 		v.State, v.Note = notCovered, "no check executes its block"
 		return v
