@@ -14,4 +14,5 @@ func (s *Suite) catchAreas() {
 	s.roleChecks()
 	s.optInChecks()
 	s.answerTruthChecks()
+	s.artworkResourceChecks()
 }
