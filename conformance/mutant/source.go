@@ -86,6 +86,7 @@ func Sources() []Source {
 	out = append(out, catchSources...)
 	out = append(out, upstreamSources...)
 	out = append(out, keptBlindSources()...)
+	out = append(out, operatorKept...)
 	return byDomain(out)
 }
 

@@ -1,0 +1,35 @@
+package mutant
+
+// operatorKept are operator mutants of a drawn sample (make mutation
+// SAMPLE=200 SEED=20261205) that survived every check, kept once a new
+// check killed them: each is the one swapped operator, written as a
+// replacement of its whole line so it survives edits elsewhere in the
+// file, and judged with the filter and focus of the check that kills it,
+// so make mutants and make soak reject a regression. The sample's name of
+// each is in its description.
+var operatorKept = []Source{
+	{
+		Name: "op-kept-album-art-link-dropped", Domain: DomainAdmin, Clause: "RESOURCES-READ-001",
+		Description: "op-resources-284-negation: artworkURI answers no URI for an album_art with a MusicBrainz id (mbid != \"\" becomes ==), so read_library's album art links no resource",
+		File:        "server/resources.go",
+		Old:         "\tcase action == \"album_art\" && mbid != \"\":",
+		New:         "\tcase action == \"album_art\" && mbid == \"\":",
+		Filter:      "resources", Focus: `artwork-links`,
+	},
+	{
+		Name: "op-kept-artwork-tv-provider-any-media", Domain: DomainAdmin, Clause: "RESOURCES-URI-001",
+		Description: "op-resources-265-logical: an artwork URI is read as tv_images when the media is tv or the provider is tmdb or tvdb (&& becomes ||), so ombi://artwork/movie/tvdb/... reads",
+		File:        "server/resources.go",
+		Old:         "\tcase media == \"tv\" && (provider == \"tmdb\" || provider == \"tvdb\"):",
+		New:         "\tcase media == \"tv\" || (provider == \"tmdb\" || provider == \"tvdb\"):",
+		Filter:      "resources", Focus: `artwork-unlisted`,
+	},
+	{
+		Name: "op-kept-artwork-music-any-provider", Domain: DomainAdmin, Clause: "RESOURCES-URI-001",
+		Description: "op-resources-268-logical: an artwork URI is read as album_art when the media is music or the provider is musicbrainz (the first && becomes ||), so ombi://artwork/music/tmdb/.../cover reads",
+		File:        "server/resources.go",
+		Old:         "\tcase media == \"music\" && provider == \"musicbrainz\" && kind == \"cover\":",
+		New:         "\tcase media == \"music\" || provider == \"musicbrainz\" && kind == \"cover\":",
+		Filter:      "resources", Focus: `artwork-unlisted`,
+	},
+}
