@@ -15,4 +15,5 @@ func (s *Suite) catchAreas() {
 	s.optInChecks()
 	s.answerTruthChecks()
 	s.artworkResourceChecks()
+	s.issueAssociationChecks()
 }

@@ -32,4 +32,20 @@ var operatorKept = []Source{
 		New:         "\tcase media == \"music\" || provider == \"musicbrainz\" && kind == \"cover\":",
 		Filter:      "resources", Focus: `artwork-unlisted`,
 	},
+	{
+		Name: "op-kept-issue-pair-media-id-as-no-id", Domain: DomainUsers, Clause: "ROUTING-RULE8-RUNTIME-001",
+		Description: "op-issues-320-negation: an issue's request media answer that carries only the media id is taken for an answer without ids (w.ID == \"\" becomes !=), and one without any id is taken for a mismatch",
+		File:        "server/issues.go",
+		Old:         "\tif w.TheMovieDbID == \"\" && w.ID == \"\" && w.TheTvDbID == \"\" && w.ImdbID == \"\" {",
+		New:         "\tif w.TheMovieDbID == \"\" && w.ID != \"\" && w.TheTvDbID == \"\" && w.ImdbID == \"\" {",
+		Filter:      "wire", Focus: `association-every-id-form`,
+	},
+	{
+		Name: "op-kept-issue-pair-imdb-ignored", Domain: DomainUsers, Clause: "ROUTING-RULE8-RUNTIME-001",
+		Description: "op-issues-330-negation: the IMDb id of an issue's request media matches only when it is empty (w.ImdbID != \"\" becomes ==), so a provider_id given as the IMDb id is refused as a mismatch",
+		File:        "server/issues.go",
+		Old:         "\tif w.ImdbID != \"\" && w.ImdbID == providerID {",
+		New:         "\tif w.ImdbID == \"\" && w.ImdbID == providerID {",
+		Filter:      "wire", Focus: `association-every-id-form`,
+	},
 }
