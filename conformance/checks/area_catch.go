@@ -16,4 +16,5 @@ func (s *Suite) catchAreas() {
 	s.answerTruthChecks()
 	s.artworkResourceChecks()
 	s.issueAssociationChecks()
+	s.guardIDChecks()
 }

@@ -48,4 +48,12 @@ var operatorKept = []Source{
 		New:         "\tif w.ImdbID == \"\" && w.ImdbID == providerID {",
 		Filter:      "wire", Focus: `association-every-id-form`,
 	},
+	{
+		Name: "op-kept-guard-echoes-any-id", Domain: DomainAdmin, Clause: "MCP-JSONRPC-CODES-001",
+		Description: "op-transport_json-76-logical-2: usableID takes any value from '0' up for an id (raw[0] >= '0' && raw[0] <= '9' becomes ||), so the stdio guard echoes an oversize frame's id true, false, an object or an array",
+		File:        "server/transport_json.go",
+		Old:         "\treturn len(raw) > 0 && (raw[0] == '\"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')",
+		New:         "\treturn len(raw) > 0 && (raw[0] == '\"' || raw[0] == '-' || raw[0] >= '0' || raw[0] <= '9')",
+		Filter:      "protocol", Focus: `oversize-unusable-id-null`,
+	},
 }
