@@ -17,4 +17,5 @@ func (s *Suite) catchAreas() {
 	s.artworkResourceChecks()
 	s.issueAssociationChecks()
 	s.guardIDChecks()
+	s.serverInfoChecks()
 }

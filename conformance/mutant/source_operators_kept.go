@@ -56,4 +56,12 @@ var operatorKept = []Source{
 		New:         "\treturn len(raw) > 0 && (raw[0] == '\"' || raw[0] == '-' || raw[0] >= '0' || raw[0] <= '9')",
 		Filter:      "protocol", Focus: `oversize-unusable-id-null`,
 	},
+	{
+		Name: "op-kept-server-info-needs-name-and-id", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "op-integration-328-logical: a media server's info is shown only when its answer carries both a name and an id (name != \"\" || id != \"\" becomes &&), so a server that answers only one of them is dropped",
+		File:        "server/integration.go",
+		Old:         "\tif name != \"\" || id != \"\" {",
+		New:         "\tif name != \"\" && id != \"\" {",
+		Filter:      "wire", Focus: `media-server-info-every-field`,
+	},
 }
