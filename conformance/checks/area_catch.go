@@ -18,4 +18,5 @@ func (s *Suite) catchAreas() {
 	s.issueAssociationChecks()
 	s.guardIDChecks()
 	s.serverInfoChecks()
+	s.referenceResourceChecks()
 }

@@ -64,4 +64,12 @@ var operatorKept = []Source{
 		New:         "\tif name != \"\" && id != \"\" {",
 		Filter:      "wire", Focus: `media-server-info-every-field`,
 	},
+	{
+		Name: "op-kept-reference-media-on-any-catalogue", Domain: DomainAdmin, Clause: "RESOURCES-URI-001",
+		Description: "op-resources-220-logical: a reference URI is refused only when its media part is both wrongly present or absent and not movie or tv (the second || becomes &&), so ombi://reference/languages/movie reads",
+		File:        "server/resources.go",
+		Old:         "\tif cat == nil || cat.media != (len(parts) == 2) || (cat.media && parts[1] != \"movie\" && parts[1] != \"tv\") {",
+		New:         "\tif cat == nil || cat.media != (len(parts) == 2) && (cat.media && parts[1] != \"movie\" && parts[1] != \"tv\") {",
+		Filter:      "resources", Focus: `reference-unlisted-refused`,
+	},
 }
