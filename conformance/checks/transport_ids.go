@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -57,6 +58,40 @@ func (s *Suite) guardIDChecks() {
 				e.addf("a valid ping after the refused frames: want a result, got %v %v", msg, err)
 			}
 			s.expectNone(e, "a refused frame's id that is not a string or a number is answered as null")
+		})
+		// A frame with an id but neither method, result nor error is a
+		// request without a method: refused under its id, not taken for a
+		// response.
+		s.ClauseItFor("MCP-JSONRPC-CODES-001", "method-missing-refused", func(ctx ginkgo.SpecContext) {
+			if s.h.Target.IsHTTP() {
+				skipAs(framework.StateNotApplicable, "the stdio guard's frames; this run speaks HTTP")
+			}
+			raw, _, err := s.h.StartRaw(ctx, s.allConfig())
+			if err != nil {
+				s.fail(nil, "start a raw session: %v", err)
+			}
+			defer raw.Close()
+			var e errs
+			for i, frame := range []string{`{"jsonrpc":"2.0","id":%d}`, `{"jsonrpc":"2.0","id":%d,"params":{}}`} {
+				id := 810 + i
+				f := fmt.Sprintf(frame, id)
+				if err := raw.Send(f); err != nil {
+					s.fail(nil, "send %s: %v", f, err)
+				}
+				msg, err := raw.Await(ctx, fmt.Sprint(id), 10*time.Second)
+				var code int
+				switch {
+				case err != nil:
+					e.addf("%s: no answer under id %d: %v", f, id, err)
+				case msg.Error == nil || json.Unmarshal(msg.Error.Code, &code) != nil || code != -32600:
+					e.addf("%s: want a JSON-RPC error -32600 (a request without a method) under id %d, got %s", f, id, clip(msg.Line, 300))
+				}
+			}
+			msg, err := raw.Request(ctx, 999, "ping", nil)
+			if err != nil || msg.Error != nil {
+				e.addf("a valid ping after those frames: want a result, got %v %v", msg, err)
+			}
+			s.expectNone(e, "a frame without a method, a result or an error is refused under its id")
 		})
 	})
 }

@@ -72,4 +72,12 @@ var operatorKept = []Source{
 		New:         "\tif cat == nil || cat.media != (len(parts) == 2) && (cat.media && parts[1] != \"movie\" && parts[1] != \"tv\") {",
 		Filter:      "resources", Focus: `reference-unlisted-refused`,
 	},
+	{
+		Name: "op-kept-guard-no-method-as-response", Domain: DomainAdmin, Clause: "MCP-JSONRPC-CODES-001",
+		Description: "op-transport-215-negation: the stdio guard takes a frame without a result for a response (m[\"result\"] != nil becomes ==), so a request without a method is not refused under its id",
+		File:        "server/transport.go",
+		Old:         "\tisResponse := !isCall && (m[\"result\"] != nil || m[\"error\"] != nil)",
+		New:         "\tisResponse := !isCall && (m[\"result\"] == nil || m[\"error\"] != nil)",
+		Filter:      "protocol", Focus: `method-missing-refused`,
+	},
 }
