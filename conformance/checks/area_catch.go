@@ -19,4 +19,5 @@ func (s *Suite) catchAreas() {
 	s.guardIDChecks()
 	s.serverInfoChecks()
 	s.referenceResourceChecks()
+	s.templateKeyChecks()
 }

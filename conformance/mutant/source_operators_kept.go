@@ -80,4 +80,12 @@ var operatorKept = []Source{
 		New:         "\tisResponse := !isCall && (m[\"result\"] == nil || m[\"error\"] != nil)",
 		Filter:      "protocol", Focus: `method-missing-refused`,
 	},
+	{
+		Name: "op-kept-template-one-label-enough", Domain: DomainNotifications, Clause: "ROUTING-RULE8-RUNTIME-001",
+		Description: "op-settings-496-logical: a notification template change is refused only when both its notification_type and agent labels are unknown (!ok1 || !ok2 becomes &&), so an unknown type is written to the template of code 0",
+		File:        "server/settings.go",
+		Old:         "\t\tif !ok1 || !ok2 {",
+		New:         "\t\tif !ok1 && !ok2 {",
+		Filter:      "wire", Focus: `template-labels-exist`,
+	},
 }
