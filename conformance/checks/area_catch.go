@@ -20,4 +20,5 @@ func (s *Suite) catchAreas() {
 	s.serverInfoChecks()
 	s.referenceResourceChecks()
 	s.templateKeyChecks()
+	s.mutationTargetChecks()
 }

@@ -88,4 +88,12 @@ var operatorKept = []Source{
 		New:         "\t\tif !ok1 && !ok2 {",
 		Filter:      "wire", Focus: `template-labels-exist`,
 	},
+	{
+		Name: "op-kept-reprocess-target-kind-swapped", Domain: DomainRequests, Clause: "RESULTS-PROJECTION-001",
+		Description: "op-requests_write-619-negation: write_request_reprocess names a movie request's target tv_child and a series request's movie (in.RequestType == \"tv\" becomes !=)",
+		File:        "server/requests_write.go",
+		Old:         "\t\tkind := kindMovie\n\t\tif in.RequestType == \"tv\" {\n\t\t\tkind = kindTVChild\n\t\t}\n\t\tm.RequestID, m.Target",
+		New:         "\t\tkind := kindMovie\n\t\tif in.RequestType != \"tv\" {\n\t\t\tkind = kindTVChild\n\t\t}\n\t\tm.RequestID, m.Target",
+		Filter:      "wire", Focus: `target-of-request`,
+	},
 }
