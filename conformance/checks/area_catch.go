@@ -21,4 +21,5 @@ func (s *Suite) catchAreas() {
 	s.referenceResourceChecks()
 	s.templateKeyChecks()
 	s.mutationTargetChecks()
+	s.voteMediaChecks()
 }

@@ -96,4 +96,12 @@ var operatorKept = []Source{
 		New:         "\t\tkind := kindMovie\n\t\tif in.RequestType != \"tv\" {\n\t\t\tkind = kindTVChild\n\t\t}\n\t\tm.RequestID, m.Target",
 		Filter:      "wire", Focus: `target-of-request`,
 	},
+	{
+		Name: "op-kept-vote-media-test-inverted", Domain: DomainUsers, Clause: "RESULTS-PROJECTION-001",
+		Description: "op-votes-72-negation: read_votes list labels a summary's media only when it has no request type (w.RequestType != nil becomes ==), so labelled summaries lose their media and one without a type fails the call",
+		File:        "server/votes.go",
+		Old:         "\t\t\t\tif w.RequestType != nil {\n\t\t\t\t\tif l, ok := enumLabel(c, enumRequestType, \"request_type\", *w.RequestType); ok {",
+		New:         "\t\t\t\tif w.RequestType == nil {\n\t\t\t\t\tif l, ok := enumLabel(c, enumRequestType, \"request_type\", *w.RequestType); ok {",
+		Filter:      "wire", Focus: `list-media-of-every-summary`,
+	},
 }
