@@ -22,4 +22,5 @@ func (s *Suite) catchAreas() {
 	s.templateKeyChecks()
 	s.mutationTargetChecks()
 	s.voteMediaChecks()
+	s.recentPartialChecks()
 }

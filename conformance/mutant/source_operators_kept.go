@@ -104,4 +104,12 @@ var operatorKept = []Source{
 		New:         "\t\t\t\tif w.RequestType == nil {\n\t\t\t\t\tif l, ok := enumLabel(c, enumRequestType, \"request_type\", *w.RequestType); ok {",
 		Filter:      "wire", Focus: `list-media-of-every-summary`,
 	},
+	{
+		Name: "op-kept-recent-lost-rows-uncounted", Domain: DomainRequests, Clause: "RESULTS-PARTIAL-001",
+		Description: "op-requests-399-increment: read_requests recent counts the TV rows a failed parent scan lost down instead of up (lost++ becomes --), so the answer looks complete instead of PARTIAL_FAILURE",
+		File:        "server/requests.go",
+		Old:         "\t\t\t\t\twhy = \"the TV parent scan failed\"\n\t\t\t\t\tlost++",
+		New:         "\t\t\t\t\twhy = \"the TV parent scan failed\"\n\t\t\t\t\tlost--",
+		Filter:      "wire", Focus: `recent-tv-scan-failed-partial`,
+	},
 }
