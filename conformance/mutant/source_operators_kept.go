@@ -112,4 +112,12 @@ var operatorKept = []Source{
 		New:         "\t\t\t\t\twhy = \"the TV parent scan failed\"\n\t\t\t\t\tlost--",
 		Filter:      "wire", Focus: `recent-tv-scan-failed-partial`,
 	},
+	{
+		Name: "op-kept-guard-any-frame-without-method-a-response", Domain: DomainAdmin, Clause: "MCP-JSONRPC-CODES-001",
+		Description: "op-transport-215-logical: the stdio guard takes every frame without a method for a response (!isCall && (...) becomes ||), so a request without a method is not refused under its id",
+		File:        "server/transport.go",
+		Old:         "\tisResponse := !isCall && (m[\"result\"] != nil || m[\"error\"] != nil)",
+		New:         "\tisResponse := !isCall || (m[\"result\"] != nil || m[\"error\"] != nil)",
+		Filter:      "protocol", Focus: `method-missing-refused`,
+	},
 }
