@@ -21,6 +21,7 @@ STRESS_TIME  ?= 30m
 STRESS_LOAD  ?= 6
 SAMPLE       ?= 20
 SEED         ?= 1
+MUTATION_FLAGS ?=
 
 .PHONY: all build test unit race spec-independent official-deps subject-deps client-deps official-conformance lint conformance docs soak stress mutants mutation bench mock browsers clean
 
@@ -130,10 +131,13 @@ mutants:
 
 # Not part of make test: an unbiased measure of the suite. SAMPLE operator
 # mutants drawn with SEED from every swappable operator of server/ (no one
-# chose them), each built and judged by the whole suite; prints the kill
-# score per package and every survivor. It measures and does not gate.
+# chose them), each built and judged by the checks whose servers execute
+# its operator (a coverage run finds them; a site none executes is a
+# not-covered survivor); prints the kill score per package and every
+# survivor. It measures and does not gate. MUTATION_FLAGS adds flags
+# (-jobs, -record FILE, -only NAMES; see go run ./conformance/internal/mutation -h).
 mutation:
-	$(GO) run ./conformance/internal/mutation -sample $(SAMPLE) -seed $(SEED)
+	$(GO) run ./conformance/internal/mutation -sample $(SAMPLE) -seed $(SEED) $(MUTATION_FLAGS)
 
 # Every benchmark, then the ratios each one measured against its floor in
 # the same run (x-...: ombi-mcp over the floor; see docs/server.md,

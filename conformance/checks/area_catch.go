@@ -15,4 +15,13 @@ func (s *Suite) catchAreas() {
 	s.roleChecks()
 	s.optInChecks()
 	s.answerTruthChecks()
+	s.artworkResourceChecks()
+	s.issueAssociationChecks()
+	s.guardIDChecks()
+	s.serverInfoChecks()
+	s.referenceResourceChecks()
+	s.templateKeyChecks()
+	s.mutationTargetChecks()
+	s.voteMediaChecks()
+	s.recentPartialChecks()
 }

@@ -87,6 +87,7 @@ func Sources() []Source {
 	out = append(out, upstreamSources...)
 	out = append(out, liveSources...)
 	out = append(out, keptBlindSources()...)
+	out = append(out, operatorKept...)
 	return byDomain(out)
 }
 

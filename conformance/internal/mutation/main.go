@@ -1,8 +1,16 @@
 // Command mutation measures the suite on bugs nobody chose: it lists every
 // operator of the reference server's code that can be swapped for its
-// neighbour (package mutant, OperatorSites), draws a seeded sample, builds
-// each mutant and judges it with the whole suite (every area, profile
-// design, a fixed seed, --fail-fast). A kill counts only when the failed
+// neighbour (package mutant, OperatorSites), draws a seeded sample, and
+// judges each mutant with the suite (profile design, a fixed seed,
+// --fail-fast).
+//
+// It first runs the suite against the reference server built with -cover,
+// once per group of checks (the checks of each tool, and those of no
+// tool), each group with its own GOCOVERDIR. A mutant is then built and
+// judged by the groups whose servers executed the block holding its
+// operator: the other groups see the reference server's behaviour. A site
+// in a block no group executed is not covered: a survivor, reported apart,
+// judged without a build or a run. A kill counts only when the failed
 // checks fail again alone on the mutant and pass alone on the reference
 // server. It prints the kill score per package and every survivor with its
 // change, and exits 0: it measures, it does not gate (make mutation).
@@ -14,10 +22,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,25 +43,68 @@ const suiteSeed = 20261203
 func main() {
 	sample := flag.Int("sample", 20, "how many operator sites to draw")
 	seed := flag.Uint64("seed", 1, "the seed of the draw")
-	jobs := flag.Int("jobs", 2, "mutants judged at once")
+	jobs := flag.Int("jobs", 1, "mutants judged at once (and groups of the coverage run)")
+	parallel := flag.Int("parallel", 1, "--parallel of each run of the suite: 1 keeps --fail-fast at the first failed check")
+	only := flag.String("only", "", "comma list of mutant names of the sample: judge only these (the survivors of an earlier run, say)")
+	record := flag.String("record", "", "write the verdicts to this JSON file")
+	print := flag.String("print", "", "judge nothing: print the score and survivors of this record of verdicts")
+	after := flag.String("after", "", "with -print: a record of some of the same mutants judged again; its verdicts replace theirs, and the score is printed before and after")
+	focus := flag.String("focus", "", "judge by the checks whose text matches this regular expression only, with no coverage run (new checks, on the survivors of a run that judged every other check)")
 	flag.Parse()
-	if err := run(context.Background(), *sample, *seed, *jobs); err != nil {
+	if *print != "" {
+		if err := printRecords(os.Stdout, *print, *after); err != nil {
+			fmt.Fprintln(os.Stderr, "mutation:", err)
+			os.Exit(2)
+		}
+		return
+	}
+	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record, focus: *focus}
+	if *only != "" {
+		o.only = strings.Split(*only, ",")
+	}
+	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation:", err)
 		os.Exit(2)
 	}
 }
 
-type verdict struct {
-	m        mutant.Source
-	pkg      string
-	state    string // killed, survived, not-viable
-	by       []string
-	note     string
-	duration time.Duration
+// options are the settings of a measure.
+type options struct {
+	sample   int
+	seed     uint64
+	jobs     int
+	parallel int
+	only     []string
+	record   string
+	focus    string
 }
 
-func run(ctx context.Context, sample int, seed uint64, jobs int) error {
+// The states of a verdict.
+const (
+	killed     = "killed"
+	survived   = "survived"
+	notCovered = "not-covered" // a survivor no check reaches: judged without a build or a run
+	notViable  = "not-viable"
+)
+
+type verdict struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Package     string   `json:"package"`
+	State       string   `json:"state"`
+	By          []string `json:"by,omitempty"`   // the checks that killed it
+	Note        string   `json:"note,omitempty"` // why a survivor survived
+	Groups      int      `json:"groups"`         // how many groups of checks judged it
+	Seconds     float64  `json:"seconds"`
+}
+
+func run(ctx context.Context, o options) error {
+	start := time.Now()
 	root, err := mutant.ModuleRoot(".")
+	if err != nil {
+		return err
+	}
+	module, err := moduleOf(root)
 	if err != nil {
 		return err
 	}
@@ -58,6 +112,22 @@ func run(ctx context.Context, sample int, seed uint64, jobs int) error {
 	if err != nil {
 		return err
 	}
+	ms := mutant.SampleOperators(sites, o.sample, o.seed)
+	if o.only != nil {
+		var kept []mutant.Source
+		for _, m := range ms {
+			if slices.Contains(o.only, m.Name) {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) != len(o.only) {
+			return fmt.Errorf("-only names %d mutants, %d of them are in the sample of %d drawn with seed %d", len(o.only), len(kept), o.sample, o.seed)
+		}
+		ms = kept
+	}
+	// judged in an order drawn from the seed, so the mutants judged first
+	// are a random part of the sample too
+	rand.New(rand.NewPCG(o.seed, 1)).Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
 	tmp, err := os.MkdirTemp("", "ombi-mutation-")
 	if err != nil {
 		return err
@@ -71,130 +141,184 @@ func run(ctx context.Context, sample int, seed uint64, jobs int) error {
 			return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
 	}
-	ms := mutant.SampleOperators(sites, sample, seed)
-	fmt.Printf("operator mutation: %d sites in server/, %d drawn with seed %d, judged with suite seed %d\n", len(sites), len(ms), seed, suiteSeed)
-	builds := &conformance.SourceBuilds{Root: root}
-	defer builds.Close()
+	fmt.Printf("operator mutation: %d sites in server/, %d drawn with seed %d", len(sites), o.sample, o.seed)
+	if o.only != nil {
+		fmt.Printf(", %d of them judged (-only)", len(ms))
+	}
+	fmt.Printf(", judged with suite seed %d\n", suiteSeed)
+	var cov *coverage
+	if o.focus == "" {
+		cov, err = measureCoverage(ctx, root, module, tmp, cli, o.jobs, o.parallel)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("coverage run: %d groups of checks (each tool's, and those of no tool) against the reference server built with -cover, %s\n", len(cov.groups), cov.took.Round(time.Second))
+	} else {
+		fmt.Printf("judged by the checks matching %q only, every mutant built (no coverage run)\n", o.focus)
+	}
+	j := &judge{root: root, cli: cli, ref: ref, parallel: o.parallel, cov: cov, focus: o.focus,
+		builds: &conformance.SourceBuilds{Root: root}, refPasses: map[string]bool{}}
+	defer j.builds.Close()
 
 	var (
 		mu  sync.Mutex
 		out []verdict
 		wg  sync.WaitGroup
 	)
-	sem := make(chan struct{}, max(jobs, 1))
+	sem := make(chan struct{}, max(o.jobs, 1))
 	for _, m := range ms {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			v := judge(ctx, builds, cli, ref, m)
+			v := j.judge(ctx, m)
 			mu.Lock()
 			out = append(out, v)
-			fmt.Printf("  %-10s %s: %s%s\n", v.state, m.Name, m.Description, detail(v))
+			if o.record != "" { // so far: a run stopped early leaves what it judged
+				if err := writeRecord(o.record, record{Sites: len(sites), Sample: o.sample, Seed: o.seed, SuiteSeed: suiteSeed, Verdicts: out}); err != nil {
+					fmt.Fprintln(os.Stderr, "mutation:", err)
+				}
+			}
+			fmt.Printf("  %-11s %s: %s%s [%d/%d, %.0fs, %d groups]\n", v.State, v.Name, v.Description, detail(v),
+				len(out), len(ms), v.Seconds, v.Groups)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	report(out)
+	rec := record{Sites: len(sites), Sample: o.sample, Seed: o.seed, SuiteSeed: suiteSeed, Verdicts: out}
+	sortVerdicts(rec.Verdicts)
+	report(os.Stdout, rec.Verdicts)
+	fmt.Printf("took %s\n", time.Since(start).Round(time.Second))
+	if o.record != "" {
+		return writeRecord(o.record, rec)
+	}
 	return nil
 }
 
-func judge(ctx context.Context, builds *conformance.SourceBuilds, cli, ref string, m mutant.Source) verdict {
+// judge judges operator mutants of the module at root with the suite cli,
+// against the reference server ref, by the groups of checks that reach
+// each mutant's site.
+type judge struct {
+	root, cli, ref string
+	parallel       int
+	cov            *coverage // nil with focus
+	focus          string    // the --focus of every run, or "" for the groups that reach the site
+	builds         *conformance.SourceBuilds
+
+	mu        sync.Mutex
+	refPasses map[string]bool // a check id run alone on the reference server: did it pass
+}
+
+func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
 	start := time.Now()
-	v := verdict{m: m, pkg: filepath.ToSlash(filepath.Dir(m.File))}
-	bin, err := builds.Binary(ctx, m)
-	if err != nil {
-		v.state, v.duration = "not-viable", time.Since(start)
+	v = verdict{Name: m.Name, Description: m.Description, Package: filepath.ToSlash(filepath.Dir(m.File))}
+	defer func() { v.Seconds = time.Since(start).Seconds() }()
+	src, err := os.ReadFile(filepath.Join(j.root, m.File))
+	if err != nil || m.At >= len(src) {
+		v.State, v.Note = survived, fmt.Sprintf("the judge did not run: read %s: %v", m.File, err)
 		return v
 	}
-	r, err := conformance.JudgeSource(ctx, cli, bin, m, suiteSeed)
+	line, col := position(src, m.At)
+	var (
+		gs    []group
+		known = true
+	)
+	if j.cov == nil {
+		m.Focus = j.focus
+	} else {
+		gs, known = j.cov.reaching(m.File, line, col)
+	}
+	switch {
+	case j.cov == nil:
+	case known && len(gs) == 0:
+		v.State, v.Note = notCovered, "no check executes its block"
+		return v
+	case !known || len(gs) == len(j.cov.groups):
+		gs = j.cov.groups
+		m.Filter = ""
+	default:
+		m.Filter = filterOf(gs)
+	}
+	v.Groups = len(gs)
+	bin, err := j.builds.Binary(ctx, m)
+	if err != nil {
+		v.State = notViable
+		return v
+	}
+	r, err := conformance.JudgeSource(ctx, j.cli, bin, m, suiteSeed, "--parallel", strconv.Itoa(j.parallel))
 	switch {
 	case err != nil:
-		v.state, v.note, v.duration = "survived", "the judge did not run: "+err.Error(), time.Since(start)
+		v.State, v.Note = survived, "the judge did not run: "+err.Error()
 		return v
 	case r.Exit == conformance.ExitHarness:
 		// the server did not start or broke its session: any run of the
 		// suite stops on it (the reference server passes the same run)
-		v.state, v.by, v.duration = "killed", []string{"harness error"}, time.Since(start)
+		v.State, v.By = killed, []string{"harness error"}
 		return v
 	case !r.Killed:
-		v.state, v.note, v.duration = "survived", fmt.Sprintf("exit %d, no check failed", r.Exit), time.Since(start)
+		v.State, v.Note = survived, fmt.Sprintf("exit %d, no check failed", r.Exit)
 		return v
 	}
 	// a whole run on a busy machine can fail a check by timing: the kill
 	// counts for the checks that fail alone on the mutant and pass alone
 	// on the reference server
-	if by, err := conformance.ConfirmKill(ctx, cli, bin, ref, "", r.Failed, suiteSeed); err == nil {
-		v.by = by
+	by, err := j.confirm(ctx, bin, r.Failed)
+	v.By = by
+	v.State, v.Note = survived, "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
+	if err != nil {
+		v.Note = "confirming the kill failed: " + err.Error()
 	}
-	v.state, v.note = "survived", "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
-	if len(v.by) > 0 {
-		v.state = "killed"
+	if len(v.By) > 0 {
+		v.State = killed
 	}
-	v.duration = time.Since(start)
 	return v
 }
 
-func report(out []verdict) {
-	sort.Slice(out, func(i, j int) bool { return out[i].m.Name < out[j].m.Name })
-	type score struct{ killed, viable, notViable int }
-	per := map[string]*score{}
-	var pkgs []string
-	for _, v := range out {
-		s := per[v.pkg]
-		if s == nil {
-			s = &score{}
-			per[v.pkg] = s
-			pkgs = append(pkgs, v.pkg)
-		}
-		switch v.state {
-		case "not-viable":
-			s.notViable++
-		case "killed":
-			s.killed++
-			s.viable++
-		default:
-			s.viable++
+// confirm reruns the failed checks alone on the mutant bin, and returns
+// those that fail again and pass alone on the reference server. A check's
+// run alone on the reference server is the same for every mutant (one
+// seed, one binary), so it runs once per check.
+func (j *judge) confirm(ctx context.Context, bin string, failed []string) ([]string, error) {
+	again, err := conformance.JudgeSource(ctx, j.cli, bin, alone(failed), suiteSeed)
+	if err != nil {
+		return nil, err
+	}
+	var unknown []string
+	j.mu.Lock()
+	for _, id := range again.Failed {
+		if _, ok := j.refPasses[id]; !ok {
+			unknown = append(unknown, id)
 		}
 	}
-	sort.Strings(pkgs)
-	var all score
-	fmt.Println("kill score per package (not-viable mutants do not compile and do not count):")
-	for _, p := range pkgs {
-		s := per[p]
-		fmt.Printf("  %-24s %d/%d killed (%s), %d not viable\n", p, s.killed, s.viable, pct(s.killed, s.viable), s.notViable)
-		all.killed += s.killed
-		all.viable += s.viable
-		all.notViable += s.notViable
+	j.mu.Unlock()
+	if len(unknown) > 0 {
+		r, err := conformance.JudgeSource(ctx, j.cli, j.ref, alone(unknown), suiteSeed)
+		if err != nil {
+			return nil, err
+		}
+		j.mu.Lock()
+		for _, id := range unknown {
+			j.refPasses[id] = !slices.Contains(r.Failed, id)
+		}
+		j.mu.Unlock()
 	}
-	fmt.Printf("  %-24s %d/%d killed (%s), %d not viable\n", "all", all.killed, all.viable, pct(all.killed, all.viable), all.notViable)
-	fmt.Println("survivors:")
-	n := 0
-	for _, v := range out {
-		if v.state == "survived" {
-			n++
-			fmt.Printf("  %s: %s%s\n", v.m.Name, v.m.Description, detail(v))
+	var out []string
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, id := range again.Failed {
+		if j.refPasses[id] {
+			out = append(out, id)
 		}
 	}
-	if n == 0 {
-		fmt.Println("  none")
-	}
+	return out, nil
 }
 
-func detail(v verdict) string {
-	switch {
-	case len(v.by) > 0:
-		return " (by " + strings.Join(v.by, ", ") + ")"
-	case v.note != "":
-		return " (" + v.note + ")"
+// alone is the run of exactly the checks ids.
+func alone(ids []string) mutant.Source {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = regexp.QuoteMeta(id)
 	}
-	return ""
-}
-
-func pct(a, b int) string {
-	if b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
+	return mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(q, "|") + `)\] `}
 }
