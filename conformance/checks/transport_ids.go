@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 )
 
 // This file judges the ids of the answers the stdio guard writes itself
@@ -29,13 +31,7 @@ func (s *Suite) guardIDChecks() {
 	ginkgo.Describe("transport guard ids", ginkgo.Label("protocol", LabelReadOnly), func() {
 		ginkgo.BeforeEach(s.clean)
 		s.ClauseItFor("MCP-JSONRPC-CODES-001", "oversize-unusable-id-null", func(ctx ginkgo.SpecContext) {
-			if s.h.Target.IsHTTP() {
-				skipAs(framework.StateNotApplicable, "the stdio guard's frames; this run speaks HTTP")
-			}
-			raw, _, err := s.h.StartRaw(ctx, s.allConfig())
-			if err != nil {
-				s.fail(nil, "start a raw session: %v", err)
-			}
+			raw := s.rawStdio(ctx)
 			defer raw.Close()
 			pad := strings.Repeat("x", oversizeFrameBytes)
 			var e errs
@@ -63,13 +59,7 @@ func (s *Suite) guardIDChecks() {
 		// request without a method: refused under its id, not taken for a
 		// response.
 		s.ClauseItFor("MCP-JSONRPC-CODES-001", "method-missing-refused", func(ctx ginkgo.SpecContext) {
-			if s.h.Target.IsHTTP() {
-				skipAs(framework.StateNotApplicable, "the stdio guard's frames; this run speaks HTTP")
-			}
-			raw, _, err := s.h.StartRaw(ctx, s.allConfig())
-			if err != nil {
-				s.fail(nil, "start a raw session: %v", err)
-			}
+			raw := s.rawStdio(ctx)
 			defer raw.Close()
 			var e errs
 			for i, frame := range []string{`{"jsonrpc":"2.0","id":%d}`, `{"jsonrpc":"2.0","id":%d,"params":{}}`} {
@@ -94,4 +84,19 @@ func (s *Suite) guardIDChecks() {
 			s.expectNone(e, "a frame without a method, a result or an error is refused under its id")
 		})
 	})
+}
+
+// rawStdio starts a raw stdio session of the server under test, for
+// frames a client library would not send; a check of the stdio guard is
+// not applicable to a run that speaks HTTP.
+func (s *Suite) rawStdio(ctx context.Context) *harness.RawSession {
+	ginkgo.GinkgoHelper()
+	if s.h.Target.IsHTTP() {
+		skipAs(framework.StateNotApplicable, "the stdio guard's frames; this run speaks HTTP")
+	}
+	raw, _, err := s.h.StartRaw(ctx, s.allConfig())
+	if err != nil {
+		s.fail(nil, "start a raw session: %v", err)
+	}
+	return raw
 }
