@@ -20,8 +20,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -47,6 +49,7 @@ func main() {
 	parallel := flag.Int("parallel", 1, "--parallel of each run of the suite: 1 keeps --fail-fast at the first failed check")
 	only := flag.String("only", "", "comma list of mutant names of the sample: judge only these (the survivors of an earlier run, say)")
 	record := flag.String("record", "", "write the verdicts to this JSON file")
+	resume := flag.Bool("resume", false, "with -record: keep the verdicts the record holds (a measure stopped early) and judge the rest of the sample")
 	print := flag.String("print", "", "judge nothing: print the score and survivors of this record of verdicts")
 	after := flag.String("after", "", "with -print: a record of some of the same mutants judged again; its verdicts replace theirs, and the score is printed before and after")
 	focus := flag.String("focus", "", "judge by the checks whose text matches this regular expression only, with no coverage run (new checks, on the survivors of a run that judged every other check)")
@@ -58,7 +61,7 @@ func main() {
 		}
 		return
 	}
-	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record, focus: *focus}
+	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record, resume: *resume, focus: *focus}
 	if *only != "" {
 		o.only = strings.Split(*only, ",")
 	}
@@ -76,6 +79,7 @@ type options struct {
 	parallel int
 	only     []string
 	record   string
+	resume   bool
 	focus    string
 }
 
@@ -128,6 +132,12 @@ func run(ctx context.Context, o options) error {
 	// judged in an order drawn from the seed, so the mutants judged first
 	// are a random part of the sample too
 	rand.New(rand.NewPCG(o.seed, 1)).Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
+	var out []verdict // the verdicts so far
+	if o.resume {
+		if out, ms, err = resumed(o, len(sites), ms); err != nil {
+			return err
+		}
+	}
 	tmp, err := os.MkdirTemp("", "ombi-mutation-")
 	if err != nil {
 		return err
@@ -146,6 +156,9 @@ func run(ctx context.Context, o options) error {
 		fmt.Printf(", %d of them judged (-only)", len(ms))
 	}
 	fmt.Printf(", judged with suite seed %d\n", suiteSeed)
+	if o.resume {
+		fmt.Printf("resumed: %d verdicts kept from %s, %d mutants left to judge\n", len(out), o.record, len(ms))
+	}
 	var cov *coverage
 	if o.focus == "" {
 		cov, err = measureCoverage(ctx, root, module, tmp, cli, o.jobs, o.parallel)
@@ -161,10 +174,10 @@ func run(ctx context.Context, o options) error {
 	defer j.builds.Close()
 
 	var (
-		mu  sync.Mutex
-		out []verdict
-		wg  sync.WaitGroup
+		mu sync.Mutex
+		wg sync.WaitGroup
 	)
+	total := len(out) + len(ms)
 	sem := make(chan struct{}, max(o.jobs, 1))
 	for _, m := range ms {
 		wg.Add(1)
@@ -181,7 +194,7 @@ func run(ctx context.Context, o options) error {
 				}
 			}
 			fmt.Printf("  %-11s %s: %s%s [%d/%d, %.0fs, %d groups]\n", v.State, v.Name, v.Description, detail(v),
-				len(out), len(ms), v.Seconds, v.Groups)
+				len(out), total, v.Seconds, v.Groups)
 			mu.Unlock()
 		}()
 	}
@@ -264,15 +277,47 @@ func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
 	// counts for the checks that fail alone on the mutant and pass alone
 	// on the reference server
 	by, err := j.confirm(ctx, bin, r.Failed)
-	v.By = by
-	v.State, v.Note = survived, "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
-	if err != nil {
-		v.Note = "confirming the kill failed: " + err.Error()
-	}
-	if len(v.By) > 0 {
-		v.State = killed
+	switch {
+	case len(by) > 0:
+		v.State, v.By = killed, by
+	case err != nil:
+		v.State, v.Note = survived, "confirming the kill failed: "+err.Error()
+	default:
+		v.State, v.Note = survived, "the failed checks did not fail alone on the mutant, or failed on the reference server too: "+strings.Join(r.Failed, ", ")
 	}
 	return v
+}
+
+// resumed reads the record of a measure stopped early: its verdicts, and
+// the mutants of ms it has not judged. The record must be of the same
+// draw (sites, sample and seed); a record that does not exist yet holds
+// none.
+func resumed(o options, sites int, ms []mutant.Source) ([]verdict, []mutant.Source, error) {
+	if o.record == "" {
+		return nil, nil, fmt.Errorf("-resume needs -record")
+	}
+	r, err := readRecord(o.record)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ms, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Sites != sites || r.Sample != o.sample || r.Seed != o.seed || r.SuiteSeed != suiteSeed {
+		return nil, nil, fmt.Errorf("%s records %d drawn with seed %d from %d sites (suite seed %d), not this measure's %d with seed %d from %d (suite seed %d)",
+			o.record, r.Sample, r.Seed, r.Sites, r.SuiteSeed, o.sample, o.seed, sites, suiteSeed)
+	}
+	done := map[string]bool{}
+	for _, v := range r.Verdicts {
+		done[v.Name] = true
+	}
+	var rest []mutant.Source
+	for _, m := range ms {
+		if !done[m.Name] {
+			rest = append(rest, m)
+		}
+	}
+	return r.Verdicts, rest, nil
 }
 
 // confirm reruns the failed checks alone on the mutant bin, and returns
