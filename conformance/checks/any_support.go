@@ -163,10 +163,8 @@ func discoverPool(base, mode string, creds harness.Credentials) mockPool {
 
 // add reads the ids and titles of a JSON document into the pool.
 func (p *mockPool) add(doc []byte) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil {
+	v, err := decodeNumbered(doc)
+	if err != nil {
 		return
 	}
 	var walk func(v any)

@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -126,12 +125,4 @@ func walkIDs(v any, where string, ident func(where, ns, value string), num func(
 			walkIDs(c, fmt.Sprintf("%s/%d", where, i), ident, num)
 		}
 	}
-}
-
-// decodeNumbered decodes JSON keeping numbers as json.Number.
-func decodeNumbered(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	return v, d.Decode(&v)
 }

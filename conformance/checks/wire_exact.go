@@ -351,13 +351,20 @@ func exactJSONEqual(want, got json.RawMessage) bool {
 }
 
 func decodeNumbers(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	v, err := decodeNumbered(b)
+	if err != nil {
 		return nil, err
 	}
 	return normNumbers(v), nil
+}
+
+// decodeNumbered decodes JSON keeping each number as the json.Number
+// written.
+func decodeNumbered(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	return v, d.Decode(&v)
 }
 
 // normNumbers turns every json.Number into its canonical float text, so
