@@ -84,6 +84,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shardReport  = fs.String("shard-report", "", "internal: where one process of a split run writes its Ginkgo report and the checks it declared")
 		shardList    = fs.Bool("shard-list", false, "internal: with --list, print the checks as JSON for planning a split run")
 		shardEvents  = fs.String("shard-events", "", "internal: where one process of a split run appends a JSON line per check it ran")
+		shardStop    = fs.String("shard-stop", "", "internal: with --fail-fast, a file whose presence makes one process of a split run skip the checks it has not run")
 		quiet        = fs.Bool("quiet", false, "print only the summary: no progress (on a terminal the run redraws a status line of checks done, failures, elapsed time and time left; elsewhere it prints a line per area)")
 	)
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -146,7 +147,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Rerun:       rerunArgs(fs, invokedAs()),
 		Parallel:    processes(*parallel),
 		ChildArgs:   childArgs(fs),
-		ShardFilter: *shardFilter, ShardReport: *shardReport, ShardEvents: *shardEvents,
+		ShardFilter: *shardFilter, ShardReport: *shardReport, ShardEvents: *shardEvents, ShardStop: *shardStop,
 		Progress: progressMode(stdout, *quiet),
 	}
 	if exe, err := os.Executable(); err == nil {
@@ -251,7 +252,7 @@ const maxProcesses = 8
 // itself, or keeps to itself (the reports are merged).
 var notForChildren = map[string]bool{
 	"json": true, "junit": true, "html": true, "parallel": true, "seed": true,
-	"shard-filter": true, "shard-report": true, "shard-list": true, "shard-events": true, "list": true, "by-clause": true, "by-sentence": true,
+	"shard-filter": true, "shard-report": true, "shard-list": true, "shard-events": true, "shard-stop": true, "list": true, "by-clause": true, "by-sentence": true,
 }
 
 // childArgs is this invocation's flags as set on the command line, less

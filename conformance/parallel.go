@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
@@ -292,6 +293,13 @@ func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *
 			return nil, true, fmt.Errorf("run suite: %w", err)
 		}
 	}
+	// --fail-fast stops the whole run: the first failure any process
+	// reports creates the stop file, and every process skips the checks
+	// it has not run yet (the one it is running ends as it would)
+	event := prog.event
+	if opts.FailFast {
+		event = stopOnFailure(filepath.Join(dir, "stop"), prog.event, errOut)
+	}
 	stopTicks := prog.tickEvery(time.Second)
 	stopTail := make(chan struct{})
 	var tails sync.WaitGroup
@@ -303,13 +311,16 @@ func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *
 		tails.Add(1)
 		go func() {
 			defer tails.Done()
-			if err := tailEvents(events, 200*time.Millisecond, stopTail, prog.event); err != nil {
+			if err := tailEvents(events, 200*time.Millisecond, stopTail, event); err != nil {
 				fmt.Fprintf(errOut, "ombi-conformance: follow the progress of process %d: %v\n", i+1, err)
 			}
 		}()
 		args := append(append([]string(nil), opts.ChildArgs...),
 			"--parallel=1", fmt.Sprintf("--seed=%d", opts.Seed),
 			"--shard-filter", s.filter, "--shard-report", s.report, "--json", s.jsonRep, "--shard-events", events)
+		if opts.FailFast {
+			args = append(args, "--shard-stop", filepath.Join(dir, "stop"))
+		}
 		cmd := exec.CommandContext(ctx, opts.Self, args...)
 		cmd.Stdout, cmd.Stderr = &s.out, &s.out
 		// an interrupted run interrupts each process, so its own cleanup
@@ -406,6 +417,38 @@ func runSharded(ctx context.Context, opts Options, out, errOut io.Writer) (res *
 	}
 	fmt.Fprintln(out)
 	return res, true, nil
+}
+
+// stopOnFailure passes each event on to next, and creates the file stop
+// at the first check that failed (listed in the baseline or not: as
+// --fail-fast stops one process).
+func stopOnFailure(stop string, next func(checkEvent), errOut io.Writer) func(checkEvent) {
+	var once sync.Once
+	return func(e checkEvent) {
+		next(e)
+		if e.State != framework.StateFailed && e.State != framework.StateExpected {
+			return
+		}
+		once.Do(func() {
+			if err := os.WriteFile(stop, nil, 0o644); err != nil {
+				fmt.Fprintf(errOut, "ombi-conformance: stop the other processes at the first failure: %v\n", err)
+			}
+		})
+	}
+}
+
+// stoppedReason is why a process of a split run with --fail-fast skips a
+// check: another process failed one first.
+const stoppedReason = "not run: another process of the run failed a check first (--fail-fast)"
+
+// stopWhenTold makes the process skip each check it has not run once the
+// file stop exists (stopOnFailure).
+func stopWhenTold(stop string) {
+	ginkgo.BeforeEach(func() {
+		if _, err := os.Stat(stop); err == nil {
+			ginkgo.Skip(stoppedReason)
+		}
+	})
 }
 
 // eventsFile is where process i of a split run appends its events.

@@ -1,7 +1,10 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -93,4 +96,35 @@ func shardFilters(shards []*shard) []string {
 		out[i] = s.filter
 	}
 	return out
+}
+
+// TestStopOnFailure: every event reaches the progress, and the stop file
+// appears at the first failed check (one in the baseline too, as
+// --fail-fast counts it), never before.
+func TestStopOnFailure(t *testing.T) {
+	tests := []struct {
+		states []string
+		stop   bool
+	}{
+		{[]string{framework.StatePassed, framework.StateSkipped, framework.StateUnimplemented, framework.StateStale}, false},
+		{[]string{framework.StatePassed, framework.StateFailed}, true},
+		{[]string{framework.StateExpected}, true},
+		{[]string{framework.StateFailed, framework.StateFailed}, true},
+	}
+	for _, tt := range tests {
+		stop := filepath.Join(t.TempDir(), "stop")
+		var seen []string
+		var errOut bytes.Buffer
+		event := stopOnFailure(stop, func(e checkEvent) { seen = append(seen, e.State) }, &errOut)
+		for _, s := range tt.states {
+			event(checkEvent{ID: "X", State: s})
+		}
+		_, err := os.Stat(stop)
+		if got := err == nil; got != tt.stop {
+			t.Errorf("%v: stop file %v, want %v", tt.states, got, tt.stop)
+		}
+		if !reflect.DeepEqual(seen, tt.states) || errOut.Len() != 0 {
+			t.Errorf("%v: progress saw %v; errors %q", tt.states, seen, errOut.String())
+		}
+	}
 }

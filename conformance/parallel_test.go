@@ -118,3 +118,37 @@ func TestCheckCosts(t *testing.T) {
 		t.Errorf("testdata/check-costs.json knows only %d of %d checks: regenerate it from a --json report (docs/conformance.md, Split runs)", known, len(checks))
 	}
 }
+
+// TestParallel_stopFile: a process of a split run with --fail-fast runs
+// its checks while the stop file is absent, and skips every check it has
+// not run, with the reason, once its parent has created it.
+func TestParallel_stopFile(t *testing.T) {
+	dir := t.TempDir()
+	stop := filepath.Join(dir, "stop")
+	for _, stopped := range []bool{false, true} {
+		if stopped {
+			if err := os.WriteFile(stop, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		report := filepath.Join(dir, "report-"+strconv.FormatBool(stopped)+".json")
+		runCLI(t, nil, "--server", serverBinary(t), "--seed", "5", "--focus", "MCP-JSONRPC-CODES-001",
+			"--auth-modes", "api_key", "--parallel", "1", "--fail-fast", "--shard-stop", stop, "--json", report)
+		rep, err := reports.ReadJSON(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for _, c := range rep.Checks {
+			if c.State == conformance.StateSkipped && strings.Contains(c.Reason, "(--fail-fast)") {
+				count["stopped"]++
+				continue
+			}
+			count[c.State]++
+		}
+		if stopped && (count["stopped"] == 0 || count[conformance.StatePassed] != 0) ||
+			!stopped && (count["stopped"] != 0 || count[conformance.StatePassed] == 0) {
+			t.Errorf("stop file present %v: checks by state %v", stopped, count)
+		}
+	}
+}

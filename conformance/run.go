@@ -118,6 +118,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer closeEvents()
+	if opts.ShardStop != "" {
+		stopWhenTold(opts.ShardStop)
+	}
 	s.Tree()
 	ginkgo.ReportBeforeSuite(func(r ginkgo.Report) {
 		pl := planOf(s.Declared(), combineFilters(opts.LabelFilter, opts.ShardFilter), opts.Focus, r.PreRunStats.SpecsThatWillRun)

@@ -80,6 +80,10 @@ type Options struct {
 	// ShardEvents is where a process of a split run appends one JSON
 	// line per check it ran, as it runs, for its parent's progress.
 	ShardEvents string
+	// ShardStop is a file a process of a split run with FailFast looks
+	// for before each check: once its parent has created it (another
+	// process failed a check), the checks not yet run are skipped.
+	ShardStop string
 }
 
 // Outcome states of a check in a result.
