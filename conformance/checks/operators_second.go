@@ -178,6 +178,27 @@ func yearText(y *int) string {
 	return fmt.Sprint(*y)
 }
 
+// recentTVRows are recently requested TV children that no parent of
+// recentTVParents lists: each is placed through its media id, the TVDB id
+// of one parent and the external provider id of another.
+const recentTVRows = `[
+ {"requestId": 99901, "type": 0, "title": "Planted Child One", "mediaId": "81189", "requestDate": "2026-01-02T00:00:00"},
+ {"requestId": 99902, "type": 0, "title": "Planted Child Two", "mediaId": "1396", "requestDate": "2026-01-03T00:00:00"}
+]`
+
+// recentTVParents is the TV parent scan the rows are placed through.
+const recentTVParents = `[
+ {"id": 71, "title": "Planted Parent One", "tvDbId": 81189, "externalProviderId": 0, "childRequests": [{"id": 5}]},
+ {"id": 72, "title": "Planted Parent Two", "tvDbId": 121361, "externalProviderId": 1396, "childRequests": [{"id": 6}]}
+]`
+
+// recentTVWant is the parent of each planted child, recentTVVia the id
+// that names it.
+var (
+	recentTVWant = map[string]int{"99901": 71, "99902": 72}
+	recentTVVia  = map[string]string{"99901": "tvDbId 81189", "99902": "externalProviderId 1396"}
+)
+
 // otherSchemeArtwork are image URLs of schemes other than http(s).
 var otherSchemeArtwork = []string{
 	"ftp://image.example.org/t/p/w500/poster.jpg",
@@ -224,6 +245,43 @@ func (s *Suite) operatorSecondChecks() {
 				s.expectNone(r.judge(o.Envelope.Data, plantedOutcome{calls: upstreamCalls(o)}), "the planted upstream answer reaches the client as its projection")
 			}, ginkgo.Label(LabelNeedsMock))
 		}
+
+		s.ClauseItFor("RESULTS-PROJECTION-001", "read_requests.recent-tv-parent-by-provider-id", func(ctx ginkgo.SpecContext) {
+			s.requireTool("read_requests")
+			srv := s.shared(ctx, s.allConfig())
+			s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: "/api/v2/Requests/recentlyRequested", Status: http.StatusOK, Body: recentTVRows})
+			s.injectFault(mockombi.Fault{Method: http.MethodGet, Path: "/api/v1/Request/tv", Status: http.StatusOK, Body: recentTVParents})
+			o := s.call(ctx, srv, "read_requests", map[string]any{"action": "recent"})
+			s.clean()
+			var page struct {
+				Items []struct {
+					Target struct {
+						Kind string `json:"kind"`
+						ID   int    `json:"id"`
+					} `json:"target"`
+					Identifiers []struct {
+						Namespace string `json:"namespace"`
+						Value     string `json:"value"`
+					} `json:"identifiers"`
+				} `json:"items"`
+			}
+			s.okData(o, &page)
+			got := map[string]int{} // child id -> parent target id
+			for _, it := range page.Items {
+				for _, id := range it.Identifiers {
+					if id.Namespace == "ombi_tv_child" {
+						got[id.Value] = it.Target.ID
+					}
+				}
+			}
+			var e errs
+			for child, parent := range recentTVWant {
+				if got[child] != parent {
+					e.addf("TV child request %s, whose media id is only its parent's %s: want target tv_parent %d, got %d (0: not listed)", child, recentTVVia[child], parent, got[child])
+				}
+			}
+			s.expectNone(e, "a recently requested TV child is placed under the one parent its provider id names")
+		}, ginkgo.Label(LabelNeedsMock))
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "read_library.artwork-other-scheme-withheld", func(ctx ginkgo.SpecContext) {
 			s.requireTool("read_library")
