@@ -2,6 +2,7 @@ package checks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -58,6 +59,10 @@ const (
 	// before a write, unsentStall how long Ombi holds that login.
 	unsentDeadline = time.Second
 	unsentStall    = 8 * time.Second
+	// maxTimeoutSetting is the largest OMBI_TIMEOUT docs/server.md
+	// allows, overTimeoutSetting one over it.
+	maxTimeoutSetting  = "10m"
+	overTimeoutSetting = "11m"
 	// responseID is the id of the response frames the client sends.
 	responseID = 4242
 )
@@ -164,6 +169,30 @@ func (s *Suite) operatorSecondCallChecks() {
 				"a response frame with both a result and an error is not a JSON-RPC message: want -32600 under id null, got %v %v", rawLine(msg), err)
 			msg, err = raw.Request(ctx, 999, "ping", nil)
 			s.expect(err == nil && msg.Error == nil, nil, "a valid ping after the refused frame: want a result, got %v %v", rawLine(msg), err)
+		}, ginkgo.Label(LabelReadOnly))
+
+		// docs/server.md, Configuration: OMBI_TIMEOUT is a Go duration of at
+		// most 10m; an invalid setting is reported on stderr naming the
+		// variable, and the process exits before serving.
+		s.ClauseItFor("RESULTS-BUDGET-BOUNDED-READ-001", "timeout-setting-bound", func(ctx ginkgo.SpecContext) {
+			cfg := s.allConfig()
+			cfg.Timeout = maxTimeoutSetting
+			raw, _, err := s.h.StartRaw(ctx, cfg)
+			if err != nil {
+				s.fail(nil, "OMBI_TIMEOUT=%s, the documented bound, is a valid setting: the server must start and serve, got %v", maxTimeoutSetting, err)
+			}
+			msg, err := raw.Request(ctx, 2, "ping", nil)
+			raw.Close()
+			s.expect(err == nil && msg.Error == nil, nil, "a ping to the server started with OMBI_TIMEOUT=%s: want a result, got %v %v", maxTimeoutSetting, rawLine(msg), err)
+			cfg.Timeout = overTimeoutSetting
+			raw, _, err = s.h.StartRaw(ctx, cfg)
+			if err == nil {
+				raw.Close()
+				s.fail(nil, "OMBI_TIMEOUT=%s is over the documented bound of %s: the server must refuse to start, and it served", overTimeoutSetting, maxTimeoutSetting)
+			}
+			var he *harness.HarnessError
+			s.expect(errors.As(err, &he) && strings.Contains(he.Stderr, "OMBI_TIMEOUT"), nil,
+				"the server refused OMBI_TIMEOUT=%s; its report must name the variable, got: %v", overTimeoutSetting, err)
 		}, ginkgo.Label(LabelReadOnly))
 
 		s.ClauseItFor("VERIFY-AUTHZ-BUNDLES-001", "disabled-tool-without-arguments", func(ctx ginkgo.SpecContext) {
