@@ -240,4 +240,20 @@ var operatorKept = []Source{
 		New:         "\t\tif p.ID.Positive() == 0 || (string(p.TvDbID) == mediaID && string(p.ExternalProviderID) != mediaID) {",
 		Filter:      "wire", Focus: `recent-tv-parent-by-provider-id`,
 	},
+	{
+		Name: "op-kept-timeout-bound-refused", Domain: DomainAdmin, Clause: "RESULTS-BUDGET-BOUNDED-READ-001",
+		Description: "op-config-225-boundary: OMBI_TIMEOUT is refused at its documented bound (o.Timeout > 10*time.Minute becomes >=), so a server set to 10m does not start",
+		File:        "server/config.go",
+		Old:         "\tif o.Timeout < 0 || o.Timeout > 10*time.Minute {",
+		New:         "\tif o.Timeout < 0 || o.Timeout >= 10*time.Minute {",
+		Filter:      "wire", Focus: `timeout-setting-bound`,
+	},
+	{
+		Name: "op-kept-timeout-never-out-of-bounds", Domain: DomainAdmin, Clause: "RESULTS-BUDGET-BOUNDED-READ-001",
+		Description: "op-config-225-logical: OMBI_TIMEOUT is refused only when both negative and over 10m (|| becomes &&), so a server set to 11m starts",
+		File:        "server/config.go",
+		Old:         "\tif o.Timeout < 0 || o.Timeout > 10*time.Minute {",
+		New:         "\tif o.Timeout < 0 && o.Timeout > 10*time.Minute {",
+		Filter:      "wire", Focus: `timeout-setting-bound`,
+	},
 }
