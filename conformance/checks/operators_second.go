@@ -230,7 +230,7 @@ func (s *Suite) operatorSecondChecks() {
 			}
 			s.clean()
 			s.expectNone(e, "output hygiene removes a control sequence and nothing else")
-		}, ginkgo.Label(LabelNeedsMock))
+		})
 
 		for _, r := range plantedReads {
 			s.ClauseItFor("RESULTS-PROJECTION-001", r.name, func(ctx ginkgo.SpecContext) {
@@ -243,7 +243,7 @@ func (s *Suite) operatorSecondChecks() {
 					s.fail(o, "%s %v with a planted upstream answer: want an ok result, got %q", r.tool, r.args, o.ErrorCode())
 				}
 				s.expectNone(r.judge(o.Envelope.Data, plantedOutcome{calls: upstreamCalls(o)}), "the planted upstream answer reaches the client as its projection")
-			}, ginkgo.Label(LabelNeedsMock))
+			})
 		}
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "read_requests.recent-tv-parent-by-provider-id", func(ctx ginkgo.SpecContext) {
@@ -281,7 +281,7 @@ func (s *Suite) operatorSecondChecks() {
 				}
 			}
 			s.expectNone(e, "a recently requested TV child is placed under the one parent its provider id names")
-		}, ginkgo.Label(LabelNeedsMock))
+		})
 
 		s.ClauseItFor("RESULTS-PROJECTION-001", "read_library.artwork-other-scheme-withheld", func(ctx ginkgo.SpecContext) {
 			s.requireTool("read_library")
@@ -300,6 +300,6 @@ func (s *Suite) operatorSecondChecks() {
 			}
 			s.clean()
 			s.expectNone(e, "artwork URLs of another scheme are withheld")
-		}, ginkgo.Label(LabelNeedsMock))
+		})
 	})
 }

@@ -85,7 +85,7 @@ func (s *Suite) operatorSecondCallChecks() {
 			}
 			s.clean()
 			s.expectNone(e, "an engine answer without result or isError is not a success")
-		}, ginkgo.Label(LabelNeedsMock))
+		})
 
 		s.ClauseItFor("RESULTS-ERRORS-RETRYABLE-001", "write_request_create.login-timeout-unsent", func(ctx ginkgo.SpecContext) {
 			s.requireMode("jwt")
@@ -101,7 +101,7 @@ func (s *Suite) operatorSecondCallChecks() {
 			}
 			s.expect(o.ErrorCode() == "TIMEOUT" && o.Envelope.Error.Retryable, o,
 				"a write whose login passed the deadline was never sent: want TIMEOUT, retryable (as for a read), got %q (UNKNOWN_OUTCOME means the write was sent)", o.ErrorCode())
-		}, ginkgo.Label(LabelNeedsMock))
+		})
 
 		s.ClauseItFor("VERIFY-AUTHZ-HTTP-CLIENT-001", "dot-path-value-names-its-field", func(ctx ginkgo.SpecContext) {
 			srv := s.shared(ctx, s.allConfig())
