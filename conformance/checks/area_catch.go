@@ -24,4 +24,6 @@ func (s *Suite) catchAreas() {
 	s.mutationTargetChecks()
 	s.voteMediaChecks()
 	s.recentPartialChecks()
+	s.projectionOpenChecks()
+	s.unsavedTesterPartChecks()
 }

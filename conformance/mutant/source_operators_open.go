@@ -1,0 +1,32 @@
+package mutant
+
+// operatorOpen are operator mutants of the same drawn sample (make
+// mutation SAMPLE=200 SEED=20261205) that the triage first left open or
+// found no check reaching, kept once a new check killed them. Each is
+// written, judged and named as operatorKept's are.
+var operatorOpen = []Source{
+	{
+		Name: "op-kept-csi-parameters-kept", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "op-sanitize-148-increment: skipCSI walks back instead of over a control sequence's parameters (i++ becomes i--), so an upstream title wrapped in ESC [1;31m keeps \"1;31m\", and one wrapped in C1 CSI loops",
+		File:        "server/sanitize.go",
+		Old:         "\tfor i < len(rs) && rs[i] >= 0x20 && rs[i] <= 0x3f {\n\t\ti++\n\t}",
+		New:         "\tfor i < len(rs) && rs[i] >= 0x20 && rs[i] <= 0x3f {\n\t\ti--\n\t}",
+		Filter:      "wire", Focus: `escape-sequences-removed-whole`,
+	},
+	{
+		Name: "op-kept-reference-value-number-as-text", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "op-integration-134-negation: a reference whose id upstream gave as a JSON number takes the id's text for its value, and one that does not parse as an integer takes 0 (err == nil becomes !=)",
+		File:        "server/integration.go",
+		Old:         "\t\tif n, err := strconv.ParseInt(r.ID, 10, 64); err == nil {",
+		New:         "\t\tif n, err := strconv.ParseInt(r.ID, 10, 64); err != nil {",
+		Filter:      "wire", Focus: `reference-value-native-type`,
+	},
+	{
+		Name: "op-kept-tester-null-part-posted", Domain: DomainAdmin, Clause: "VERIFY-AUTHZ-NO-FALLBACK-001",
+		Description: "op-integration-423-logical: a tester takes the first named part of its saved settings even when it is null or absent (ok && ... becomes ||), so a Radarr 4K or WhatsApp test whose part is saved as null posts null to the tester",
+		File:        "server/integration.go",
+		Old:         "\t\t\tif v, ok := m[k]; ok && strings.TrimSpace(string(v)) != \"null\" {",
+		New:         "\t\t\tif v, ok := m[k]; ok || strings.TrimSpace(string(v)) != \"null\" {",
+		Filter:      "wire", Focus: `unsaved-part-not-posted`,
+	},
+}
