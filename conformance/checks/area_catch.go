@@ -26,4 +26,5 @@ func (s *Suite) catchAreas() {
 	s.recentPartialChecks()
 	s.projectionOpenChecks()
 	s.unsavedTesterPartChecks()
+	s.httpSettingChecks()
 }
