@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
@@ -19,6 +21,9 @@ import (
 //     listed are the valid ones besides loopback, so a listed origin is
 //     served and any other is still refused with 403 (a list must never
 //     open the endpoint to every origin);
+//   - MCP-HTTP-AUTH-001 with the token in a file (OMBI_MCP_TOKEN_FILE, a
+//     mounted secret): the file's token, without the line end around it,
+//     is the one the endpoint requires;
 //   - MCP-HTTP-AUTH-001 with a token that is no bearer token at all
 //     (shorter than 16 characters, or with a blank in it): a server with
 //     that broken environment refuses to start, exits with a message on
@@ -53,6 +58,27 @@ func (s *Suite) httpSettingChecks() {
 				}
 			}
 			s.expectNone(e, "with OMBI_MCP_ALLOWED_ORIGINS="+listedOrigin+" that origin is served and every other one is still refused with 403")
+		}, ginkgo.Label(LabelNeedsMock))
+
+		s.ClauseItFor("MCP-HTTP-AUTH-001", "token-file", func(ctx ginkgo.SpecContext) {
+			s.requireTool("read_search") // the design's OMBI_MCP_TOKEN_FILE (docs/server.md)
+			token := randomToken()
+			file := filepath.Join(ginkgo.GinkgoT().TempDir(), "mcp-token")
+			if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
+				s.fail(nil, "write the token file: %v", err)
+			}
+			cfg := s.allConfig()
+			cfg.Env = append(cfg.Env, "OMBI_MCP_TOKEN_FILE="+file)
+			cfg.Token = token
+			srv := s.httpServer(ctx, cfg)
+			var e errs
+			if code, body := s.post(ctx, srv.Endpoint(), nil, initializeFrame); code != http.StatusUnauthorized {
+				e.addf("no Authorization: HTTP %d (want 401): %s", code, ClipString(body, 200))
+			}
+			if code, body := s.post(ctx, srv.Endpoint(), map[string]string{"Authorization": "Bearer " + token}, initializeFrame); code != http.StatusOK {
+				e.addf("the file's token: HTTP %d (want 200): %s", code, ClipString(body, 200))
+			}
+			s.expectNone(e, "with OMBI_MCP_TOKEN_FILE naming a file that holds the token, only that token opens the MCP endpoint")
 		}, ginkgo.Label(LabelNeedsMock))
 
 		s.ClauseItFor("MCP-HTTP-AUTH-001", "weak-token-refused", func(ctx ginkgo.SpecContext) {

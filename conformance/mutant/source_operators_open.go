@@ -61,4 +61,12 @@ var operatorOpen = []Source{
 		New:         "\t\t\tif o.mcpTokenFrom == \"\" {",
 		Filter:      "protocol", Focus: `weak-token-refused`, Transport: "http",
 	},
+	{
+		Name: "op-kept-token-file-held-empty", Domain: DomainAdmin, Clause: "MCP-HTTP-AUTH-001",
+		Description: "op-http-160-negation: readTokenFile takes a file that holds a token for an empty one and an empty one for a token (t == \"\" becomes !=), so a server given OMBI_MCP_TOKEN_FILE with the token refuses to start",
+		File:        "server/http.go",
+		Old:         "\tif t == \"\" {",
+		New:         "\tif t != \"\" {",
+		Filter:      "protocol", Focus: `token-file`, Transport: "http",
+	},
 }
