@@ -27,4 +27,5 @@ func (s *Suite) catchAreas() {
 	s.projectionOpenChecks()
 	s.unsavedTesterPartChecks()
 	s.httpSettingChecks()
+	s.logCutChecks()
 }

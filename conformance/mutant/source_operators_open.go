@@ -69,4 +69,12 @@ var operatorOpen = []Source{
 		New:         "\tif t != \"\" {",
 		Filter:      "protocol", Focus: `token-file`, Transport: "http",
 	},
+	{
+		Name: "op-kept-log-cut-next-offset-back", Domain: DomainAdmin, Clause: "RESULTS-BUDGET-001",
+		Description: "op-budget-309-arithmetic: a read_logs line window cut to the byte budget continues at its offset minus the lines it kept (off + lo becomes off - lo), so next_offset points back before the page",
+		File:        "server/budget.go",
+		Old:         "\t\t\t\tobj[\"next_offset\"] = off + lo",
+		New:         "\t\t\t\tobj[\"next_offset\"] = off - lo",
+		Filter:      "wire", Focus: `byte-cut-lines-truthful`,
+	},
 }
