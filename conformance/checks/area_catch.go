@@ -28,4 +28,5 @@ func (s *Suite) catchAreas() {
 	s.unsavedTesterPartChecks()
 	s.httpSettingChecks()
 	s.logCutChecks()
+	s.startupEnvironmentChecks()
 }

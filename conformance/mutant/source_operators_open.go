@@ -77,4 +77,12 @@ var operatorOpen = []Source{
 		New:         "\t\t\t\tobj[\"next_offset\"] = off - lo",
 		Filter:      "wire", Focus: `byte-cut-lines-truthful`,
 	},
+	{
+		Name: "op-kept-env-validation-dropped", Domain: DomainAdmin, Clause: "VERIFY-AUTH-STARTUP-001",
+		Description: "op-config-175-negation: OptionsFromEnv drops Validate's problems (err != nil becomes ==), so a server whose OMBI_TIMEOUT is no duration and whose jwt password is missing names only OMBI_TIMEOUT, and an operator learns of the password on the next start",
+		File:        "server/config.go",
+		Old:         "\tif err := o.Validate(); err != nil {",
+		New:         "\tif err := o.Validate(); err == nil {",
+		Filter:      "auth", Focus: `broken-environment-refused`,
+	},
 }
