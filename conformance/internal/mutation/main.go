@@ -6,11 +6,14 @@
 //
 // It first runs the suite against the reference server built with -cover,
 // once per group of checks (the checks of each tool, and those of no
-// tool), each group with its own GOCOVERDIR. A mutant is then built and
-// judged by the groups whose servers executed the block holding its
-// operator: the other groups see the reference server's behaviour. A site
-// in a block no group executed is not covered: a survivor, reported apart,
-// judged without a build or a run. A kill counts only when the failed
+// tool), each group with its own GOCOVERDIR, over stdio and again over
+// Streamable HTTP. A mutant is then built and judged by the groups whose
+// servers executed the block holding its operator over stdio, or, for a
+// site only the HTTP runs reach, by those that executed it there, over
+// --transport http: the other groups see the reference server's
+// behaviour. A site in a block no group executed over either transport is
+// not covered: a survivor, reported apart, judged without a build or a
+// run. A kill counts only when the failed
 // checks fail again alone on the mutant and pass alone on the reference
 // server. It prints the kill score per package and every survivor with its
 // change, and exits 0: it measures, it does not gate (make mutation).
