@@ -26,4 +26,9 @@ func (s *Suite) catchAreas() {
 	s.recentPartialChecks()
 	s.operatorSecondChecks()
 	s.operatorSecondCallChecks()
+	s.projectionOpenChecks()
+	s.unsavedTesterPartChecks()
+	s.httpSettingChecks()
+	s.logCutChecks()
+	s.startupEnvironmentChecks()
 }

@@ -88,6 +88,7 @@ func Sources() []Source {
 	out = append(out, liveSources...)
 	out = append(out, keptBlindSources()...)
 	out = append(out, operatorKept...)
+	out = append(out, operatorOpen...)
 	return byDomain(out)
 }
 

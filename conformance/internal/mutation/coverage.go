@@ -16,17 +16,19 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/framework"
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/spec"
 )
 
 // The coverage run: the reference server built with -cover runs under the
-// suite once, the checks split into groups (the checks of each tool, and
-// the checks of no tool), each group in its own run of the suite with its
-// own GOCOVERDIR. A mutant changes one operator; a group whose servers
-// never executed the block holding it sees the reference server's
-// behaviour, so a mutant is judged by the groups that executed its block
-// only, and a site no group executed is not covered: a survivor, without
-// a build or a run.
+// suite, the checks split into groups (the checks of each tool, and the
+// checks of no tool), each group in its own run of the suite with its own
+// GOCOVERDIR, once over stdio and once over Streamable HTTP (--transport
+// http). A mutant changes one operator; a group whose servers never
+// executed the block holding it sees the reference server's behaviour, so
+// a mutant is judged by the groups that executed its block only (see
+// plan), and a site no group executed over either transport is not
+// covered: a survivor, without a build or a run.
 
 // group is one share of the checks: a tool's checks, or those of no tool.
 type group struct {
@@ -140,17 +142,54 @@ func position(src []byte, at int) (line, col int) {
 	return line, col
 }
 
-// coverage is what the coverage run found: the blocks of each group.
+// coverage is what the coverage run found: the blocks of each group, over
+// each transport.
 type coverage struct {
 	groups []group
-	blocks map[string][]block // by group name
+	blocks map[string][]block // over stdio, by group name
+	http   map[string][]block // over Streamable HTTP, by group name
 	took   time.Duration
 }
 
+// transports are the transports of the coverage run, stdio first.
+var transports = []string{harness.TransportStdio, harness.TransportHTTP}
+
+// plan is how one mutant is judged: over which transport, and by which
+// groups of checks.
+type plan struct {
+	Transport string  // harness.TransportStdio or harness.TransportHTTP
+	Groups    []group // none: not covered
+	Every     bool    // every group: the run has no label filter
+}
+
+// plan decides how the mutant whose operator is at line:col of file is
+// judged. By the groups whose servers executed its block over stdio, over
+// stdio (every mutant stdio reaches is judged as before, and a stdio run
+// is the cheaper); when no stdio run did, by the groups whose servers
+// executed it over Streamable HTTP, over HTTP: a site only that transport
+// reaches (the HTTP endpoint's handler, start-up and shutdown) is judged
+// by the checks that reach it there. A site in no block of either run (a
+// package-level initialiser, say) is judged by every group over stdio; a
+// site in blocks no run executed is not covered.
+func (c *coverage) plan(file string, line, col int) plan {
+	gs, known := reachingIn(c.groups, c.blocks, file, line, col)
+	if len(gs) > 0 {
+		return plan{Transport: harness.TransportStdio, Groups: gs, Every: len(gs) == len(c.groups)}
+	}
+	hs, hknown := reachingIn(c.groups, c.http, file, line, col)
+	switch {
+	case len(hs) > 0:
+		return plan{Transport: harness.TransportHTTP, Groups: hs, Every: len(hs) == len(c.groups)}
+	case !known && !hknown:
+		return plan{Transport: harness.TransportStdio, Groups: c.groups, Every: true}
+	}
+	return plan{Transport: harness.TransportStdio}
+}
+
 // measureCoverage builds the reference server with coverage of server/,
-// runs every group of checks against it (jobs at once, each run with
-// --parallel parallel) with its own GOCOVERDIR under tmp, and reads each
-// group's blocks.
+// runs every group of checks against it over each transport (jobs at
+// once, each run with --parallel parallel) with its own GOCOVERDIR under
+// tmp, and reads each group's blocks.
 func measureCoverage(ctx context.Context, root, module, tmp, cli string, jobs, parallel int) (*coverage, error) {
 	start := time.Now()
 	bin := filepath.Join(tmp, "ombi-mcp-cover")
@@ -159,29 +198,35 @@ func measureCoverage(ctx context.Context, root, module, tmp, cli string, jobs, p
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build -cover ./cmd/ombi-mcp: %v\n%s", err, out)
 	}
-	cov := &coverage{groups: groups(), blocks: map[string][]block{}}
+	cov := &coverage{groups: groups(), blocks: map[string][]block{}, http: map[string][]block{}}
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		errs []string
 	)
 	sem := make(chan struct{}, max(jobs, 1))
-	for i, g := range cov.groups {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			dir := filepath.Join(tmp, "cover", strconv.Itoa(i))
-			bs, err := groupCoverage(ctx, cli, bin, dir, module, g, parallel)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err.Error())
-				return
-			}
-			cov.blocks[g.Name] = bs
-		}()
+	for _, transport := range transports {
+		into := cov.blocks
+		if transport == harness.TransportHTTP {
+			into = cov.http
+		}
+		for i, g := range cov.groups {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				dir := filepath.Join(tmp, "cover", transport, strconv.Itoa(i))
+				bs, err := groupCoverage(ctx, cli, bin, dir, module, g, transport, parallel)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					errs = append(errs, err.Error())
+					return
+				}
+				into[g.Name] = bs
+			}()
+		}
 	}
 	wg.Wait()
 	if len(errs) > 0 {
@@ -192,21 +237,22 @@ func measureCoverage(ctx context.Context, root, module, tmp, cli string, jobs, p
 	return cov, nil
 }
 
-// groupCoverage runs group g of the suite against the covered server bin
-// with GOCOVERDIR dir, and reads the blocks its servers executed.
-func groupCoverage(ctx context.Context, cli, bin, dir, module string, g group, parallel int) ([]block, error) {
+// groupCoverage runs group g of the suite over transport against the
+// covered server bin with GOCOVERDIR dir, and reads the blocks its servers
+// executed. A server over HTTP writes its counters when SIGTERM ends it
+// cleanly, as the suite stops it.
+func groupCoverage(ctx context.Context, cli, bin, dir, module string, g group, transport string, parallel int) ([]block, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, cli, "--server", framework.ShellWord(bin), "--seed", strconv.Itoa(suiteSeed),
-		"--profile", framework.ProfileDesign, "--label-filter", g.Filter, "--parallel", strconv.Itoa(parallel), "--quiet")
+	cmd := exec.CommandContext(ctx, cli, groupArgs(bin, g, transport, parallel)...)
 	cmd.Env = append(os.Environ(), "GOCOVERDIR="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		// a failed check on the reference server does not make its
 		// coverage wrong; a run that judged nothing does
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			return nil, fmt.Errorf("group %s: %v\n%s", g.Name, err, lastLines(string(out), 5))
+			return nil, fmt.Errorf("group %s over %s: %v\n%s", g.Name, transport, err, lastLines(string(out), 5))
 		}
 	}
 	entries, err := os.ReadDir(dir)
@@ -225,25 +271,36 @@ func groupCoverage(ctx context.Context, cli, bin, dir, module string, g group, p
 	defer f.Close()
 	bs, err := parseProfile(f, module)
 	if err != nil {
-		return nil, fmt.Errorf("group %s: %w", g.Name, err)
+		return nil, fmt.Errorf("group %s over %s: %w", g.Name, transport, err)
 	}
 	return bs, nil
 }
 
-// reaching is the groups whose servers executed the block of line:col in
-// file, and whether any block holds it at all (false: judge it by every
-// group).
-func (c *coverage) reaching(file string, line, col int) (gs []group, known bool) {
-	for _, g := range c.groups {
-		switch reached(c.blocks[g.Name], file, line, col) {
+// groupArgs are the suite flags of group g's coverage run over transport
+// against the covered server bin.
+func groupArgs(bin string, g group, transport string, parallel int) []string {
+	server := framework.ShellWord(bin)
+	if transport == harness.TransportHTTP {
+		server += " --http " + harness.AddrPlaceholder
+	}
+	return []string{"--server", server, "--transport", transport, "--seed", strconv.Itoa(suiteSeed),
+		"--profile", framework.ProfileDesign, "--label-filter", g.Filter, "--parallel", strconv.Itoa(parallel), "--quiet"}
+}
+
+// reachingIn is the groups of gs whose servers executed the block of
+// line:col in file by blocks (a group's blocks over one transport), and
+// whether any block holds it at all.
+func reachingIn(gs []group, blocks map[string][]block, file string, line, col int) (out []group, known bool) {
+	for _, g := range gs {
+		switch reached(blocks[g.Name], file, line, col) {
 		case ran:
-			gs = append(gs, g)
+			out = append(out, g)
 			known = true
 		case notRun:
 			known = true
 		}
 	}
-	return gs, known
+	return out, known
 }
 
 // moduleOf is the module path go.mod at root declares.

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 )
 
 // TestReached: a site is reached when a block that ran holds its line and
@@ -79,5 +82,85 @@ func TestGroups(t *testing.T) {
 	}
 	if got := filterOf(gs[:2]); got != "("+gs[0].Filter+") || ("+gs[1].Filter+")" {
 		t.Fatalf("filter of two groups: %s", got)
+	}
+}
+
+// TestPlan: a site a stdio run reaches is judged over stdio by the groups
+// that reached it; one only Streamable HTTP runs reach is judged over HTTP
+// by those groups; one in no block of either run by every group over
+// stdio; one in blocks no run executed is not covered.
+func TestPlan(t *testing.T) {
+	gs := []group{{Name: "read_search", Filter: "a"}, {Name: "read_logs", Filter: "b"}, {Name: noTool, Filter: "c"}}
+	hit := func(line int) block {
+		return block{File: "server/x.go", StartLine: line, StartCol: 1, EndLine: line, EndCol: 80, Hit: true}
+	}
+	miss := func(line int) block {
+		return block{File: "server/x.go", StartLine: line, StartCol: 1, EndLine: line, EndCol: 80}
+	}
+	// line 1: stdio reaches it by read_search, HTTP by every group;
+	// line 2: only HTTP reaches it, by the checks of no tool;
+	// line 3: every group over both transports;
+	// line 4: no run executes it; line 5: in no block
+	c := &coverage{groups: gs,
+		blocks: map[string][]block{
+			"read_search": {hit(1), miss(2), hit(3), miss(4)},
+			"read_logs":   {miss(1), miss(2), hit(3), miss(4)},
+			noTool:        {miss(1), miss(2), hit(3), miss(4)},
+		},
+		http: map[string][]block{
+			"read_search": {hit(1), miss(2), hit(3), miss(4)},
+			"read_logs":   {hit(1), miss(2), hit(3), miss(4)},
+			noTool:        {hit(1), hit(2), hit(3), miss(4)},
+		},
+	}
+	stdioOnly := &coverage{groups: gs, blocks: c.blocks} // a coverage run without HTTP
+	for _, tc := range []struct {
+		name      string
+		cov       *coverage
+		line      int
+		transport string
+		groups    []string
+		every     bool
+	}{
+		{"stdio reaches it: stdio, its groups, though HTTP reaches more", c, 1, harness.TransportStdio, []string{"read_search"}, false},
+		{"only HTTP reaches it: HTTP, its groups", c, 2, harness.TransportHTTP, []string{noTool}, false},
+		{"every group over stdio", c, 3, harness.TransportStdio, []string{"read_search", "read_logs", noTool}, true},
+		{"no run executes it: not covered", c, 4, harness.TransportStdio, nil, false},
+		{"in no block: every group over stdio", c, 5, harness.TransportStdio, []string{"read_search", "read_logs", noTool}, true},
+		{"without an HTTP run, a site only HTTP reaches is not covered", stdioOnly, 2, harness.TransportStdio, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.cov.plan("server/x.go", tc.line, 10)
+			var names []string
+			for _, g := range p.Groups {
+				names = append(names, g.Name)
+			}
+			if p.Transport != tc.transport || !slices.Equal(names, tc.groups) || p.Every != tc.every {
+				t.Fatalf("plan of line %d: %s by %v (every %v), want %s by %v (every %v)", tc.line, p.Transport, names, p.Every, tc.transport, tc.groups, tc.every)
+			}
+		})
+	}
+}
+
+// TestGroupArgs: a group's coverage run over HTTP starts the server with
+// --http {addr} and says --transport http; over stdio it starts it bare.
+func TestGroupArgs(t *testing.T) {
+	g := group{Name: "read_search", Filter: "/^tool:read_search$/"}
+	for _, tc := range []struct {
+		transport, server string
+	}{
+		{harness.TransportStdio, "/bin/ombi-mcp"},
+		{harness.TransportHTTP, "/bin/ombi-mcp --http " + harness.AddrPlaceholder},
+	} {
+		args := groupArgs("/bin/ombi-mcp", g, tc.transport, 1)
+		if i := slices.Index(args, "--server"); i < 0 || args[i+1] != tc.server {
+			t.Errorf("%s: --server is not %q: %q", tc.transport, tc.server, args)
+		}
+		if i := slices.Index(args, "--transport"); i < 0 || args[i+1] != tc.transport {
+			t.Errorf("%s: --transport is not %s: %q", tc.transport, tc.transport, args)
+		}
+		if i := slices.Index(args, "--label-filter"); i < 0 || args[i+1] != g.Filter {
+			t.Errorf("%s: --label-filter is not the group's: %q", tc.transport, args)
+		}
 	}
 }

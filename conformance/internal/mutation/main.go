@@ -6,11 +6,14 @@
 //
 // It first runs the suite against the reference server built with -cover,
 // once per group of checks (the checks of each tool, and those of no
-// tool), each group with its own GOCOVERDIR. A mutant is then built and
-// judged by the groups whose servers executed the block holding its
-// operator: the other groups see the reference server's behaviour. A site
-// in a block no group executed is not covered: a survivor, reported apart,
-// judged without a build or a run. A kill counts only when the failed
+// tool), each group with its own GOCOVERDIR, over stdio and again over
+// Streamable HTTP. A mutant is then built and judged by the groups whose
+// servers executed the block holding its operator over stdio, or, for a
+// site only the HTTP runs reach, by those that executed it there, over
+// --transport http: the other groups see the reference server's
+// behaviour. A site in a block no group executed over either transport is
+// not covered: a survivor, reported apart, judged without a build or a
+// run. A kill counts only when the failed
 // checks fail again alone on the mutant and pass alone on the reference
 // server. It prints the kill score per package and every survivor with its
 // change, and exits 0: it measures, it does not gate (make mutation).
@@ -36,6 +39,7 @@ import (
 	"time"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance"
+	"github.com/ombi-mcp/ombi-mcp/conformance/harness"
 	"github.com/ombi-mcp/ombi-mcp/conformance/mutant"
 )
 
@@ -53,6 +57,7 @@ func main() {
 	print := flag.String("print", "", "judge nothing: print the score and survivors of this record of verdicts")
 	after := flag.String("after", "", "with -print: a record of some of the same mutants judged again; its verdicts replace theirs, and the score is printed before and after")
 	focus := flag.String("focus", "", "judge by the checks whose text matches this regular expression only, with no coverage run (new checks, on the survivors of a run that judged every other check)")
+	transport := flag.String("transport", "", "with -focus: judge over this transport, http (each server started with --http {addr}); without -focus the coverage run decides")
 	flag.Parse()
 	if *print != "" {
 		if err := printRecords(os.Stdout, *print, *after); err != nil {
@@ -61,7 +66,7 @@ func main() {
 		}
 		return
 	}
-	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record, resume: *resume, focus: *focus}
+	o := options{sample: *sample, seed: *seed, jobs: *jobs, parallel: *parallel, record: *record, resume: *resume, focus: *focus, transport: *transport}
 	if *only != "" {
 		o.only = strings.Split(*only, ",")
 	}
@@ -73,14 +78,15 @@ func main() {
 
 // options are the settings of a measure.
 type options struct {
-	sample   int
-	seed     uint64
-	jobs     int
-	parallel int
-	only     []string
-	record   string
-	resume   bool
-	focus    string
+	sample    int
+	seed      uint64
+	jobs      int
+	parallel  int
+	only      []string
+	record    string
+	resume    bool
+	focus     string
+	transport string // with focus: "" (stdio) or http
 }
 
 // The states of a verdict.
@@ -99,11 +105,20 @@ type verdict struct {
 	By          []string `json:"by,omitempty"`   // the checks that killed it
 	Note        string   `json:"note,omitempty"` // why a survivor survived
 	Groups      int      `json:"groups"`         // how many groups of checks judged it
-	Seconds     float64  `json:"seconds"`
+	// Transport is the --transport it was judged over: "" for stdio, http
+	// for a site only Streamable HTTP runs reach.
+	Transport string  `json:"transport,omitempty"`
+	Seconds   float64 `json:"seconds"`
 }
 
 func run(ctx context.Context, o options) error {
 	start := time.Now()
+	switch {
+	case o.transport != "" && o.transport != harness.TransportHTTP:
+		return fmt.Errorf("-transport %q: want http (stdio is the default)", o.transport)
+	case o.transport != "" && o.focus == "":
+		return fmt.Errorf("-transport needs -focus: without it the coverage run decides the transport of each mutant")
+	}
 	root, err := mutant.ModuleRoot(".")
 	if err != nil {
 		return err
@@ -165,11 +180,11 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("coverage run: %d groups of checks (each tool's, and those of no tool) against the reference server built with -cover, %s\n", len(cov.groups), cov.took.Round(time.Second))
+		fmt.Printf("coverage run: %d groups of checks (each tool's, and those of no tool), over stdio and over Streamable HTTP, against the reference server built with -cover, %s\n", len(cov.groups), cov.took.Round(time.Second))
 	} else {
 		fmt.Printf("judged by the checks matching %q only, every mutant built (no coverage run)\n", o.focus)
 	}
-	j := &judge{root: root, cli: cli, ref: ref, parallel: o.parallel, cov: cov, focus: o.focus,
+	j := &judge{root: root, cli: cli, ref: ref, parallel: o.parallel, cov: cov, focus: o.focus, transport: o.transport,
 		builds: &conformance.SourceBuilds{Root: root}, refPasses: map[string]bool{}}
 	defer j.builds.Close()
 
@@ -217,10 +232,11 @@ type judge struct {
 	parallel       int
 	cov            *coverage // nil with focus
 	focus          string    // the --focus of every run, or "" for the groups that reach the site
+	transport      string    // with focus: the --transport of every run ("" is stdio)
 	builds         *conformance.SourceBuilds
 
 	mu        sync.Mutex
-	refPasses map[string]bool // a check id run alone on the reference server: did it pass
+	refPasses map[string]bool // a check id run alone on the reference server, by transport and id: did it pass
 }
 
 func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
@@ -233,26 +249,25 @@ func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
 		return v
 	}
 	line, col := position(src, m.At)
-	var (
-		gs    []group
-		known = true
-	)
+	var gs []group
 	if j.cov == nil {
-		m.Focus = j.focus
+		m.Focus, m.Transport = j.focus, j.transport
 	} else {
-		gs, known = j.cov.reaching(m.File, line, col)
-	}
-	switch {
-	case j.cov == nil:
-	case known && len(gs) == 0:
-		v.State, v.Note = notCovered, "no check executes its block"
-		return v
-	case !known || len(gs) == len(j.cov.groups):
-		gs = j.cov.groups
+		p := j.cov.plan(m.File, line, col)
+		if len(p.Groups) == 0 {
+			v.State, v.Note = notCovered, "no check executes its block, over stdio or Streamable HTTP"
+			return v
+		}
+		gs = p.Groups
+		if p.Transport == harness.TransportHTTP {
+			m.Transport = harness.TransportHTTP
+		}
 		m.Filter = ""
-	default:
-		m.Filter = filterOf(gs)
+		if !p.Every {
+			m.Filter = filterOf(gs)
+		}
 	}
+	v.Transport = m.Transport
 	v.Groups = len(gs)
 	bin, err := j.builds.Binary(ctx, m)
 	if err != nil {
@@ -276,7 +291,7 @@ func (j *judge) judge(ctx context.Context, m mutant.Source) (v verdict) {
 	// a whole run on a busy machine can fail a check by timing: the kill
 	// counts for the checks that fail alone on the mutant and pass alone
 	// on the reference server
-	by, err := j.confirm(ctx, bin, r.Failed)
+	by, err := j.confirm(ctx, bin, m.Transport, r.Failed)
 	switch {
 	case len(by) > 0:
 		v.State, v.By = killed, by
@@ -320,31 +335,33 @@ func resumed(o options, sites int, ms []mutant.Source) ([]verdict, []mutant.Sour
 	return r.Verdicts, rest, nil
 }
 
-// confirm reruns the failed checks alone on the mutant bin, and returns
-// those that fail again and pass alone on the reference server. A check's
-// run alone on the reference server is the same for every mutant (one
-// seed, one binary), so it runs once per check.
-func (j *judge) confirm(ctx context.Context, bin string, failed []string) ([]string, error) {
-	again, err := conformance.JudgeSource(ctx, j.cli, bin, alone(failed), suiteSeed)
+// confirm reruns the failed checks alone on the mutant bin over transport
+// (the mutant's run's: "" is stdio), and returns those that fail again and
+// pass alone on the reference server. A check's run alone on the reference
+// server is the same for every mutant (one seed, one binary, one
+// transport), so it runs once per check and transport.
+func (j *judge) confirm(ctx context.Context, bin, transport string, failed []string) ([]string, error) {
+	again, err := conformance.JudgeSource(ctx, j.cli, bin, alone(failed, transport), suiteSeed)
 	if err != nil {
 		return nil, err
 	}
+	key := func(id string) string { return transport + " " + id }
 	var unknown []string
 	j.mu.Lock()
 	for _, id := range again.Failed {
-		if _, ok := j.refPasses[id]; !ok {
+		if _, ok := j.refPasses[key(id)]; !ok {
 			unknown = append(unknown, id)
 		}
 	}
 	j.mu.Unlock()
 	if len(unknown) > 0 {
-		r, err := conformance.JudgeSource(ctx, j.cli, j.ref, alone(unknown), suiteSeed)
+		r, err := conformance.JudgeSource(ctx, j.cli, j.ref, alone(unknown, transport), suiteSeed)
 		if err != nil {
 			return nil, err
 		}
 		j.mu.Lock()
 		for _, id := range unknown {
-			j.refPasses[id] = !slices.Contains(r.Failed, id)
+			j.refPasses[key(id)] = !slices.Contains(r.Failed, id)
 		}
 		j.mu.Unlock()
 	}
@@ -352,18 +369,18 @@ func (j *judge) confirm(ctx context.Context, bin string, failed []string) ([]str
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for _, id := range again.Failed {
-		if j.refPasses[id] {
+		if j.refPasses[key(id)] {
 			out = append(out, id)
 		}
 	}
 	return out, nil
 }
 
-// alone is the run of exactly the checks ids.
-func alone(ids []string) mutant.Source {
+// alone is the run of exactly the checks ids over transport.
+func alone(ids []string, transport string) mutant.Source {
 	q := make([]string, len(ids))
 	for i, id := range ids {
 		q[i] = regexp.QuoteMeta(id)
 	}
-	return mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(q, "|") + `)\] `}
+	return mutant.Source{Name: "confirm", Focus: `\[(?:` + strings.Join(q, "|") + `)\] `, Transport: transport}
 }

@@ -169,12 +169,19 @@ func survivors(w io.Writer, vs []verdict) {
 	}
 }
 
+// detail is what a verdict adds to its mutant's line: the checks that
+// killed it or why it survived, and the transport when it was judged over
+// Streamable HTTP.
 func detail(v verdict) string {
+	over := ""
+	if v.Transport != "" {
+		over = " over " + v.Transport
+	}
 	switch {
 	case len(v.By) > 0:
-		return " (by " + strings.Join(v.By, ", ") + ")"
+		return " (by " + strings.Join(v.By, ", ") + over + ")"
 	case v.Note != "" && v.State != notCovered:
-		return " (" + v.Note + ")"
+		return " (" + v.Note + over + ")"
 	}
 	return ""
 }
