@@ -90,7 +90,8 @@ type entityKind string
 // The entity kinds, and how each is removed.
 const (
 	kindMovie    entityKind = "movie request"
-	kindTV       entityKind = "tv request"
+	kindTV       entityKind = "tv request" // a child request: what Ombi's TV creation answers
+	kindTVParent entityKind = "tv parent request"
 	kindAlbum    entityKind = "album request"
 	kindIssue    entityKind = "issue"
 	kindComment  entityKind = "issue comment"
@@ -171,9 +172,9 @@ var writeRules = []writeRule{
 	{"DELETE", "/api/v1/Request/tv/child/{id}", actRemove, kindTV, "id", ""},
 	{"DELETE", "/api/v1/request/music/{id}", actRemove, kindAlbum, "id", ""},
 	{"POST", "/api/v2/Requests/movie/advancedoptions", actOwn, kindMovie, "body:requestId", ""},
-	{"POST", "/api/v2/Requests/tv/advancedoptions", actOwn, kindTV, "body:requestId", ""},
-	{"PUT", "/api/v1/Request/tv/root/{id}/{x}", actOwn, kindTV, "id", ""},
-	{"PUT", "/api/v1/Request/tv/quality/{id}/{x}", actOwn, kindTV, "id", ""},
+	{"POST", "/api/v2/Requests/tv/advancedoptions", actOwn, kindTVParent, "body:requestId", ""},
+	{"PUT", "/api/v1/Request/tv/root/{id}/{x}", actOwn, kindTVParent, "id", ""},
+	{"PUT", "/api/v1/Request/tv/quality/{id}/{x}", actOwn, kindTVParent, "id", ""},
 	{"POST", "/api/v2/Features/enable", actFeature, "", "", ""},
 	{"POST", "/api/v2/Features/disable", actFeature, "", "", ""},
 	{"POST", "/api/v1/Identity/language", actPrefs, "", "", "language"},
@@ -241,6 +242,7 @@ type Ledger struct {
 	effects  []Effect
 	refused  map[string]int
 	saved    map[string]bool             // settings and preferences read already
+	parents  map[int][]int               // a TV parent the run created: its children, all the run's
 	pending  map[*http.Request]pendingOp // creations whose id the answer does not carry
 	cleaning bool                        // Cleanup's own calls pass
 	inflight int                         // calls let through whose answer has not come
@@ -262,7 +264,7 @@ func NewLedger(base string, allow bool) *Ledger {
 	return &Ledger{
 		base: strings.TrimRight(base, "/"), allow: allow,
 		client:  &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-		refused: map[string]int{}, saved: map[string]bool{}, pending: map[*http.Request]pendingOp{},
+		refused: map[string]int{}, saved: map[string]bool{}, pending: map[*http.Request]pendingOp{}, parents: map[int][]int{},
 	}
 }
 
@@ -393,6 +395,9 @@ func (l *Ledger) Answered(r *http.Request, upstream string, body []byte, status 
 		}
 		if id := createdID(rule.kind, answer); id > 0 {
 			l.add(rule.kind, id)
+			if rule.kind == kindTV {
+				l.noteParent(r.Header, id)
+			}
 		}
 	case actOwn:
 		if rule.pattern == "/api/v1/Issues/comments" {
@@ -507,16 +512,61 @@ func (l *Ledger) forget(k entityKind, id int) {
 	})
 }
 
-// owns reports whether the run created the entity and has not removed it.
+// noteParent notes the TV parent request of child, a TV request the run
+// just created, when every child of that parent is the run's (the run
+// created the parent with it; a parent that holds another caller's child
+// stays theirs). Ombi's creation answers the child's id only, so the
+// parent is read: GET /api/v1/Request/tv, with the caller's credentials.
+func (l *Ledger) noteParent(header http.Header, child int) {
+	b, err := l.get(header, "/api/v1/Request/tv")
+	if err != nil {
+		return
+	}
+	var parents []struct {
+		ID            int `json:"id"`
+		ChildRequests []struct {
+			ID int `json:"id"`
+		} `json:"childRequests"`
+	}
+	if json.Unmarshal(b, &parents) != nil {
+		return
+	}
+	for _, p := range parents {
+		var kids []int
+		for _, c := range p.ChildRequests {
+			kids = append(kids, c.ID)
+		}
+		if p.ID <= 0 || !slices.Contains(kids, child) {
+			continue
+		}
+		for _, k := range kids {
+			if !l.owns(kindTV, k) {
+				return
+			}
+		}
+		l.mu.Lock()
+		l.parents[p.ID] = kids
+		l.mu.Unlock()
+		return
+	}
+}
+
+// owns reports whether the run created the entity and has not removed it:
+// a TV parent request, while one of its children is the run's.
 func (l *Ledger) owns(k entityKind, id int) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if k == kindTVParent {
+		return slices.ContainsFunc(l.parents[id], func(c int) bool {
+			return slices.ContainsFunc(l.undo, func(u Undo) bool { return u.kind == kindTV && u.id == c })
+		})
+	}
 	return slices.ContainsFunc(l.undo, func(u Undo) bool { return u.kind == k && u.id == id })
 }
 
 // Created returns the ids of the entities of each kind the run created and
-// has not removed: "movie request", "tv request", "album request",
-// "issue", "issue comment", "issue category".
+// has not removed: "movie request", "tv request" (a child), "tv parent
+// request", "album request", "issue", "issue comment", "issue category".
 func (l *Ledger) Created() map[string][]int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -526,6 +576,12 @@ func (l *Ledger) Created() map[string][]int {
 			out[string(u.kind)] = append(out[string(u.kind)], u.id)
 		}
 	}
+	for p, kids := range l.parents {
+		if slices.ContainsFunc(out[string(kindTV)], func(c int) bool { return slices.Contains(kids, c) }) {
+			out[string(kindTVParent)] = append(out[string(kindTVParent)], p)
+		}
+	}
+	slices.Sort(out[string(kindTVParent)])
 	return out
 }
 

@@ -106,3 +106,54 @@ func TestLedger_notesAndUndoes(t *testing.T) {
 		t.Errorf("irreversible: %+v, want the job run", rep.Irreversible)
 	}
 }
+
+func TestLedger_tvParent(t *testing.T) {
+	ombi := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// parent 30 holds the run's child 41 only; parent 31 holds 42 (the
+		// run's) and 43 (another caller's)
+		_, _ = w.Write([]byte(`[{"id":30,"childRequests":[{"id":41}]},{"id":31,"childRequests":[{"id":42},{"id":43}]}]`))
+	}))
+	defer ombi.Close()
+	l := NewLedger(ombi.URL, true)
+	call := func(method, path, body, answer string) error {
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		err := l.Allow(r, path, []byte(body))
+		if err == nil {
+			l.Answered(r, path, []byte(body), http.StatusOK, []byte(answer))
+		}
+		return err
+	}
+	for _, answer := range []string{`{"result":true,"requestId":41}`, `{"result":true,"requestId":42}`} {
+		if err := call("POST", "/api/v2/Requests/tv", `{"theMovieDbId":1}`, answer); err != nil {
+			t.Fatalf("create: %v", err)
+		}
+	}
+	tests := []struct {
+		name, method, path, body string
+		allowed                  bool
+	}{
+		{"options of the parent the run created", "POST", "/api/v2/Requests/tv/advancedoptions", `{"requestId":30}`, true},
+		{"the root folder of that parent", "PUT", "/api/v1/Request/tv/root/30/2", "", true},
+		{"options of a parent holding another caller's child", "POST", "/api/v2/Requests/tv/advancedoptions", `{"requestId":31}`, false},
+		{"options named by the child's id", "POST", "/api/v2/Requests/tv/advancedoptions", `{"requestId":41}`, false},
+		{"approving the child", "POST", "/api/v1/Request/tv/approve", `{"id":41}`, true},
+		{"approving the parent's id", "POST", "/api/v1/Request/tv/approve", `{"id":30}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
+			if err := l.Allow(r, tt.path, []byte(tt.body)); (err == nil) != tt.allowed {
+				t.Errorf("Allow(%s %s %s) = %v, want allowed %v", tt.method, tt.path, tt.body, err, tt.allowed)
+			}
+		})
+	}
+	if got := l.Created()["tv parent request"]; len(got) != 1 || got[0] != 30 {
+		t.Errorf("created tv parents = %v, want [30]", got)
+	}
+	if err := call("DELETE", "/api/v1/Request/tv/child/41", "", `{"result":true}`); err != nil {
+		t.Fatalf("delete the child: %v", err)
+	}
+	if l.owns(kindTVParent, 30) {
+		t.Error("the parent is still the run's once its only child is gone")
+	}
+}
