@@ -49,6 +49,7 @@ func (s *Suite) liveAreas() {
 	})
 	s.liveAnswerAreas()
 	s.liveStateAreas()
+	s.liveWriteAreas()
 }
 
 // liveVoteView calls a vote view as the Ombi answers it, then with the
