@@ -5,7 +5,11 @@ package mutant
 // result that is not the projection of what the Ombi answered, a page
 // whose window or total is not the Ombi's, TVDB details that trust the
 // info route's request state, a failed TV search or ratings route passed
-// on instead of its fallback, an invalid API key not reported as such.
+// on instead of its fallback, an invalid API key not reported as such; and
+// the writes judged on a TV request the check made (the parent's id sent
+// where the controller wants the child's, the child's where it wants the
+// parent's, another controller) and on a request made on behalf of another
+// user (the user's name sent where Ombi wants the id).
 // Those checks run against the embedded mock too, so make mutants and make
 // soak judge these mutants there.
 var liveSources = []Source{
@@ -96,5 +100,57 @@ var liveSources = []Source{
 		Old:         "(api.Status == http.StatusNotFound || api.Status >= 500)",
 		New:         "api.Status == http.StatusNotFound",
 		Filter:      "errors", Focus: `live\.read_media\.ratings`,
+	},
+	{
+		Name: "tv-moderation-names-the-parent", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "TV moderation resolves the child request to its parent and sends the parent's id, where Ombi's TV moderation controller wants the child's",
+		File:        "server/requests_write.go",
+		Old:         "body, kind = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindTVChild",
+		New: "rid := in.RequestID; ps, _ := d.client.TVParentScan(ombi.ReadOnly(ctx)); for _, p := range ps { for _, ch := range p.ChildRequests { if ch.ID.Positive() == in.RequestID { rid = p.ID.Positive() } } }\n" +
+			"\t\t\tbody, kind = ombi.ModerationBody{ID: rid, Reason: in.Reason}, kindTVChild",
+		Filter: "wire", Focus: `live\.own-tv\.moderate`,
+	},
+	{
+		Name: "tv-subscription-through-the-movie-controller", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "a TV subscription is sent to the movie controller with the TV child's id, so another request (or none) is followed",
+		File:        "server/requests_write.go",
+		Old:         "ok, err := d.client.SubscribeRequest(ctx, in.Media, in.Action, in.RequestID)",
+		New:         `ok, err := d.client.SubscribeRequest(ctx, "movie", in.Action, in.RequestID)`,
+		Filter:      "wire", Focus: `live\.own-tv\.subscribe`,
+	},
+	{
+		Name: "tv-advanced-options-name-a-child", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "TV advanced options send the id of the parent's first child request, where Ombi's advanced-options controller wants the parent's",
+		File:        "server/requests_write.go",
+		Old:         "body := ombi.AdvancedOptionsBody{RequestID: in.ParentRequestID,",
+		New: "rid := in.ParentRequestID; if kids, _ := cl.TVChildRequests(ombi.ReadOnly(ctx), in.ParentRequestID); len(kids) > 0 { rid = kids[0].ID.Positive() }\n" +
+			"\t\t\tbody := ombi.AdvancedOptionsBody{RequestID: rid,",
+		Filter: "wire", Focus: `live\.own-tv\.options`,
+	},
+	{
+		Name: "tv-reprocess-names-the-parent", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "reprocessing a TV request sends its parent's id, where Ombi's reprocess route wants the child's",
+		File:        "server/requests_write.go",
+		Old:         "w, err := d.client.ReprocessRequest(ctx, typ, in.RequestID, in.Is4K)",
+		New: "rid := in.RequestID; if in.RequestType == \"tv\" { ps, _ := d.client.TVParentScan(ombi.ReadOnly(ctx)); for _, p := range ps { for _, ch := range p.ChildRequests { if ch.ID.Positive() == in.RequestID { rid = p.ID.Positive() } } } }\n" +
+			"\t\tw, err := d.client.ReprocessRequest(ctx, typ, rid, in.Is4K)",
+		Filter: "wire", Focus: `live\.own-tv\.reprocess`,
+	},
+	{
+		Name: "on-behalf-sends-the-user-name", Domain: DomainRequests, Clause: "VERIFY-ROUTING-CREATE-WIRE-001",
+		Description: "a movie request on behalf of another user sends that user's name as requestOnBehalf, where Ombi wants the user's id",
+		File:        "server/requests_write.go",
+		Old:         "LanguageCode: in.Language, RequestOnBehalf: in.OnBehalfUserID,\n\t\t\t\tRootFolderOverride: in.RootFolderID,",
+		New: "LanguageCode: in.Language, RequestOnBehalf: func() string { u, err := cl.User(ombi.ReadOnly(ctx), in.OnBehalfUserID); if in.OnBehalfUserID == \"\" || err != nil { return in.OnBehalfUserID }; return u.UserName }(),\n" +
+			"\t\t\t\tRootFolderOverride: in.RootFolderID,",
+		Filter: "wire", Focus: `live\.on-behalf`,
+	},
+	{
+		Name: "season-expansion-one-episode-short", Domain: DomainRequests, Clause: "VERIFY-ROUTING-SEASON-NUMBERS-001",
+		Description: "season mode expands a whole season to its episodes but the last one (an off-by-one on the details' episode list), so the Ombi's new request lacks an episode of the season asked for",
+		File:        "server/requests_write.go",
+		Old:         "for _, e := range eps {\n\t\t\tsw.Episodes = append(",
+		New:         "for _, e := range eps[:len(eps)-1] {\n\t\t\tsw.Episodes = append(",
+		Filter:      "wire", Focus: `live\.own-tv\.create`,
 	},
 }
