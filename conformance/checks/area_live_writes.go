@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -83,8 +82,10 @@ func (s *Suite) liveTVState() map[string]liveTVEntity {
 			out["child "+string(c["id"])] = liveTVEntity{raw: c, requester: u}
 		}
 		pe := liveTVEntity{raw: p}
-		if len(users) == 1 {
-			pe.requester = slices.Collect(maps.Keys(users))[0]
+		for u := range users {
+			if len(users) == 1 {
+				pe.requester = u
+			}
 		}
 		out["parent "+string(p["id"])] = pe
 	}
@@ -159,12 +160,7 @@ func (s *Suite) liveNewTV(ctx ginkgo.SpecContext, srv *harness.Server) (liveOwnT
 			continue
 		}
 		var details struct {
-			SeasonRequests []struct {
-				SeasonNumber int `json:"seasonNumber"`
-				Episodes     []struct {
-					EpisodeNumber int `json:"episodeNumber"`
-				} `json:"episodes"`
-			} `json:"seasonRequests"`
+			SeasonRequests []liveSeason `json:"seasonRequests"`
 		}
 		rec := s.mockDirect(http.MethodGet, "/api/v2/Search/tv/moviedb/"+strconv.Itoa(sh.ID), s.directHeader())
 		if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &details) != nil {
@@ -239,12 +235,7 @@ func (s *Suite) liveTVCreate(ctx ginkgo.SpecContext) {
 	if _, old := before["parent "+strconv.Itoa(t.parent)]; old {
 		e.addf("the request joined parent %d, which was there before (the show was requested by nobody)", t.parent)
 	}
-	var seasons []struct {
-		SeasonNumber int `json:"seasonNumber"`
-		Episodes     []struct {
-			EpisodeNumber int `json:"episodeNumber"`
-		} `json:"episodes"`
-	}
+	var seasons []liveSeason
 	after["child "+strconv.Itoa(t.child)].member("seasonRequests", &seasons)
 	got := map[int][]int{}
 	for _, se := range seasons {
