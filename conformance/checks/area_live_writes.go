@@ -37,6 +37,7 @@ func (s *Suite) liveWriteAreas() {
 			})
 		}
 		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "live.on-behalf.requester-is-the-user", s.liveOnBehalf)
+		s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", "live.own-album.moderate.deny-then-approve", s.liveAlbumModerate)
 	})
 }
 
@@ -464,4 +465,118 @@ func (s *Suite) liveOnBehalf(ctx ginkgo.SpecContext) {
 	_ = json.Unmarshal(got.Body.Bytes(), &req)
 	s.expect(req.RequestedUserID == uid, o, "movie request %d made on behalf of user %s names requester %q (GET /api/v1/Request/movie/info/%d answered %d): requestOnBehalf takes the user's id",
 		m.RequestID, uid, req.RequestedUserID, m.RequestID, got.Code)
+}
+
+// liveAlbumState reads the Ombi's album requests directly, each as "album N"
+// (without the requesting user's record).
+func (s *Suite) liveAlbumState() map[string]liveTVEntity {
+	ginkgo.GinkgoHelper()
+	rec := s.mockDirect(http.MethodGet, "/api/v1/request/music", s.directHeader())
+	var albums []map[string]json.RawMessage
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &albums) != nil {
+		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/request/music with %d", rec.Code))
+		s.fail(nil, "read the mock's album requests: status %d", rec.Code)
+	}
+	out := map[string]liveTVEntity{}
+	for _, a := range albums {
+		delete(a, "requestedUser")
+		var u string
+		_ = json.Unmarshal(a["requestedUserId"], &u)
+		out["album "+string(a["id"])] = liveTVEntity{raw: a, requester: u}
+	}
+	return out
+}
+
+// liveAlbumModerate makes an album request of its own through the server
+// (an album of an artist the Ombi's album requests name that nobody
+// requested), denies and then approves it through the server, and requires
+// after each call that exactly that album request of the Ombi changed as
+// the call says; it removes the request when it ends.
+func (s *Suite) liveAlbumModerate(ctx ginkgo.SpecContext) {
+	s.requireTool("write_request_create")
+	s.requireTool("write_request_moderate")
+	s.liveWritesOrSkip()
+	srv := s.shared(ctx, s.liveWriteConfig())
+	before := s.liveAlbumState()
+	held, artists := map[string]bool{}, []string{}
+	for _, a := range before {
+		var album, artist string
+		a.member("foreignAlbumId", &album)
+		a.member("foreignArtistId", &artist)
+		held[album] = true
+		if artist != "" && !slices.Contains(artists, artist) {
+			artists = append(artists, artist)
+		}
+	}
+	slices.Sort(artists)
+	mbid := ""
+	for _, artist := range artists {
+		var albums []struct {
+			ForeignAlbumID string `json:"foreignAlbumId"`
+			Requested      bool   `json:"requested"`
+			Available      bool   `json:"available"`
+		}
+		_ = json.Unmarshal(s.mockDirect(http.MethodGet, "/api/v1/Search/music/artist/album/"+artist, s.directHeader()).Body.Bytes(), &albums)
+		for _, al := range albums {
+			if al.ForeignAlbumID != "" && !al.Requested && !al.Available && !held[al.ForeignAlbumID] {
+				mbid = al.ForeignAlbumID
+				break
+			}
+		}
+		if mbid != "" {
+			break
+		}
+	}
+	s.liveNeedsData(mbid != "", "album nobody requested by an artist its album requests name")
+	if mbid == "" {
+		s.fail(nil, "the mock has no album nobody requested by an artist its album requests name")
+	}
+	o := s.callUnchecked(ctx, srv, "write_request_create", map[string]any{"action": "album", "musicbrainz_id": mbid})
+	s.SkipGated(o)
+	s.skipLiveRefusal(o, errs{"the album request"})
+	var m struct {
+		RequestID int `json:"request_id"`
+	}
+	if o.OK() {
+		_ = json.Unmarshal(o.Envelope.Data, &m)
+	}
+	if m.RequestID > 0 {
+		ginkgo.DeferCleanup(func() {
+			if _, there := s.liveAlbumState()["album "+strconv.Itoa(m.RequestID)]; there {
+				s.mockDirect(http.MethodDelete, "/api/v1/request/music/"+strconv.Itoa(m.RequestID), s.directHeader())
+			}
+		})
+	}
+	s.expect(o.OK() && m.RequestID > 0, o, "the server made no album request of %s: %q", mbid, o.ErrorCode())
+	intended := "album " + strconv.Itoa(m.RequestID)
+	own := s.liveAlbumState()[intended]
+	for _, st := range []struct {
+		args map[string]any
+		want func(liveTVEntity, liveOwnTV) string
+	}{
+		{map[string]any{"action": "deny", "media": "album", "request_id": m.RequestID, "reason": "ombi-conformance"}, flagWant("denied", true)},
+		{map[string]any{"action": "approve", "media": "album", "request_id": m.RequestID}, flagWant("approved", true)},
+	} {
+		before := s.liveAlbumState()
+		o := s.callUnchecked(ctx, srv, "write_request_moderate", st.args)
+		s.SkipGated(o)
+		after := s.liveAlbumState()
+		var e errs
+		if !o.OK() {
+			e.addf("the call answered %q", o.ErrorCode())
+		}
+		changed := liveChanged(before, after, own.requester, intended)
+		for _, k := range changed {
+			if k != intended {
+				e.addf("%s changed; only %s (the request named) may", k, intended)
+			}
+		}
+		if !slices.Contains(changed, intended) {
+			e.addf("%s did not change", intended)
+		}
+		if why := st.want(after[intended], liveOwnTV{}); why != "" {
+			e.addf("%s: %s", intended, why)
+		}
+		s.expect(len(e) == 0, o, "write_request_moderate %v on the run's album request:\n%s", st.args, strings.Join(e, "\n"))
+	}
 }

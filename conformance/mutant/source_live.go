@@ -8,8 +8,9 @@ package mutant
 // on instead of its fallback, an invalid API key not reported as such; and
 // the writes judged on a TV request the check made (the parent's id sent
 // where the controller wants the child's, the child's where it wants the
-// parent's, another controller) and on a request made on behalf of another
-// user (the user's name sent where Ombi wants the id).
+// parent's, another controller), on an album request the check made (its
+// moderation sent to the TV controller) and on a request made on behalf of
+// another user (the user's name sent where Ombi wants the id).
 // Those checks run against the embedded mock too, so make mutants and make
 // soak judge these mutants there.
 var liveSources = []Source{
@@ -152,5 +153,13 @@ var liveSources = []Source{
 		Old:         "for _, e := range eps {\n\t\t\tsw.Episodes = append(",
 		New:         "for _, e := range eps[:len(eps)-1] {\n\t\t\tsw.Episodes = append(",
 		Filter:      "wire", Focus: `live\.own-tv\.create`,
+	},
+	{
+		Name: "album-moderation-through-the-tv-controller", Domain: DomainRequests, Clause: "VERIFY-ROUTING-LEDGER-001",
+		Description: "album moderation is sent to the TV controller with the album request's id, so a TV child request (or none) is moderated instead",
+		File:        "server/requests_write.go",
+		Old:         "body, kind = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindAlbum",
+		New:         `body, kind, in.Media = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindAlbum, "tv"`,
+		Filter:      "wire", Focus: `live\.own-album\.moderate`,
 	},
 }
