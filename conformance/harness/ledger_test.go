@@ -150,6 +150,13 @@ func TestLedger_tvParent(t *testing.T) {
 	if got := l.Created()["tv parent request"]; len(got) != 1 || got[0] != 30 {
 		t.Errorf("created tv parents = %v, want [30]", got)
 	}
+	var left []string
+	for _, u := range l.Report().Left {
+		left = append(left, u.What+": "+u.Line())
+	}
+	if want := "tv request 41: DELETE /api/v1/Request/tv/child/41|tv request 42: DELETE /api/v1/Request/tv/child/42"; strings.Join(left, "|") != want {
+		t.Errorf("a stopped run would list %q, want %q (a parent goes with its last child)", strings.Join(left, "|"), want)
+	}
 	if err := call("DELETE", "/api/v1/Request/tv/child/41", "", `{"result":true}`); err != nil {
 		t.Fatalf("delete the child: %v", err)
 	}
