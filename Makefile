@@ -37,7 +37,7 @@ test: browsers lint unit race spec-independent
 # Every Go test; the official MCP conformance scenarios run among them
 # (TestOfficialConformance), with the npm package official-deps installs.
 unit: official-deps subject-deps client-deps
-	@echo "== unit: every Go test (go test ./...; the suite's own packages take about 4 minutes)"
+	@echo "== unit: every Go test (go test ./...; the suite's own packages take about 7 minutes on 2 cores)"
 	OMBI_MCP_OFFICIAL_CONFORMANCE=$(abspath conformance/official) OMBI_MCP_CLIENTS=$(abspath cmd/ombi-mcp/testdata/clients) $(GO) test -count=1 -timeout 20m ./...
 
 # The concurrent code again under the race detector: the mock serves many
