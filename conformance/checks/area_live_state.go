@@ -100,11 +100,7 @@ func (s *Suite) liveTVDBRequested(ctx ginkgo.SpecContext) {
 func (s *Suite) liveTVParents() []liveTVParent {
 	ginkgo.GinkgoHelper()
 	var parents []liveTVParent
-	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/tv", s.directHeader())
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &parents) != nil {
-		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/tv with %d", rec.Code))
-		s.fail(nil, "read the mock's TV requests: status %d", rec.Code)
-	}
+	s.directList("/api/v1/Request/tv", "TV requests", &parents)
 	return parents
 }
 
@@ -200,11 +196,7 @@ func (s *Suite) liveRatings(ctx ginkgo.SpecContext) {
 		Title       string `json:"title"`
 		ReleaseDate string `json:"releaseDate"`
 	}
-	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/movie", s.directHeader())
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &movies) != nil {
-		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/movie with %d", rec.Code))
-		s.fail(nil, "read the mock's movie requests: status %d", rec.Code)
-	}
+	s.directList("/api/v1/Request/movie", "movie requests", &movies)
 	i := slices.IndexFunc(movies, func(m struct {
 		Title       string `json:"title"`
 		ReleaseDate string `json:"releaseDate"`

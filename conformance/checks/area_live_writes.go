@@ -63,12 +63,8 @@ type liveTVEntity struct {
 // "parent N" and each child as "child N".
 func (s *Suite) liveTVState() map[string]liveTVEntity {
 	ginkgo.GinkgoHelper()
-	rec := s.mockDirect(http.MethodGet, "/api/v1/Request/tv", s.directHeader())
 	var parents []map[string]json.RawMessage
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &parents) != nil {
-		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/Request/tv with %d", rec.Code))
-		s.fail(nil, "read the mock's TV requests: status %d", rec.Code)
-	}
+	s.directList("/api/v1/Request/tv", "TV requests", &parents)
 	out := map[string]liveTVEntity{}
 	for _, p := range parents {
 		var kids []map[string]json.RawMessage
@@ -499,12 +495,8 @@ func (s *Suite) liveOnBehalf(ctx ginkgo.SpecContext) {
 // (without the requesting user's record).
 func (s *Suite) liveAlbumState() map[string]liveTVEntity {
 	ginkgo.GinkgoHelper()
-	rec := s.mockDirect(http.MethodGet, "/api/v1/request/music", s.directHeader())
 	var albums []map[string]json.RawMessage
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &albums) != nil {
-		s.skipLive(fmt.Sprintf("the Ombi answered GET /api/v1/request/music with %d", rec.Code))
-		s.fail(nil, "read the mock's album requests: status %d", rec.Code)
-	}
+	s.directList("/api/v1/request/music", "album requests", &albums)
 	out := map[string]liveTVEntity{}
 	for _, a := range albums {
 		delete(a, "requestedUser")

@@ -109,6 +109,19 @@ func (s *Suite) liveRaw(method, path string, out any) int {
 	return rec.Code
 }
 
+// directList reads path of the Ombi directly (GET, with the direct
+// principal) and decodes its JSON answer into out; what names the records
+// in the failure. A live run whose Ombi does not answer it is skipped; an
+// embedded run fails.
+func (s *Suite) directList(path, what string, out any) {
+	ginkgo.GinkgoHelper()
+	rec := s.mockDirect(http.MethodGet, path, s.directHeader())
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), out) != nil {
+		s.skipLive(fmt.Sprintf("the Ombi answered GET %s with %d", path, rec.Code))
+		s.fail(nil, "read the mock's %s: status %d", what, rec.Code)
+	}
+}
+
 // liveNeedsData skips a live check whose data the instance does not have.
 func (s *Suite) liveNeedsData(ok bool, what string) {
 	if !ok {
