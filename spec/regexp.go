@@ -21,6 +21,11 @@ func ecmaRegexp(pattern string) (jsonschema.Regexp, error) {
 
 var _ jsonschema.RegexpEngine = ecmaRegexp
 
+// ECMAPattern returns a schema pattern in RE2 syntax with \s and \S given
+// their ECMA-262 meaning: what the schemas' validator matches, for a
+// generator that draws strings from a pattern.
+func ECMAPattern(pattern string) string { return translateSpace(pattern) }
+
 func translateSpace(p string) string {
 	var b strings.Builder
 	inClass := false

@@ -1,11 +1,13 @@
 package gen_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
 	"github.com/ombi-mcp/ombi-mcp/conformance/gen"
@@ -37,6 +39,50 @@ func TestArgs_mostlyValid(t *testing.T) {
 			}
 			if valid < n/2 {
 				t.Errorf("only %d of %d generated arguments are valid; last error: %v", valid, n, lastErr)
+			}
+		})
+	}
+}
+
+// TestFromSchema_published checks that the generator also hits the
+// portable schema tools/list advertises, whose per-action rules are
+// dependentSchemas and dependentRequired (ANY-EXPLORE-001 draws from it):
+// a tool with several actions must not come out valid only by luck of the
+// seed.
+func TestFromSchema_published(t *testing.T) {
+	for _, tool := range spec.ToolNames() {
+		t.Run(tool, func(t *testing.T) {
+			raw, err := spec.PublishedInputSchema(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compiled, err := spec.Compile("mem://gen/"+tool+".json", raw, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := gen.FromSchema(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid, n := 0, 200
+			var lastErr error
+			for i := range n {
+				b, err := json.Marshal(g.Example(i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := compiled.Validate(inst); err != nil {
+					lastErr = err
+					continue
+				}
+				valid++
+			}
+			if valid < n*9/10 {
+				t.Errorf("only %d of %d arguments drawn from the published schema are valid; last error: %v", valid, n, lastErr)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -162,27 +163,31 @@ func bounds(s map[string]any, lo, hi float64) (float64, float64) {
 
 func drawObject(t *rapid.T, s map[string]any, path string) any {
 	props, _ := s["properties"].(map[string]any)
-	required := map[string]bool{}
-	if r, ok := s["required"].([]any); ok {
-		for _, x := range r {
-			if n, ok := x.(string); ok {
-				required[n] = true
-			}
-		}
-	}
 	names := make([]string, 0, len(props))
 	for n := range props {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	out := map[string]any{}
+	rules := objectRules{s}
+	chosen := rules.closed(map[string]bool{}, stringsOf(s["required"]))
 	for _, n := range names {
-		ps, _ := props[n].(map[string]any)
-		if required[n] || rapid.Bool().Draw(t, path+"/"+n+"?") {
-			out[n] = draw(t, ps, path+"/"+n)
+		if chosen[n] || !rapid.Bool().Draw(t, path+"/"+n+"?") {
+			continue
+		}
+		// an optional member joins with the members it requires, unless
+		// the rules of the members present leave some member no value
+		if with := rules.closed(chosen, []string{n}); rules.consistent(with, props) {
+			chosen = with
 		}
 	}
-	for n := range required {
+	out := map[string]any{}
+	for _, n := range names {
+		if chosen[n] {
+			ps, _ := props[n].(map[string]any)
+			out[n] = draw(t, rules.narrow(chosen, n, ps), path+"/"+n)
+		}
+	}
+	for n := range chosen {
 		if _, ok := out[n]; !ok {
 			out[n] = "x" // a required name the schema does not describe
 		}
@@ -197,7 +202,7 @@ func drawObject(t *rapid.T, s map[string]any, path string) any {
 		keys := rapid.StringMatching(`^[a-z][a-zA-Z0-9]{0,15}$`)
 		if pn, ok := s["propertyNames"].(map[string]any); ok {
 			if p, ok := pn["pattern"].(string); ok {
-				keys = rapid.StringMatching(p)
+				keys = rapid.StringMatching(spec.ECMAPattern(p))
 			}
 		}
 		for i := 0; i < n; i++ {
@@ -255,7 +260,7 @@ func drawString(t *rapid.T, s map[string]any, path string) any {
 	pattern, _ := s["pattern"].(string)
 	var v string
 	if strings.HasPrefix(pattern, "^") {
-		v = rapid.StringMatching(pattern).Draw(t, path)
+		v = rapid.StringMatching(spec.ECMAPattern(pattern)).Draw(t, path)
 	} else {
 		alpha := rapid.IntRange(0, len(textRunes)-1).Draw(t, path+"/#alphabet")
 		v = rapid.StringOfN(textRunes[alpha], int(minL), int(maxL), -1).Draw(t, path)
@@ -284,4 +289,116 @@ func drawInteger(t *rapid.T, s map[string]any, path string) any {
 		}
 	}
 	return float64(n)
+}
+
+// objectRules reads an object schema's rules between its members:
+// dependentRequired (a member present requires others) and dependentSchemas
+// (a member present narrows others; the portable schemas hold enums there,
+// such as read_votes media only with action by_request).
+type objectRules struct{ s map[string]any }
+
+// closed returns chosen with add and every member they require, transitively.
+func (r objectRules) closed(chosen map[string]bool, add []string) map[string]bool {
+	out := make(map[string]bool, len(chosen)+len(add))
+	for n := range chosen {
+		out[n] = true
+	}
+	deps, _ := r.s["dependentRequired"].(map[string]any)
+	for len(add) > 0 {
+		n := add[0]
+		add = add[1:]
+		if out[n] {
+			continue
+		}
+		out[n] = true
+		add = append(add, stringsOf(deps[n])...)
+	}
+	return out
+}
+
+// allowed returns the values member n may take with the members chosen
+// present: its own enum or const narrowed by the dependentSchemas of the
+// others; nil and false when nothing limits it to a list.
+func (r objectRules) allowed(chosen map[string]bool, n string, own map[string]any) ([]any, bool) {
+	var vals []any
+	limited := false
+	if c, ok := own["const"]; ok {
+		vals, limited = []any{c}, true
+	} else if e, ok := own["enum"].([]any); ok {
+		vals, limited = e, true
+	}
+	deps, _ := r.s["dependentSchemas"].(map[string]any)
+	keys := make([]string, 0, len(deps))
+	for k := range deps {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !chosen[k] || k == n {
+			continue
+		}
+		dep, _ := deps[k].(map[string]any)
+		dp, _ := dep["properties"].(map[string]any)
+		rule, _ := dp[n].(map[string]any)
+		var these []any
+		if c, ok := rule["const"]; ok {
+			these = []any{c}
+		} else if e, ok := rule["enum"].([]any); ok {
+			these = e
+		} else {
+			continue
+		}
+		if !limited {
+			vals, limited = these, true
+			continue
+		}
+		var both []any
+		for _, v := range vals {
+			if slices.ContainsFunc(these, func(w any) bool { return fmt.Sprint(w) == fmt.Sprint(v) }) {
+				both = append(both, v)
+			}
+		}
+		vals = both
+	}
+	return vals, limited
+}
+
+// consistent reports whether every member chosen still has a value.
+func (r objectRules) consistent(chosen map[string]bool, props map[string]any) bool {
+	for n := range chosen {
+		own, _ := props[n].(map[string]any)
+		if vals, limited := r.allowed(chosen, n, own); limited && len(vals) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// narrow returns member n's schema with its values limited to those the
+// members chosen allow.
+func (r objectRules) narrow(chosen map[string]bool, n string, own map[string]any) map[string]any {
+	vals, limited := r.allowed(chosen, n, own)
+	if !limited || len(vals) == 0 {
+		return own
+	}
+	out := map[string]any{"enum": vals}
+	for k, v := range own {
+		switch k {
+		case "const", "enum", "oneOf", "anyOf":
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func stringsOf(v any) []string {
+	xs, _ := v.([]any)
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if n, ok := x.(string); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }
