@@ -38,6 +38,7 @@ func (s *Suite) liveWriteAreas() {
 		}
 		s.ClauseItFor("VERIFY-ROUTING-CREATE-WIRE-001", "live.on-behalf.requester-is-the-user", s.liveOnBehalf)
 		s.ClauseItFor("VERIFY-ROUTING-LEDGER-001", "live.own-album.moderate.deny-then-approve", s.liveAlbumModerate)
+		s.ClauseItFor("RESULTS-PARTIAL-001", "live.collection.request-then-retry", s.liveCollection)
 	})
 }
 

@@ -120,15 +120,16 @@ func (k entityKind) removePath(id int) string {
 type writeAct int
 
 const (
-	actCreate    writeAct = iota + 1 // creates an entity of kind; noted from the answer
-	actOwn                           // acts on an entity of kind named by id
-	actRemove                        // removes an entity of kind named by id
-	actSettings                      // changes a settings document, read first
-	actFeature                       // switches a feature, read first
-	actPrefs                         // changes a preference of the caller, read first
-	actEffect                        // cannot be undone: allowed and listed
-	actVote                          // a vote on a request of the run: allowed and listed
-	actOwnEffect                     // acts on an entity of the run and cannot be undone: listed
+	actCreate     writeAct = iota + 1 // creates an entity of kind; noted from the answer
+	actCreateRead                     // creates entities of kind the answer does not name; noted from a read before and after
+	actOwn                            // acts on an entity of kind named by id
+	actRemove                         // removes an entity of kind named by id
+	actSettings                       // changes a settings document, read first
+	actFeature                        // switches a feature, read first
+	actPrefs                          // changes a preference of the caller, read first
+	actEffect                         // cannot be undone: allowed and listed
+	actVote                           // a vote on a request of the run: allowed and listed
+	actOwnEffect                      // acts on an entity of the run and cannot be undone: listed
 )
 
 // writeRule is one kind of write the gate allows: its method and path
@@ -152,7 +153,8 @@ var writeRules = []writeRule{
 	{"POST", "/api/v1/request/music", actCreate, kindAlbum, "", ""},
 	{"POST", "/api/v1/Issues", actCreate, kindIssue, "", ""},
 	{"POST", "/api/v1/Issues/comments", actOwn, kindIssue, "body:issueId", ""}, // creates a comment on an issue of the run
-	{"POST", "/api/v1/Issues/categories", actCreate, kindCategory, "", ""},
+	{"POST", "/api/v1/Issues/categories", actCreateRead, kindCategory, "", ""},
+	{"POST", "/api/v2/Requests/movie/collection/{id}", actCreateRead, kindMovie, "id", ""}, // a movie request of each title of the collection
 	{"POST", "/api/v1/Issues/status", actOwn, kindIssue, "body:issueId", ""},
 	{"DELETE", "/api/v1/Issues/comments/{id}", actRemove, kindComment, "id", ""},
 	{"DELETE", "/api/v1/Issues/categories/{id}", actRemove, kindCategory, "id", ""},
@@ -252,10 +254,21 @@ type Ledger struct {
 }
 
 // pendingOp is what the gate read before a creation whose answer does not
-// name what it created (an issue category: Ombi answers true).
+// name what it created (an issue category: Ombi answers true; a collection
+// request: one result for the movie requests of all its titles): the ids
+// of the list it adds to, and which new entry is of this creation.
 type pendingOp struct {
+	list   string // the Ombi's list of the kind created
 	before map[int]bool
+	ours   func(listEntry) bool
 	header http.Header
+}
+
+// listEntry is the part of an entry of a pendingOp's list the ledger reads.
+type listEntry struct {
+	ID           int    `json:"id"`
+	Value        string `json:"value"`        // an issue category's
+	TheMovieDbID int    `json:"theMovieDbId"` // a movie request's
 }
 
 // NewLedger returns the gate of a live run against the Ombi at base;
@@ -331,15 +344,15 @@ func (l *Ledger) allowCall(r *http.Request, upstream string, body []byte) error 
 	}
 	switch rule.act {
 	case actCreate:
-		if rule.kind == kindCategory {
-			before, err := l.categoryIDs(r.Header)
-			if err != nil {
-				return l.refuse(r, upstream, refusal("the issue categories could not be read first: %v", err))
-			}
-			l.mu.Lock()
-			l.pending[r] = pendingOp{before: before, header: r.Header.Clone()}
-			l.mu.Unlock()
+		return nil
+	case actCreateRead:
+		op, err := l.readBefore(r.Header, rule, params, body)
+		if err != nil {
+			return l.refuse(r, upstream, refusal("what it would create could not be read first: %v", err))
 		}
+		l.mu.Lock()
+		l.pending[r] = op
+		l.mu.Unlock()
 		return nil
 	case actOwn, actRemove, actVote, actOwnEffect:
 		id, ok := ruleID(rule, params, body)
@@ -386,13 +399,11 @@ func (l *Ledger) Answered(r *http.Request, upstream string, body []byte, status 
 		return
 	}
 	switch rule.act {
-	case actCreate:
-		if rule.kind == kindCategory {
-			if hasOp {
-				l.noteCategories(op, body)
-			}
-			return
+	case actCreateRead:
+		if hasOp {
+			l.noteCreated(rule.kind, op)
 		}
+	case actCreate:
 		if id := createdID(rule.kind, answer); id > 0 {
 			l.add(rule.kind, id)
 			if rule.kind == kindTV {
@@ -741,46 +752,78 @@ func (l *Ledger) readFirst(r *http.Request, upstream string, w writeRule, body [
 	return nil
 }
 
-// categoryIDs reads the ids of the issue categories.
-func (l *Ledger) categoryIDs(header http.Header) (map[int]bool, error) {
-	b, err := l.get(header, "/api/v1/Issues/categories")
+// readBefore reads what an actCreateRead write adds to, before it is made:
+// the ids of the list, and which new entry will be of this creation (an
+// issue category of the value sent; a movie request of a title of the
+// collection, read from the Ombi).
+func (l *Ledger) readBefore(header http.Header, rule writeRule, params map[string]string, body []byte) (pendingOp, error) {
+	op := pendingOp{header: header.Clone()}
+	switch rule.kind {
+	case kindCategory:
+		var in struct {
+			Value string `json:"value"`
+		}
+		_ = json.Unmarshal(body, &in)
+		op.list = "/api/v1/Issues/categories"
+		op.ours = func(e listEntry) bool { return e.Value == in.Value }
+	default: // a collection request
+		id, ok := ruleID(rule, params, body)
+		if !ok {
+			return op, errors.New("no collection id in the path")
+		}
+		b, err := l.get(header, "/api/v2/Search/movie/collection/"+strconv.Itoa(id))
+		if err != nil {
+			return op, err
+		}
+		var c struct {
+			Collection []struct {
+				ID int `json:"id"`
+			} `json:"collection"`
+		}
+		if err := json.Unmarshal(b, &c); err != nil {
+			return op, fmt.Errorf("the collection: %v", err)
+		}
+		titles := map[int]bool{}
+		for _, m := range c.Collection {
+			titles[m.ID] = true
+		}
+		op.list = "/api/v1/Request/movie"
+		op.ours = func(e listEntry) bool { return titles[e.TheMovieDbID] }
+	}
+	entries, err := l.list(header, op.list)
 	if err != nil {
-		return nil, err
+		return op, err
 	}
-	var cs []struct {
-		ID int `json:"id"`
+	op.before = map[int]bool{}
+	for _, e := range entries {
+		op.before[e.ID] = true
 	}
-	if err := json.Unmarshal(b, &cs); err != nil {
-		return nil, err
-	}
-	ids := map[int]bool{}
-	for _, c := range cs {
-		ids[c.ID] = true
-	}
-	return ids, nil
+	return op, nil
 }
 
-// noteCategories notes the categories a creation added: those read after
-// it that were not there before, with the value it sent.
-func (l *Ledger) noteCategories(op pendingOp, body []byte) {
-	var in struct {
-		Value string `json:"value"`
+// list reads a list of the Ombi.
+func (l *Ledger) list(header http.Header, path string) ([]listEntry, error) {
+	b, err := l.get(header, path)
+	if err != nil {
+		return nil, err
 	}
-	_ = json.Unmarshal(body, &in)
-	b, err := l.get(op.header, "/api/v1/Issues/categories")
+	var out []listEntry
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("GET %s: %v", path, err)
+	}
+	return out, nil
+}
+
+// noteCreated notes the entities a creation added: those of its list read
+// after it that were not there before and are of this creation.
+func (l *Ledger) noteCreated(k entityKind, op pendingOp) {
+	entries, err := l.list(op.header, op.list)
 	if err != nil {
 		return
 	}
-	var cs []struct {
-		ID    int    `json:"id"`
-		Value string `json:"value"`
-	}
-	if json.Unmarshal(b, &cs) != nil {
-		return
-	}
-	for _, c := range cs {
-		if !op.before[c.ID] && c.Value == in.Value {
-			l.add(kindCategory, c.ID)
+	for _, e := range entries {
+		if !op.before[e.ID] && op.ours(e) {
+			l.add(k, e.ID)
 		}
 	}
 }

@@ -39,7 +39,7 @@ func TestLedger_allow(t *testing.T) {
 		{"a job", l, "POST", "/api/v1/Job/update", "", true},
 		{"deleting a user", l, "DELETE", "/api/v1/Identity/0b1c", "", false},
 		{"removing a retry", l, "DELETE", "/api/v1/RequestRetry/2", "", false},
-		{"a collection request", l, "POST", "/api/v2/Requests/movie/collection/10", "", false},
+		{"a collection request whose collection cannot be read first", l, "POST", "/api/v2/Requests/movie/collection/10", "", false},
 		{"a newsletter opt-out by GET", l, "GET", "/api/v1/Identity/newsletter/unsubscribe/0b1c", "", false},
 		{"a settings change whose settings cannot be read first", l, "POST", "/api/v1/Settings/ombi", `{}`, false},
 	}
@@ -162,5 +162,57 @@ func TestLedger_tvParent(t *testing.T) {
 	}
 	if l.owns(kindTVParent, 30) {
 		t.Error("the parent is still the run's once its only child is gone")
+	}
+}
+
+// TestLedger_collection holds that a collection request's movie requests
+// are the run's: Ombi answers one result for the collection, so the ledger
+// reads the movie requests before and after, and owns the new ones of the
+// collection's titles (not a request another caller made meanwhile).
+func TestLedger_collection(t *testing.T) {
+	after := false
+	var deleted []string
+	ombi := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodDelete:
+			deleted = append(deleted, r.URL.Path)
+			_, _ = w.Write([]byte(`{"result":true}`))
+		case r.URL.Path == "/api/v2/Search/movie/collection/77":
+			_, _ = w.Write([]byte(`{"name":"x","collection":[{"id":20},{"id":21},{"id":10}]}`))
+		case r.URL.Path == "/api/v1/Request/movie" && !after:
+			_, _ = w.Write([]byte(`[{"id":1,"theMovieDbId":10}]`))
+		case r.URL.Path == "/api/v1/Request/movie":
+			// 2 and 3 are the collection's; 4 is another title, requested meanwhile
+			_, _ = w.Write([]byte(`[{"id":1,"theMovieDbId":10},{"id":2,"theMovieDbId":20},{"id":3,"theMovieDbId":21},{"id":4,"theMovieDbId":99}]`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer ombi.Close()
+	l := NewLedger(ombi.URL, true)
+	path := "/api/v2/Requests/movie/collection/77"
+	r := httptest.NewRequest("POST", path, nil)
+	if err := l.Allow(r, path, nil); err != nil {
+		t.Fatalf("Allow(POST %s) = %v, want allowed", path, err)
+	}
+	after = true
+	// Ombi answers the first title's result: here the one requested before
+	l.Answered(r, path, nil, http.StatusOK, []byte(`{"result":true,"message":"The collection x has been successfully added!","requestId":1}`))
+	if got := l.Created()["movie request"]; len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Errorf("created movie requests = %v, want [2 3]", got)
+	}
+	for _, tt := range []struct {
+		id      string
+		allowed bool
+	}{{"2", true}, {"3", true}, {"1", false}, {"4", false}} {
+		p := "/api/v1/Request/movie/" + tt.id
+		if err := l.Allow(httptest.NewRequest("DELETE", p, nil), p, nil); (err == nil) != tt.allowed {
+			t.Errorf("Allow(DELETE %s) = %v, want allowed %v", p, err, tt.allowed)
+		}
+	}
+	l.Settle(0)
+	l.Cleanup(t.Context(), ombi.URL, http.Header{"Apikey": {"k"}})
+	if want := "/api/v1/Request/movie/3|/api/v1/Request/movie/2"; strings.Join(deleted, "|") != want {
+		t.Errorf("the cleanup deleted %q, want %q", strings.Join(deleted, "|"), want)
 	}
 }

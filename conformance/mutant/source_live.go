@@ -10,7 +10,9 @@ package mutant
 // where the controller wants the child's, the child's where it wants the
 // parent's, another controller), on an album request the check made (its
 // moderation sent to the TV controller) and on a request made on behalf of
-// another user (the user's name sent where Ombi wants the id).
+// another user (the user's name sent where Ombi wants the id); and a
+// collection request (the same write sent twice, a count the Ombi never
+// gave).
 // Those checks run against the embedded mock too, so make mutants and make
 // soak judge these mutants there.
 var liveSources = []Source{
@@ -161,5 +163,21 @@ var liveSources = []Source{
 		Old:         "body, kind = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindAlbum",
 		New:         `body, kind, in.Media = ombi.ModerationBody{ID: in.RequestID, Reason: in.Reason}, kindAlbum, "tv"`,
 		Filter:      "wire", Focus: `live\.own-album\.moderate`,
+	},
+	{
+		Name: "collection-sent-again", Domain: DomainRequests, Clause: "RESULTS-PARTIAL-001",
+		Description: "a collection request that succeeds is posted a second time, to pick up titles the first left out, so one call sends the Ombi the same write twice",
+		File:        "server/requests_write.go",
+		Old:         "w, err := cl.CreateCollectionRequest(ctx, in.CollectionID)\n",
+		New:         "w, err := cl.CreateCollectionRequest(ctx, in.CollectionID)\n\t\t\tif err == nil {\n\t\t\t\tw, err = cl.CreateCollectionRequest(ctx, in.CollectionID)\n\t\t\t}\n",
+		Filter:      "wire", Focus: `live\.collection`,
+	},
+	{
+		Name: "collection-one-result-counted-as-one-request", Domain: DomainRequests, Clause: "RESULTS-PARTIAL-001",
+		Description: "a collection request reports the one result the Ombi gives for the collection as one affected request, whatever its titles' requests did",
+		File:        "server/requests_write.go",
+		Old:         "\t\t\tm.Outcome = mutationAccepted\n",
+		New:         "\t\t\tm.Outcome, m.AffectedCount = mutationAccepted, ptr(1)\n",
+		Filter:      "wire", Focus: `live\.collection`,
 	},
 }
