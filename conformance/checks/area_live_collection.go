@@ -37,16 +37,7 @@ type liveCollectionPick struct {
 // "movie N" (without the requesting user's record).
 func (s *Suite) liveMovieState() map[string]liveTVEntity {
 	ginkgo.GinkgoHelper()
-	var movies []map[string]json.RawMessage
-	s.directList("/api/v1/Request/movie", "movie requests", &movies)
-	out := map[string]liveTVEntity{}
-	for _, m := range movies {
-		delete(m, "requestedUser")
-		var u string
-		_ = json.Unmarshal(m["requestedUserId"], &u)
-		out["movie "+string(m["id"])] = liveTVEntity{raw: m, requester: u}
-	}
-	return out
+	return s.liveRequestState("/api/v1/Request/movie", "movie")
 }
 
 // liveCollectionFind picks, from the collections of the Ombi's popular

@@ -496,14 +496,22 @@ func (s *Suite) liveOnBehalf(ctx ginkgo.SpecContext) {
 // (without the requesting user's record).
 func (s *Suite) liveAlbumState() map[string]liveTVEntity {
 	ginkgo.GinkgoHelper()
-	var albums []map[string]json.RawMessage
-	s.directList("/api/v1/request/music", "album requests", &albums)
+	return s.liveRequestState("/api/v1/request/music", "album")
+}
+
+// liveRequestState reads a flat list of the Ombi's requests directly (movie
+// or album requests), each as "<kind> N", without the requesting user's
+// record (whose lastLoggedIn moves with every call).
+func (s *Suite) liveRequestState(path, kind string) map[string]liveTVEntity {
+	ginkgo.GinkgoHelper()
+	var list []map[string]json.RawMessage
+	s.directList(path, kind+" requests", &list)
 	out := map[string]liveTVEntity{}
-	for _, a := range albums {
-		delete(a, "requestedUser")
+	for _, r := range list {
+		delete(r, "requestedUser")
 		var u string
-		_ = json.Unmarshal(a["requestedUserId"], &u)
-		out["album "+string(a["id"])] = liveTVEntity{raw: a, requester: u}
+		_ = json.Unmarshal(r["requestedUserId"], &u)
+		out[kind+" "+string(r["id"])] = liveTVEntity{raw: r, requester: u}
 	}
 	return out
 }
