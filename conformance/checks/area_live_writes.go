@@ -294,14 +294,17 @@ var liveTVOps = []liveTVOp{
 	{name: "options.tv_advanced.parent", tool: "write_request_options", steps: []liveTVStep{
 		{args: func(t liveOwnTV) map[string]any {
 			return map[string]any{"action": "tv_advanced", "parent_request_id": t.parent, "quality_profile_id": liveQuality}
-		}, parent: true, want: func(e liveTVEntity, _ liveOwnTV) string {
-			var q int
-			e.member("qualityOverride", &q)
-			if q != liveQuality {
-				return fmt.Sprintf("qualityOverride is %d, want %d", q, liveQuality)
-			}
-			return ""
-		}},
+		}, parent: true, want: intWant("qualityOverride", liveQuality)},
+	}},
+	{name: "options.tv_root.parent", tool: "write_request_options", steps: []liveTVStep{
+		{args: func(t liveOwnTV) map[string]any {
+			return map[string]any{"action": "tv_root", "parent_request_id": t.parent, "root_folder_id": liveRoot}
+		}, parent: true, want: intWant("rootFolder", liveRoot)},
+	}},
+	{name: "options.tv_quality.parent", tool: "write_request_options", steps: []liveTVStep{
+		{args: func(t liveOwnTV) map[string]any {
+			return map[string]any{"action": "tv_quality", "parent_request_id": t.parent, "quality_profile_id": liveQuality}
+		}, parent: true, want: intWant("qualityOverride", liveQuality)},
 	}},
 	{name: "reprocess.child", tool: "write_request_reprocess", steps: []liveTVStep{
 		{args: func(t liveOwnTV) map[string]any {
@@ -310,8 +313,24 @@ var liveTVOps = []liveTVOp{
 	}},
 }
 
-// liveQuality is the quality profile id the options check sets.
-const liveQuality = 7
+// liveQuality and liveRoot are the quality profile and root folder ids the
+// options checks set.
+const (
+	liveQuality = 7
+	liveRoot    = 5
+)
+
+// intWant wants an integer member of the changed record to hold v.
+func intWant(name string, v int) func(liveTVEntity, liveOwnTV) string {
+	return func(e liveTVEntity, _ liveOwnTV) string {
+		var got int
+		e.member(name, &got)
+		if got != v {
+			return fmt.Sprintf("%s is %d, want %d", name, got, v)
+		}
+		return ""
+	}
+}
 
 // flagWant wants a boolean member of the changed record to hold v.
 func flagWant(name string, v bool) func(liveTVEntity, liveOwnTV) string {

@@ -180,4 +180,12 @@ var liveSources = []Source{
 		New:         "\t\t\tm.Outcome, m.AffectedCount = mutationAccepted, ptr(1)\n",
 		Filter:      "wire", Focus: `live\.collection`,
 	},
+	{
+		Name: "tv-quality-sent-as-root-folder", Domain: DomainRequests, Clause: "ROUTING-RULE5-TV-PARENT-CHILD-001",
+		Description: "a TV request's quality profile is sent to the root folder route, so the Ombi's parent request gets the profile id as its root folder and keeps its quality",
+		File:        "server/requests_write.go",
+		Old:         `which, value = "quality", in.QualityProfileID`,
+		New:         `value = in.QualityProfileID`,
+		Filter:      "wire", Focus: `live\.own-tv\.options\.tv_quality`,
+	},
 }
