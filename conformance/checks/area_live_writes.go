@@ -255,10 +255,10 @@ type liveTVOp struct {
 // liveTVStep is one call of a liveTVOp.
 type liveTVStep struct {
 	args     func(t liveOwnTV) map[string]any
-	parent   bool                                     // the parent must change, else the child
-	want     func(e liveTVEntity, t liveOwnTV) string // what is wrong with the changed record; "" when right
-	optional bool                                     // the record may be unchanged (it already said so)
-	route    string                                   // the upstream route whose path must name the intended id, when the record cannot show it
+	parent   bool                        // the parent must change, else the child
+	want     func(e liveTVEntity) string // what is wrong with the changed record; "" when right
+	optional bool                        // the record may be unchanged (it already said so)
+	route    string                      // the upstream route whose path must name the intended id, when the record cannot show it
 }
 
 // liveTVOps are the writes on a TV request, each naming the id its
@@ -311,8 +311,8 @@ const (
 )
 
 // intWant wants an integer member of the changed record to hold v.
-func intWant(name string, v int) func(liveTVEntity, liveOwnTV) string {
-	return func(e liveTVEntity, _ liveOwnTV) string {
+func intWant(name string, v int) func(liveTVEntity) string {
+	return func(e liveTVEntity) string {
 		var got int
 		e.member(name, &got)
 		if got != v {
@@ -323,8 +323,8 @@ func intWant(name string, v int) func(liveTVEntity, liveOwnTV) string {
 }
 
 // flagWant wants a boolean member of the changed record to hold v.
-func flagWant(name string, v bool) func(liveTVEntity, liveOwnTV) string {
-	return func(e liveTVEntity, _ liveOwnTV) string {
+func flagWant(name string, v bool) func(liveTVEntity) string {
+	return func(e liveTVEntity) string {
 		var got *bool
 		e.member(name, &got)
 		if got == nil || *got != v {
@@ -347,28 +347,7 @@ func (s *Suite) liveTVOp(ctx ginkgo.SpecContext, op liveTVOp) {
 		if st.parent {
 			intended = "parent " + strconv.Itoa(t.parent)
 		}
-		before := s.liveTVState()
-		o := s.callUnchecked(ctx, srv, op.tool, args)
-		s.gatedElsewhere(o, intended)
-		after := s.liveTVState()
-		var e errs
-		if !o.OK() {
-			e.addf("the call answered %q", o.ErrorCode())
-		}
-		changed := liveChanged(before, after)
-		for _, k := range changed {
-			if k != intended {
-				e.addf("%s changed; only %s (the request named) may", k, intended)
-			}
-		}
-		if st.want != nil {
-			if why := st.want(after[intended], t); why != "" {
-				e.addf("%s: %s", intended, why)
-			}
-		}
-		if !st.optional && !slices.Contains(changed, intended) {
-			e.addf("%s did not change", intended)
-		}
+		o, e := s.liveStep(ctx, srv, op.tool, args, s.liveTVState, intended, st.optional, st.want)
 		if st.route != "" {
 			id := strconv.Itoa(t.child)
 			if st.parent {
@@ -383,6 +362,38 @@ func (s *Suite) liveTVOp(ctx ginkgo.SpecContext, op liveTVOp) {
 		}
 		s.expect(len(e) == 0, o, "%s %v on the run's TV request (parent %d, child %d):\n%s", op.tool, args, t.parent, t.child, strings.Join(e, "\n"))
 	}
+}
+
+// liveStep calls tool with args through the server and reads the Ombi's
+// requests (state) before and after: only the intended one may have
+// changed, it must have unless optional, and want (when given) judges its
+// record after the call.
+func (s *Suite) liveStep(ctx ginkgo.SpecContext, srv *harness.Server, tool string, args map[string]any,
+	state func() map[string]liveTVEntity, intended string, optional bool, want func(liveTVEntity) string) (*harness.Outcome, errs) {
+	ginkgo.GinkgoHelper()
+	before := state()
+	o := s.callUnchecked(ctx, srv, tool, args)
+	s.gatedElsewhere(o, intended)
+	after := state()
+	var e errs
+	if !o.OK() {
+		e.addf("the call answered %q", o.ErrorCode())
+	}
+	changed := liveChanged(before, after)
+	for _, k := range changed {
+		if k != intended {
+			e.addf("%s changed; only %s (the request named) may", k, intended)
+		}
+	}
+	if want != nil {
+		if why := want(after[intended]); why != "" {
+			e.addf("%s: %s", intended, why)
+		}
+	}
+	if !optional && !slices.Contains(changed, intended) {
+		e.addf("%s did not change", intended)
+	}
+	return o, e
 }
 
 // gatedElsewhere fails a check whose write the live run's proxy kept from
@@ -587,31 +598,12 @@ func (s *Suite) liveAlbumModerate(ctx ginkgo.SpecContext) {
 	intended := "album " + strconv.Itoa(m.RequestID)
 	for _, st := range []struct {
 		args map[string]any
-		want func(liveTVEntity, liveOwnTV) string
+		want func(liveTVEntity) string
 	}{
 		{map[string]any{"action": "deny", "media": "album", "request_id": m.RequestID, "reason": "ombi-conformance"}, flagWant("denied", true)},
 		{map[string]any{"action": "approve", "media": "album", "request_id": m.RequestID}, flagWant("approved", true)},
 	} {
-		before := s.liveAlbumState()
-		o := s.callUnchecked(ctx, srv, "write_request_moderate", st.args)
-		s.gatedElsewhere(o, intended)
-		after := s.liveAlbumState()
-		var e errs
-		if !o.OK() {
-			e.addf("the call answered %q", o.ErrorCode())
-		}
-		changed := liveChanged(before, after)
-		for _, k := range changed {
-			if k != intended {
-				e.addf("%s changed; only %s (the request named) may", k, intended)
-			}
-		}
-		if !slices.Contains(changed, intended) {
-			e.addf("%s did not change", intended)
-		}
-		if why := st.want(after[intended], liveOwnTV{}); why != "" {
-			e.addf("%s: %s", intended, why)
-		}
+		o, e := s.liveStep(ctx, srv, "write_request_moderate", st.args, s.liveAlbumState, intended, false, st.want)
 		s.expect(len(e) == 0, o, "write_request_moderate %v on the run's album request:\n%s", st.args, strings.Join(e, "\n"))
 	}
 }
