@@ -50,6 +50,7 @@ func (s *Suite) liveAreas() {
 	s.liveAnswerAreas()
 	s.liveStateAreas()
 	s.liveWriteAreas()
+	s.liveIDAreas()
 }
 
 // liveVoteView calls a vote view as the Ombi answers it, then with the

@@ -12,7 +12,7 @@ package mutant
 // moderation sent to the TV controller) and on a request made on behalf of
 // another user (the user's name sent where Ombi wants the id); and a
 // collection request (the same write sent twice, a count the Ombi never
-// gave).
+// gave); and TV ids labelled with another provider's namespace.
 // Those checks run against the embedded mock too, so make mutants and make
 // soak judge these mutants there.
 var liveSources = []Source{
@@ -187,5 +187,29 @@ var liveSources = []Source{
 		Old:         `which, value = "quality", in.QualityProfileID`,
 		New:         `value = in.QualityProfileID`,
 		Filter:      "wire", Focus: `live\.own-tv\.options\.tv_quality`,
+	},
+	{
+		Name: "recent-tv-ids-read-the-other-way", Domain: DomainAdmin, Clause: "RESULTS-PROJECTION-001",
+		Description: "a recently added TV item's TMDB and TVDB ids are labelled the other way round, so each names another show (or none) in its namespace",
+		File:        "server/library.go",
+		Old:         "\ts.add(nsTMDB, string(w.TheMovieDbID))\n\ts.add(nsTVDB, string(w.TvDbID))\n",
+		New:         "\tif media == \"tv\" {\n\t\tw.TheMovieDbID, w.TvDbID = w.TvDbID, w.TheMovieDbID\n\t}\n\ts.add(nsTMDB, string(w.TheMovieDbID))\n\ts.add(nsTVDB, string(w.TvDbID))\n",
+		Filter:      "wire", Focus: `live\.ids\.read_library`,
+	},
+	{
+		Name: "multi-search-tv-id-as-tvdb", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "a TV result of the multi-search labels its id TVDB, where Ombi's multi-search answers TMDB ids",
+		File:        "server/search.go",
+		Old:         "\t\tr.Media = \"tv\"\n\t\ts.add(nsTMDB, string(w.ID))\n",
+		New:         "\t\tr.Media = \"tv\"\n\t\ts.add(nsTVDB, string(w.ID))\n",
+		Filter:      "wire", Focus: `live\.ids\.read_search`,
+	},
+	{
+		Name: "tvdb-details-ids-labelled-tmdb", Domain: DomainSearch, Clause: "RESULTS-PROJECTION-001",
+		Description: "TV details read by TVDB id label the v1 info route's ids as the TMDB-keyed v2 routes' are, so the show's TVDB id is named a TMDB id",
+		File:        "server/media.go",
+		Old:         `rec := projectVideo(&w, "tv", originTVMaze)`,
+		New:         `rec := projectVideo(&w, "tv", originTMDB)`,
+		Filter:      "wire", Focus: `live\.ids\.read_media`,
 	},
 }
