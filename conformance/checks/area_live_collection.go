@@ -143,7 +143,7 @@ func (s *Suite) liveCollection(ctx ginkgo.SpecContext) {
 				e.addf("movie request %d asks again for tmdb %d (%s), which was requested or available before", id, tmdb, c.titles[tmdb])
 			}
 		}
-		if ch := liveChanged(before, after); len(ch) > 0 {
+		if ch := s.liveChanged(before, after); len(ch) > 0 {
 			e.addf("requests there before changed: %s", strings.Join(ch, ", "))
 		}
 		e = append(e, liveCollectionSent(upstreamWrites(o))...)
