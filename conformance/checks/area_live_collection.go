@@ -126,9 +126,10 @@ func (s *Suite) liveCollection(ctx ginkgo.SpecContext) {
 		s.SkipGated(o)
 		after := s.liveMovieState()
 		created := map[int]int{} // request id -> TMDB id
+		counts := s.liveCounts() // in a live run, not another user's new request
 		var e errs
 		for k, m := range after {
-			if _, old := before[k]; old {
+			if _, old := before[k]; old || !counts(k) {
 				continue
 			}
 			var id, tmdb int

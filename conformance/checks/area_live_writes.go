@@ -89,22 +89,11 @@ func (e liveTVEntity) member(name string, v any) { _ = json.Unmarshal(e.raw[name
 // did not create from the Ombi (a check fails a write it kept as naming
 // the wrong request), so in a live run only the run's own requests count.
 func (s *Suite) liveChanged(before, after map[string]liveTVEntity) []string {
-	var own map[string][]int
-	if s.live() {
-		own = map[string][]int{}
-		if l := s.h.Upstream.Ledger(); l != nil {
-			own = l.Created()
-		}
-	}
-	kinds := map[string]string{"movie": "movie request", "child": "tv request", "parent": "tv parent request", "album": "album request"}
+	counts := s.liveCounts()
 	var out []string
 	for k, b := range before {
-		if own != nil {
-			kind, id, _ := strings.Cut(k, " ")
-			n, _ := strconv.Atoi(id)
-			if !slices.Contains(own[kinds[kind]], n) {
-				continue
-			}
+		if !counts(k) {
+			continue
 		}
 		a, ok := after[k]
 		if !ok {
@@ -119,6 +108,25 @@ func (s *Suite) liveChanged(before, after map[string]liveTVEntity) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// liveCounts returns whether a request ("movie N", "child N", "parent N",
+// "album N") is one a write check judges: every request against the mock,
+// the run's own in a live run (liveChanged says why).
+func (s *Suite) liveCounts() func(key string) bool {
+	if !s.live() {
+		return func(string) bool { return true }
+	}
+	own := map[string][]int{}
+	if l := s.h.Upstream.Ledger(); l != nil {
+		own = l.Created()
+	}
+	kinds := map[string]string{"movie": "movie request", "child": "tv request", "parent": "tv parent request", "album": "album request"}
+	return func(key string) bool {
+		kind, id, _ := strings.Cut(key, " ")
+		n, _ := strconv.Atoi(id)
+		return slices.Contains(own[kinds[kind]], n)
+	}
 }
 
 // liveWriteConfig starts the server the write checks act through as the
