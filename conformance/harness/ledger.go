@@ -395,14 +395,15 @@ func (l *Ledger) Answered(r *http.Request, upstream string, body []byte, status 
 	delete(l.pending, r)
 	cleaning := l.cleaning
 	l.mu.Unlock()
+	if ok && hasOp && !cleaning {
+		// read after whatever the answer: a collection request that
+		// failed midway may have made some of its requests
+		l.noteCreated(rule.kind, op)
+	}
 	if !ok || status < 200 || status > 299 || cleaning {
 		return
 	}
 	switch rule.act {
-	case actCreateRead:
-		if hasOp {
-			l.noteCreated(rule.kind, op)
-		}
 	case actCreate:
 		if id := createdID(rule.kind, answer); id > 0 {
 			l.add(rule.kind, id)

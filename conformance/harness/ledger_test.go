@@ -215,4 +215,17 @@ func TestLedger_collection(t *testing.T) {
 	if want := "/api/v1/Request/movie/3|/api/v1/Request/movie/2"; strings.Join(deleted, "|") != want {
 		t.Errorf("the cleanup deleted %q, want %q", strings.Join(deleted, "|"), want)
 	}
+
+	// a collection request that fails midway still owns what it made
+	after = false
+	l = NewLedger(ombi.URL, true)
+	r = httptest.NewRequest("POST", path, nil)
+	if err := l.Allow(r, path, nil); err != nil {
+		t.Fatalf("Allow(POST %s) = %v, want allowed", path, err)
+	}
+	after = true
+	l.Answered(r, path, nil, http.StatusInternalServerError, []byte(`{"error":"x"}`))
+	if got := l.Created()["movie request"]; len(got) != 2 {
+		t.Errorf("after a failed collection request, created movie requests = %v, want [2 3]", got)
+	}
 }
