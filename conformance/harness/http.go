@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -193,32 +195,50 @@ func (h *Harness) openHTTP(ctx context.Context, cfg Config, stderr *TailBuffer, 
 	if err := CheckTarget(h.Target); err != nil {
 		return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: "(not started)"}
 	}
-	addr, err := freeLoopbackAddr()
-	if err != nil {
-		return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: "(not started)"}
-	}
-	command := make([]string, len(h.Target.Command))
-	for i, a := range h.Target.Command {
-		command[i] = strings.ReplaceAll(a, AddrPlaceholder, addr)
-	}
-	p, err := startProc(command, h.Env(cfg), stderr, h.StopGrace, h.Processes)
-	if err != nil {
-		return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: stderr.Tail(20)}
-	}
-	e.proc = p
-	// Whatever an HTTP server writes on stdout is kept with its stderr.
-	go func() { _, _ = io.Copy(stderr, p.stdout) }()
-	e.url = "http://" + addr + h.Target.mcpPath()
-	if err := e.awaitReady(ctx, addr, deadline); err != nil {
+	for attempt := 1; ; attempt++ {
+		addr, err := freeLoopbackAddr()
+		if err != nil {
+			return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: "(not started)"}
+		}
+		command := make([]string, len(h.Target.Command))
+		for i, a := range h.Target.Command {
+			command[i] = strings.ReplaceAll(a, AddrPlaceholder, addr)
+		}
+		p, err := startProc(command, h.Env(cfg), stderr, h.StopGrace, h.Processes)
+		if err != nil {
+			return nil, &HarnessError{Action: "start server " + h.Target.String(), Err: err, Stderr: stderr.Tail(20)}
+		}
+		e.proc = p
+		// Whatever an HTTP server writes on stdout is kept with its stderr.
+		go func() { _, _ = io.Copy(stderr, p.stdout) }()
+		e.url = "http://" + addr + h.Target.mcpPath()
+		err = e.awaitReady(ctx, addr, deadline)
+		if err == nil {
+			return e, nil
+		}
+		exited := p.hasExited()
 		p.kill()
-		_ = p.Close()
+		_ = p.Close() // its output is all read
+		if attempt < startAttempts && exited && saysInUse(stderr.Tail(5)) && time.Now().Before(deadline) {
+			continue // another socket took the port first: another port
+		}
 		return nil, &HarnessError{
 			Action: fmt.Sprintf("start %s: await GET http://%s%s", h.Target, addr, healthPath),
 			Err:    err,
 			Stderr: stderr.Tail(20),
 		}
 	}
-	return e, nil
+}
+
+// startAttempts is how many ports an HTTP server is started on before its
+// start fails: more than one only when it exits saying its port is in use.
+const startAttempts = 3
+
+// saysInUse reports whether a server's last lines say its address was in
+// use (as Go, Node and Python each say it).
+func saysInUse(tail string) bool {
+	low := strings.ToLower(tail)
+	return strings.Contains(low, "address already in use") || strings.Contains(low, "eaddrinuse")
 }
 
 func (e *httpEndpoint) awaitReady(ctx context.Context, addr string, deadline time.Time) error {
@@ -315,16 +335,29 @@ func (s *Server) Exited() bool {
 }
 
 // freeLoopbackAddr returns a 127.0.0.1 address whose port was free a moment
-// ago.
+// ago, for a server the harness starts. The port is drawn below the
+// kernels' ephemeral ranges (Linux from 32768, others from 49152): a port
+// the kernel hands out for port 0 could go to another socket of this
+// machine between the pick and the server's own bind, and the server would
+// then fail to start, or another server answer in its place.
 func freeLoopbackAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("pick a free loopback port: %w", err)
+	for range 64 {
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(pickLow+rand.IntN(pickSpan))))
+		if err != nil {
+			continue // taken
+		}
+		addr := ln.Addr().String()
+		_ = ln.Close()
+		return addr, nil
 	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	return addr, nil
+	return "", fmt.Errorf("pick a free loopback port: 64 ports from %d to %d were taken", pickLow, pickLow+pickSpan-1)
 }
+
+// The ports freeLoopbackAddr draws from: 20000 to 31999.
+const (
+	pickLow  = 20000
+	pickSpan = 12000
+)
 
 // startHTTP is Start for an HTTP target: it opens the endpoint (starting
 // the server unless it runs at a URL) and initializes an MCP session over

@@ -205,6 +205,45 @@ func TestStartHTTP_exitBeforeReadyIsAHarnessError(t *testing.T) {
 	}
 }
 
+// TestStartHTTP_portTakenMeanwhile holds that a server which exits saying
+// its address is in use (another socket took the port the harness picked)
+// is started again on another port, at most three times in all, and that a
+// server exiting for any other reason is not.
+func TestStartHTTP_portTakenMeanwhile(t *testing.T) {
+	tests := []struct {
+		name      string
+		fails     int    // how many starts fail before the server runs
+		say       string // what a failing start writes on stderr
+		wantOK    bool
+		wantStart int
+	}{
+		{"taken once", 1, "listen tcp 127.0.0.1:1: bind: address already in use", true, 2},
+		{"taken twice, node's words", 2, "Error: listen EADDRINUSE: address already in use", true, 3},
+		{"always taken", 9, "OSError: [Errno 98] Address already in use", false, 3},
+		{"another failure", 9, "fatal: no configuration", false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, _ := httpHelper(t, "plain")
+			count := filepath.Join(t.TempDir(), "starts")
+			// count the starts; fail the first ones as told, then run the helper
+			script := `n=$(( $(cat "$0" 2>/dev/null || echo 0) + 1 )); echo $n > "$0"; if [ $n -le ` + strconv.Itoa(tt.fails) + ` ]; then echo "$1" >&2; exit 1; fi; shift; exec "$@"`
+			h.Target.Command = append([]string{"sh", "-c", script, count, tt.say}, h.Target.Command...)
+			srv, err := h.Start(context.Background(), Config{})
+			if err == nil {
+				defer srv.Close()
+			}
+			if (err == nil) != tt.wantOK {
+				t.Fatalf("Start: %v, want ok %v", err, tt.wantOK)
+			}
+			b, _ := os.ReadFile(count)
+			if got := strings.TrimSpace(string(b)); got != strconv.Itoa(tt.wantStart) {
+				t.Errorf("the server was started %s times, want %d", got, tt.wantStart)
+			}
+		})
+	}
+}
+
 func TestStart_stdioHintForAServerSilentOnStdout(t *testing.T) {
 	addr, err := freeLoopbackAddr()
 	if err != nil {

@@ -231,6 +231,17 @@ func (p *proc) shutdown() error {
 	return fmt.Errorf("stop server: its process group %d was still running %s after SIGKILL", p.pgid, killWait)
 }
 
+// hasExited reports whether the server process exited by now (its output
+// then is all read: cmd.Wait returned).
+func (p *proc) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
 // exitStatus describes how the server itself ended.
 func (p *proc) exitStatus() string {
 	select {
