@@ -104,22 +104,11 @@ func (s *Suite) livePopularTVTitle() string {
 	return ""
 }
 
-// liveIDItem is an item of a read's result: its media, title and ids.
-type liveIDItem struct {
-	Media       string `json:"media"`
-	Title       string `json:"title"`
-	Identifiers []struct {
-		Namespace string `json:"namespace"`
-		Value     string `json:"value"`
-	} `json:"identifiers"`
-}
-
-// id is the value of the item's identifier of namespace ns ("" when none).
-func (it liveIDItem) id(ns string) string {
-	for _, x := range it.Identifiers {
-		if x.Namespace == ns {
-			return x.Value
-		}
+// first is the value of the item's first identifier of namespace ns (""
+// when none).
+func (it mdItem) first(ns string) string {
+	if ids := it.ids(ns); len(ids) > 0 {
+		return ids[0]
 	}
 	return ""
 }
@@ -132,7 +121,7 @@ func (s *Suite) liveIDs(ctx ginkgo.SpecContext, r liveIDRead) {
 	args := r.args(s)
 	o := s.call(ctx, srv, r.tool, args)
 	var page struct {
-		Items []liveIDItem `json:"items"`
+		Items []mdItem `json:"items"`
 	}
 	s.okData(o, &page)
 	var e errs
@@ -235,8 +224,8 @@ const (
 // another; a differing title alone is another only when the item's title
 // came from the same provider (providerTitles), else it proves nothing (a
 // media server's title may not be the provider's).
-func liveSameTitle(it liveIDItem, f liveIDFound, providerTitles bool) (liveIDVerdict, string) {
-	tvdb, imdb := it.id("tvdb"), it.id("imdb")
+func liveSameTitle(it mdItem, f liveIDFound, providerTitles bool) (liveIDVerdict, string) {
+	tvdb, imdb := it.first("tvdb"), it.first("imdb")
 	if (tvdb != "" && tvdb == f.TheTvDbID) || (imdb != "" && strings.EqualFold(imdb, f.ImdbID)) || foldTitle(it.Title) == foldTitle(f.Title) {
 		return liveIDSame, ""
 	}

@@ -6,19 +6,16 @@ import "testing"
 // sides name decides, a title alone decides only where it came from the
 // same provider.
 func TestLiveSameTitle(t *testing.T) {
-	item := func(title string, ids ...string) liveIDItem {
-		it := liveIDItem{Media: "tv", Title: title}
+	item := func(title string, ids ...string) mdItem {
+		it := mdItem{Media: "tv", Title: title}
 		for i := 0; i+1 < len(ids); i += 2 {
-			it.Identifiers = append(it.Identifiers, struct {
-				Namespace string `json:"namespace"`
-				Value     string `json:"value"`
-			}{ids[i], ids[i+1]})
+			it.Identifiers = append(it.Identifiers, mdIdentifier{Namespace: ids[i], Value: ids[i+1]})
 		}
 		return it
 	}
 	tests := []struct {
 		name     string
-		it       liveIDItem
+		it       mdItem
 		found    liveIDFound
 		provider bool
 		want     liveIDVerdict
