@@ -51,10 +51,7 @@ func (s *Suite) liveCollectionFind(movies map[string]liveTVEntity) liveCollectio
 		m.member("theMovieDbId", &tmdb)
 		requested[tmdb] = true
 	}
-	var popular []struct {
-		ID int `json:"id"`
-	}
-	_ = json.Unmarshal(s.mockDirect(http.MethodGet, "/api/v2/Search/movie/popular/0/40", s.directHeader()).Body.Bytes(), &popular)
+	popular := s.livePopular("movie")
 	var fallback liveCollectionPick
 	seen := map[int]bool{}
 	for _, p := range popular {

@@ -90,11 +90,7 @@ func (s *Suite) liveIDAreas() {
 // TV list, read directly: a query its multi-search finds.
 func (s *Suite) livePopularTVTitle() string {
 	ginkgo.GinkgoHelper()
-	var popular []struct {
-		Title string `json:"title"`
-	}
-	_ = json.Unmarshal(s.mockDirect(http.MethodGet, "/api/v2/Search/tv/popular/0/20", s.directHeader()).Body.Bytes(), &popular)
-	for _, p := range popular {
+	for _, p := range s.livePopular("tv") {
 		if strings.TrimSpace(p.Title) != "" {
 			return p.Title
 		}

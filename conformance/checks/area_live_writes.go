@@ -129,6 +129,22 @@ func (s *Suite) liveCounts() func(key string) bool {
 	}
 }
 
+// livePopularEntry is a title of the Ombi's popular list.
+type livePopularEntry struct {
+	ID        int    `json:"id"`
+	Title     string `json:"title"`
+	Requested bool   `json:"requested"`
+	Available bool   `json:"available"`
+}
+
+// livePopular reads the first page of the Ombi's popular movies or shows
+// (media "movie" or "tv") directly; none when it answers nothing readable.
+func (s *Suite) livePopular(media string) []livePopularEntry {
+	var out []livePopularEntry
+	_ = json.Unmarshal(s.mockDirect(http.MethodGet, "/api/v2/Search/"+media+"/popular/0/40", s.directHeader()).Body.Bytes(), &out)
+	return out
+}
+
 // liveWriteConfig starts the server the write checks act through as the
 // principal of the direct reads (a subscription is the caller's own): in a
 // live run the one the run was given, else the mock's API key.
@@ -154,13 +170,7 @@ func (s *Suite) liveNewTV(ctx ginkgo.SpecContext, srv *harness.Server) (liveOwnT
 	ginkgo.GinkgoHelper()
 	s.requireTool("write_request_create")
 	s.liveWritesOrSkip()
-	var popular []struct {
-		ID        int  `json:"id"`
-		Requested bool `json:"requested"`
-		Available bool `json:"available"`
-	}
-	rec := s.mockDirect(http.MethodGet, "/api/v2/Search/tv/popular/0/40", s.directHeader())
-	_ = json.Unmarshal(rec.Body.Bytes(), &popular)
+	popular := s.livePopular("tv")
 	before := s.liveTVState()
 	held := map[int]bool{}
 	for _, e := range before {
@@ -482,12 +492,7 @@ func (s *Suite) liveOnBehalf(ctx ginkgo.SpecContext) {
 		ID string `json:"id"`
 	}
 	_ = json.Unmarshal(s.mockDirect(http.MethodGet, identityPath, s.directHeader()).Body.Bytes(), &self)
-	var popular []struct {
-		ID        int  `json:"id"`
-		Requested bool `json:"requested"`
-		Available bool `json:"available"`
-	}
-	_ = json.Unmarshal(s.mockDirect(http.MethodGet, "/api/v2/Search/movie/popular/0/40", s.directHeader()).Body.Bytes(), &popular)
+	popular := s.livePopular("movie")
 	var movies []struct {
 		TheMovieDbID int `json:"theMovieDbId"`
 	}
