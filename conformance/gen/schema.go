@@ -320,13 +320,7 @@ func (r objectRules) closed(chosen map[string]bool, add []string) map[string]boo
 // present: its own enum or const narrowed by the dependentSchemas of the
 // others; nil and false when nothing limits it to a list.
 func (r objectRules) allowed(chosen map[string]bool, n string, own map[string]any) ([]any, bool) {
-	var vals []any
-	limited := false
-	if c, ok := own["const"]; ok {
-		vals, limited = []any{c}, true
-	} else if e, ok := own["enum"].([]any); ok {
-		vals, limited = e, true
-	}
+	vals, limited := listed(own)
 	deps, _ := r.s["dependentSchemas"].(map[string]any)
 	keys := make([]string, 0, len(deps))
 	for k := range deps {
@@ -340,12 +334,8 @@ func (r objectRules) allowed(chosen map[string]bool, n string, own map[string]an
 		dep, _ := deps[k].(map[string]any)
 		dp, _ := dep["properties"].(map[string]any)
 		rule, _ := dp[n].(map[string]any)
-		var these []any
-		if c, ok := rule["const"]; ok {
-			these = []any{c}
-		} else if e, ok := rule["enum"].([]any); ok {
-			these = e
-		} else {
+		these, ok := listed(rule)
+		if !ok {
 			continue
 		}
 		if !limited {
@@ -361,6 +351,16 @@ func (r objectRules) allowed(chosen map[string]bool, n string, own map[string]an
 		vals = both
 	}
 	return vals, limited
+}
+
+// listed returns the values a schema's const or enum allows; false when
+// it has neither.
+func listed(s map[string]any) ([]any, bool) {
+	if c, ok := s["const"]; ok {
+		return []any{c}, true
+	}
+	e, ok := s["enum"].([]any)
+	return e, ok
 }
 
 // consistent reports whether every member chosen still has a value.
