@@ -251,13 +251,13 @@ func liveCollectionItem(identifier string, c liveCollectionPick, created map[int
 	return 0, 0, false
 }
 
-// upstreamWrites lists the writes a call sent upstream, each as its method,
-// path and body.
+// upstreamWrites lists the writes a call sent upstream, each as callLine
+// renders it.
 func upstreamWrites(o *harness.Outcome) []string {
 	var out []string
 	for _, c := range upstreamCalls(o) {
 		if c.Method != http.MethodGet && c.Method != http.MethodHead {
-			out = append(out, strings.TrimSpace(c.Method+" "+pathOnly(c.Path)+" "+string(c.Body)))
+			out = append(out, callLine(c))
 		}
 	}
 	return out
